@@ -1,0 +1,49 @@
+/* The events the metric kernels see, in trace order.
+ *
+ * The census pass parses every event once; those the kernels want (see
+ * tc_kernels_wants) are copied into this compact form and fed to the
+ * per-trace kernel state in the order they appear in the trace file. Only the
+ * argument values named by tc_kernels_arg_paths() are carried. */
+#ifndef TC_KEVENT_H
+#define TC_KEVENT_H
+
+#include <stdint.h>
+
+#include "util/tc_str.h"
+
+/* JSON type of a value, as a bit so that sets of types fit in a byte. */
+enum {
+  TC_JT_NULL = 1 << 0,
+  TC_JT_BOOL = 1 << 1,
+  TC_JT_NUMBER = 1 << 2,
+  TC_JT_STRING = 1 << 3,
+  TC_JT_ARRAY = 1 << 4,
+  TC_JT_OBJECT = 1 << 5,
+};
+
+/* One scalar argument value whose path is in tc_kernels_arg_paths(). */
+typedef struct {
+  uint16_t slot; /* index into tc_kernels_arg_paths() */
+  uint8_t type;  /* one TC_JT_* bit */
+  /* Ordinal (from 0, within this event) of the innermost array element that
+   * holds the value, so fields of one element of e.g. args.data.frames[] can
+   * be grouped; 0 when the path has no array. */
+  uint32_t elem;
+  double num;    /* NUMBER, and BOOL as 0/1 */
+  tc_str str;    /* STRING, unescaped; valid for the duration of the feed call */
+} tc_argval;
+
+typedef struct {
+  tc_str name; /* valid for the duration of the feed call */
+  tc_str cat;
+  char ph;     /* '\0' if absent */
+  double ts;   /* microseconds */
+  double dur;  /* microseconds; < 0 if absent */
+  int64_t pid, tid;
+  tc_str id;   /* id, or id2.local / id2.global, as text; empty if none */
+  uint64_t index; /* ordinal of the event in its trace, from 0 */
+  const tc_argval *args;
+  uint32_t nargs;
+} tc_kevent;
+
+#endif

@@ -1,0 +1,39 @@
+/* Error codes shared by every module of the core library.
+ *
+ * One X-macro drives both the enum and its message table, so a code can never
+ * lack a message. Functions return tc_err (TC_OK == 0) and never print. */
+#ifndef TC_ERROR_H
+#define TC_ERROR_H
+
+#define TC_ERRNO_MAP(X)                                                        \
+  X(OK, "success")                                                             \
+  X(NOMEM, "out of memory")                                                    \
+  X(IO, "read error")                                                          \
+  X(OPEN, "cannot open file")                                                  \
+  X(TRUNCATED, "compressed stream is truncated")                               \
+  X(CORRUPT, "compressed stream is corrupt")                                   \
+  X(NOT_TRACE, "not a trace: expected a JSON array or an object")              \
+  X(NO_EVENTS, "object has no traceEvents array")                              \
+  X(BAD_EVENT, "event is not valid JSON")                                      \
+  X(NOT_OBJECT, "event is not a JSON object")                                  \
+  X(EVENT_TOO_BIG, "event exceeds the maximum event size")                     \
+  X(TRUNCATED_JSON, "trace ends inside an event")                              \
+  X(BAD_JOB, "invalid job file")                                               \
+  X(BAD_MANIFEST, "invalid sites manifest")                                    \
+  X(BAD_SCHEMA, "invalid DevTools schema file")                                \
+  X(WRITE, "cannot write output")                                              \
+  X(USAGE, "invalid arguments")
+
+typedef enum {
+#define TC_ERR_ENUM(name, msg) TC_E_##name,
+  TC_ERRNO_MAP(TC_ERR_ENUM)
+#undef TC_ERR_ENUM
+  TC_E_COUNT_
+} tc_err;
+
+#define TC_OK TC_E_OK
+
+/* Static message for a code; never NULL. */
+const char *tc_strerror(tc_err e);
+
+#endif
