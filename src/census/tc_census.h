@@ -1,0 +1,98 @@
+/* Per-worker census accumulation.
+ *
+ * Each worker owns a tc_census_worker and adds the chunks it parses to it:
+ * per site and event name, records by phase; categories; argument paths
+ * with their types; and, per name across the corpus, the duration sketch
+ * and one example event. Everything here is a sum, a union or a minimum
+ * under a fixed order, so the final tables (tc_census_merge) do not depend
+ * on which worker saw which chunk. Not thread-safe: one owner. */
+#ifndef TC_CENSUS_H
+#define TC_CENSUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "census/tc_phase.h"
+#include "census/tc_seq.h"
+#include "json/tc_chunker.h"
+#include "json/tc_parser.h"
+#include "reduce/tc_sketch.h"
+#include "util/tc_error.h"
+#include "util/tc_map.h"
+
+/* Pair counts found by the in-order fold (tc_pairing). */
+enum {
+  TC_PAIR_BEGIN_END,       /* B matched with a later E on the same thread */
+  TC_PAIR_BE_UNMATCHED,    /* B or E records left without a partner */
+  TC_PAIR_FLOW,            /* s matched with f of the same id, cat and name */
+  TC_PAIR_FLOW_UNPAIRED,   /* s or f records left without a partner */
+  TC_PAIR_ASYNC,           /* b/e or S/F spans of the same id, cat and name */
+  TC_PAIR_ASYNC_UNPAIRED,  /* their begin or end records left alone */
+  TC_PAIR_COUNT
+};
+
+/* Where a chunk came from, for the order that picks example events. */
+typedef struct {
+  uint32_t site;  /* index of the site in the sorted corpus */
+  uint32_t trace; /* index of the trace in the sorted corpus */
+} tc_origin;
+
+typedef struct tc_census_worker tc_census_worker;
+
+tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser);
+void tc_census_worker_free(tc_census_worker *w);
+
+/* Adds a parsed chunk (events with err set are skipped: the caller reports
+ * them). Events the ordered fold needs are appended to SEQ: those for which
+ * WANTS is true, and every B/E/s/f/b/e/S/F. */
+tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
+                           const tc_parsed *p, tc_seq *seq);
+
+/* Adds pair counts for NAME in SITE (called by the fold). */
+tc_err tc_census_add_pairs(tc_census_worker *w, uint32_t site, tc_str name,
+                           const uint64_t pairs[TC_PAIR_COUNT]);
+
+/* Read access for the merge. */
+typedef struct {
+  uint64_t ph[TC_PH_COUNT];
+  uint64_t pairs[TC_PAIR_COUNT];
+} tc_name_counts;
+
+typedef struct {
+  uint64_t records;
+  uint8_t types;
+} tc_path_counts;
+
+typedef struct {
+  int have;
+  uint32_t oversize;  /* 1 if the raw event is longer than the preferred size */
+  uint32_t neg_paths; /* UINT32_MAX - number of argument paths */
+  uint32_t site, trace;
+  uint64_t index;
+  char *raw; /* owned */
+  size_t len;
+} tc_example;
+
+typedef struct {
+  tc_name_counts *names; /* by worker name id */
+  size_t names_cap;
+  tc_imap cat_idx;       /* (name id << 32 | cat id) -> index */
+  uint64_t *cat_counts;
+  size_t cat_cap;
+  tc_imap path_idx;      /* (name id << 32 | path id) -> index */
+  tc_path_counts *paths;
+  size_t paths_cap;
+} tc_site_acc;
+
+const tc_map *tc_census_names(const tc_census_worker *w);
+const tc_map *tc_census_cats(const tc_census_worker *w);
+const tc_parser *tc_census_parser(const tc_census_worker *w);
+/* NULL if the worker saw nothing of SITE. */
+const tc_site_acc *tc_census_site(const tc_census_worker *w, uint32_t site);
+const tc_sketch *tc_census_dur(const tc_census_worker *w, uint32_t name_id);
+const tc_example *tc_census_example(const tc_census_worker *w, uint32_t name_id);
+
+/* Order of example candidates: smaller is preferred. */
+int tc_example_cmp(const tc_example *a, const tc_example *b);
+
+#endif

@@ -1,0 +1,162 @@
+#include "census/tc_pairing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/tc_grow.h"
+#include "util/tc_map.h"
+
+typedef struct {
+  uint32_t *names; /* name ids of open B records, innermost last */
+  size_t n, cap;
+} be_stack;
+
+typedef struct {
+  uint32_t name;
+  int span_kind; /* TC_PAIR_FLOW or TC_PAIR_ASYNC */
+  uint64_t begins, ends;
+} id_counts;
+
+struct tc_pairing {
+  tc_map names;
+  uint64_t (*pairs)[TC_PAIR_COUNT]; /* by name id */
+  size_t pairs_cap;
+  tc_imap threads; /* (pid, tid) hash -> stack index */
+  be_stack *stacks;
+  size_t stacks_cap;
+  tc_map keys; /* "kind cat \0 name \0 id" -> id_counts index */
+  id_counts *ids;
+  size_t ids_cap;
+  char *keybuf;
+  size_t keybuf_cap;
+};
+
+tc_pairing *tc_pairing_create(void) {
+  tc_pairing *p = calloc(1, sizeof *p);
+  if (!p)
+    return NULL;
+  tc_map_init(&p->names);
+  tc_imap_init(&p->threads);
+  tc_map_init(&p->keys);
+  return p;
+}
+
+void tc_pairing_free(tc_pairing *p) {
+  if (!p)
+    return;
+  for (uint32_t i = 0; i < p->threads.count; i++)
+    free(p->stacks[i].names);
+  free(p->stacks);
+  free(p->pairs);
+  free(p->ids);
+  free(p->keybuf);
+  tc_map_free(&p->names);
+  tc_imap_free(&p->threads);
+  tc_map_free(&p->keys);
+  free(p);
+}
+
+static tc_err name_of(tc_pairing *p, tc_str name, uint32_t *id) {
+  tc_err e = tc_map_intern(&p->names, name, id, NULL);
+  if (!e)
+    e = TC_GROW(p->pairs, p->pairs_cap, (size_t)*id + 1);
+  return e;
+}
+
+static tc_err feed_be(tc_pairing *p, const tc_kevent *ev, uint32_t name) {
+  uint64_t tkey = (uint64_t)ev->pid * 0x9E3779B97F4A7C15ULL ^ (uint64_t)ev->tid;
+  uint32_t t;
+  tc_err e = tc_imap_intern(&p->threads, tkey, &t, NULL);
+  if (!e)
+    e = TC_GROW(p->stacks, p->stacks_cap, (size_t)t + 1);
+  if (e)
+    return e;
+  be_stack *s = &p->stacks[t];
+  if (ev->ph == 'B') {
+    if ((e = TC_GROW(s->names, s->cap, s->n + 1)))
+      return e;
+    s->names[s->n++] = name;
+  } else if (s->n) {
+    p->pairs[s->names[--s->n]][TC_PAIR_BEGIN_END]++;
+  } else {
+    p->pairs[name][TC_PAIR_BE_UNMATCHED]++;
+  }
+  return TC_OK;
+}
+
+static tc_err feed_id(tc_pairing *p, const tc_kevent *ev, uint32_t name, int kind, int begin) {
+  size_t need = 2 + ev->cat.len + 1 + ev->name.len + 1 + ev->id.len;
+  tc_err e = TC_GROW(p->keybuf, p->keybuf_cap, need);
+  if (e)
+    return e;
+  char *k = p->keybuf;
+  size_t n = 0;
+  k[n++] = (char)('0' + kind);
+  k[n++] = ev->ph == 'b' || ev->ph == 'e' ? 'n' : 'l'; /* nestable vs legacy async */
+  memcpy(k + n, ev->cat.ptr, ev->cat.len);
+  n += ev->cat.len;
+  k[n++] = '\0';
+  memcpy(k + n, ev->name.ptr, ev->name.len);
+  n += ev->name.len;
+  k[n++] = '\0';
+  memcpy(k + n, ev->id.ptr, ev->id.len);
+  n += ev->id.len;
+  uint32_t id;
+  int inserted;
+  tc_str key = {k, n};
+  if ((e = tc_map_intern(&p->keys, key, &id, &inserted)))
+    return e;
+  if ((e = TC_GROW(p->ids, p->ids_cap, (size_t)id + 1)))
+    return e;
+  id_counts *c = &p->ids[id];
+  if (inserted) {
+    c->name = name;
+    c->span_kind = kind;
+  }
+  if (begin)
+    c->begins++;
+  else
+    c->ends++;
+  return TC_OK;
+}
+
+tc_err tc_pairing_feed(tc_pairing *p, const tc_kevent *ev) {
+  int kind, begin;
+  switch (ev->ph) {
+  case 'B': case 'E': kind = TC_PAIR_BEGIN_END; begin = ev->ph == 'B'; break;
+  case 's': case 'f': kind = TC_PAIR_FLOW; begin = ev->ph == 's'; break;
+  case 'b': case 'S': kind = TC_PAIR_ASYNC; begin = 1; break;
+  case 'e': case 'F': kind = TC_PAIR_ASYNC; begin = 0; break;
+  default: return TC_OK;
+  }
+  uint32_t name;
+  tc_err e = name_of(p, ev->name, &name);
+  if (e)
+    return e;
+  if (kind == TC_PAIR_BEGIN_END)
+    return feed_be(p, ev, name);
+  return feed_id(p, ev, name, kind, begin);
+}
+
+tc_err tc_pairing_finish(tc_pairing *p, tc_census_worker *w, uint32_t site) {
+  for (uint32_t t = 0; t < p->threads.count; t++)
+    for (size_t i = 0; i < p->stacks[t].n; i++)
+      p->pairs[p->stacks[t].names[i]][TC_PAIR_BE_UNMATCHED]++;
+  for (uint32_t i = 0; i < tc_map_count(&p->keys); i++) {
+    const id_counts *c = &p->ids[i];
+    uint64_t pairs = c->begins < c->ends ? c->begins : c->ends;
+    p->pairs[c->name][c->span_kind] += pairs;
+    p->pairs[c->name][c->span_kind + 1] += c->begins + c->ends - 2 * pairs;
+  }
+  for (uint32_t n = 0; n < tc_map_count(&p->names); n++) {
+    int any = 0;
+    for (int k = 0; k < TC_PAIR_COUNT; k++)
+      any |= p->pairs[n][k] != 0;
+    if (!any)
+      continue;
+    tc_err e = tc_census_add_pairs(w, site, tc_map_key(&p->names, n), p->pairs[n]);
+    if (e)
+      return e;
+  }
+  return TC_OK;
+}

@@ -1,0 +1,105 @@
+#include "census/tc_seq.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/tc_grow.h"
+
+struct tc_seq_block {
+  tc_seq_block *next;
+  size_t used, cap;
+  _Alignas(16) char data[];
+};
+
+#define TC_SEQ_BLOCK (256 * 1024)
+
+static void *seq_alloc(tc_seq *s, size_t n) {
+  n = (n + 15) & ~(size_t)15;
+  tc_seq_block *b = s->blocks;
+  if (!b || b->cap - b->used < n) {
+    size_t cap = n > TC_SEQ_BLOCK ? n : TC_SEQ_BLOCK;
+    tc_seq_block *nb = malloc(sizeof *nb + cap);
+    if (!nb)
+      return NULL;
+    nb->next = b;
+    nb->used = 0;
+    nb->cap = cap;
+    s->blocks = b = nb;
+  }
+  void *p = b->data + b->used;
+  b->used += n;
+  return p;
+}
+
+static int seq_str(tc_seq *s, tc_str *dst) {
+  if (!dst->len) {
+    dst->ptr = "";
+    return 1;
+  }
+  char *p = seq_alloc(s, dst->len);
+  if (!p)
+    return 0;
+  memcpy(p, dst->ptr, dst->len);
+  dst->ptr = p;
+  return 1;
+}
+
+void tc_seq_init(tc_seq *s) { memset(s, 0, sizeof *s); }
+
+void tc_seq_free(tc_seq *s) {
+  tc_seq_block *b = s->blocks;
+  while (b) {
+    tc_seq_block *n = b->next;
+    free(b);
+    b = n;
+  }
+  free(s->events);
+  free(s->spans);
+  tc_seq_init(s);
+}
+
+tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev) {
+  tc_err e = TC_GROW(s->events, s->events_cap, s->nevents + 1);
+  if (e)
+    return e;
+  tc_kevent k = *ev;
+  if (!seq_str(s, &k.name) || !seq_str(s, &k.cat) || !seq_str(s, &k.id))
+    return TC_E_NOMEM;
+  if (k.nargs) {
+    tc_argval *a = seq_alloc(s, k.nargs * sizeof *a);
+    if (!a)
+      return TC_E_NOMEM;
+    memcpy(a, ev->args, k.nargs * sizeof *a);
+    for (uint32_t i = 0; i < k.nargs; i++)
+      if (!seq_str(s, &a[i].str))
+        return TC_E_NOMEM;
+    k.args = a;
+  } else {
+    k.args = NULL;
+  }
+  s->events[s->nevents++] = k;
+  return TC_OK;
+}
+
+tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end) {
+  /* A chunk touches a handful of threads; the last one is usually the one. */
+  for (size_t i = s->nspans; i-- > 0;) {
+    tc_thread_span *t = &s->spans[i];
+    if (t->pid == pid && t->tid == tid) {
+      if (ts < t->min_ts)
+        t->min_ts = ts;
+      if (end > t->max_end)
+        t->max_end = end;
+      return TC_OK;
+    }
+  }
+  tc_err e = TC_GROW(s->spans, s->spans_cap, s->nspans + 1);
+  if (e)
+    return e;
+  tc_thread_span *t = &s->spans[s->nspans++];
+  t->pid = pid;
+  t->tid = tid;
+  t->min_ts = ts;
+  t->max_end = end;
+  return TC_OK;
+}

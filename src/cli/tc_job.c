@@ -1,0 +1,146 @@
+#include "cli/tc_job.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t')
+    s++;
+  size_t n = strlen(s);
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+    s[--n] = '\0';
+  return s;
+}
+
+static char *dupstr(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+static int parse_double(const char *v, double *out) {
+  char *end;
+  errno = 0;
+  double d = strtod(v, &end);
+  if (errno || end == v || *end || !(d > 0))
+    return 0;
+  *out = d;
+  return 1;
+}
+
+static int parse_size(const char *v, size_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (errno || end == v || *end || v[0] == '-')
+    return 0;
+  *out = (size_t)n;
+  return 1;
+}
+
+static const char *apply(tc_job *job, const char *key, const char *val) {
+  size_t n;
+  if (strcmp(key, "corpus") == 0) {
+    char **c = realloc(job->corpus, (size_t)(job->ncorpus + 1) * sizeof *c);
+    if (!c)
+      return "out of memory";
+    job->corpus = c;
+    if (!(c[job->ncorpus] = dupstr(val)))
+      return "out of memory";
+    job->ncorpus++;
+  } else if (strcmp(key, "manifest") == 0 || strcmp(key, "output") == 0 ||
+             strcmp(key, "schema") == 0) {
+    char **dst = key[0] == 'm' ? &job->manifest : key[0] == 'o' ? &job->output : &job->schema;
+    free(*dst);
+    if (!(*dst = dupstr(val)))
+      return "out of memory";
+  } else if (strcmp(key, "threads") == 0) {
+    if (!parse_size(val, &n) || n > 1024)
+      return "threads must be an integer from 0 (all CPUs) to 1024";
+    job->run.threads = (unsigned)n;
+  } else if (strcmp(key, "chunk_bytes") == 0) {
+    if (!parse_size(val, &n) || n < 4096)
+      return "chunk_bytes must be an integer of at least 4096";
+    job->run.chunk_bytes = n;
+  } else if (strcmp(key, "bucket_ms") == 0) {
+    if (!parse_double(val, &job->run.kernels.bucket_ms))
+      return "bucket_ms must be a positive number";
+  } else if (strcmp(key, "refresh_hz") == 0) {
+    if (!parse_double(val, &job->run.kernels.refresh_hz))
+      return "refresh_hz must be a positive number";
+  } else if (strcmp(key, "window_start_mark") == 0 || strcmp(key, "window_end_mark") == 0) {
+    int i = strstr(key, "end") != NULL;
+    free(job->marks[i]);
+    if (!(job->marks[i] = dupstr(val)))
+      return "out of memory";
+    if (i)
+      job->run.kernels.window_end_mark = job->marks[i];
+    else
+      job->run.kernels.window_start_mark = job->marks[i];
+  } else {
+    return "unknown key";
+  }
+  return NULL;
+}
+
+tc_err tc_job_load(const char *path, tc_job *job, int *line, const char **why) {
+  memset(job, 0, sizeof *job);
+  tc_run_opts_default(&job->run);
+  *line = 0;
+  *why = NULL;
+  FILE *fp = fopen(path, "r");
+  if (!fp) {
+    *why = "cannot open the job file";
+    return TC_E_BAD_JOB;
+  }
+  char *buf = NULL;
+  size_t cap = 0;
+  tc_err e = TC_OK;
+  while (!e && getline(&buf, &cap, fp) >= 0) {
+    (*line)++;
+    char *hash = strchr(buf, '#');
+    if (hash)
+      *hash = '\0';
+    char *s = trim(buf);
+    if (!*s)
+      continue;
+    char *eq = strchr(s, '=');
+    if (!eq) {
+      *why = "expected key = value";
+      e = TC_E_BAD_JOB;
+      break;
+    }
+    *eq = '\0';
+    const char *bad = apply(job, trim(s), trim(eq + 1));
+    if (bad) {
+      *why = bad;
+      e = TC_E_BAD_JOB;
+    }
+  }
+  free(buf);
+  fclose(fp);
+  if (!e && (!job->ncorpus || !job->output)) {
+    *line = 0;
+    *why = "a job needs at least `corpus` and `output`";
+    e = TC_E_BAD_JOB;
+  }
+  if (e)
+    tc_job_free(job);
+  return e;
+}
+
+void tc_job_free(tc_job *job) {
+  for (int i = 0; i < job->ncorpus; i++)
+    free(job->corpus[i]);
+  free(job->corpus);
+  free(job->manifest);
+  free(job->output);
+  free(job->schema);
+  free(job->marks[0]);
+  free(job->marks[1]);
+  memset(job, 0, sizeof *job);
+}

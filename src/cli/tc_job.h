@@ -1,0 +1,31 @@
+/* Job files (jobs/NAME.job): what to run and where to write it.
+ *
+ * One "key = value" per line, '#' starts a comment. Relative paths are
+ * taken from the current directory (jobs are run from the repository root).
+ * Keys: corpus (required; repeat for several), manifest, output (required),
+ * threads, chunk_bytes, bucket_ms, refresh_hz, window_start_mark,
+ * window_end_mark, schema. */
+#ifndef TC_JOB_H
+#define TC_JOB_H
+
+#include <stddef.h>
+
+#include "pipeline/tc_run.h"
+
+typedef struct {
+  char **corpus;
+  int ncorpus;
+  char *manifest;
+  char *output;
+  char *schema;
+  tc_run_opts run;
+  char *marks[2]; /* owned copies behind run.kernels' window marks */
+} tc_job;
+
+/* Parses PATH into *job (free with tc_job_free). On error, *line is the
+ * offending line number (0 if the file could not be read) and *why says
+ * what was wrong (static). */
+tc_err tc_job_load(const char *path, tc_job *job, int *line, const char **why);
+void tc_job_free(tc_job *job);
+
+#endif

@@ -1,0 +1,496 @@
+/* The scanner is a small state machine over the byte stream. Inside an
+ * event it only needs three facts: whether it is inside a string, whether
+ * the previous byte was an escaping backslash, and the nesting depth; the
+ * event ends when the depth returns to zero. Strings are skipped sixteen
+ * bytes at a time (SSE2) since they are most of a trace's bytes. */
+#include "json/tc_chunker.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define TC_METADATA_MAX (1u << 20)
+#define TC_KEY_MAX 64
+
+typedef enum {
+  ST_START,     /* before the first byte of the trace */
+  ST_OBJ_KEY,   /* in the top-level object, expecting a key or '}' */
+  ST_OBJ_KSTR,  /* inside a top-level key string */
+  ST_OBJ_COLON, /* after a key, expecting ':' */
+  ST_OBJ_VALUE, /* after ':', expecting a value */
+  ST_OBJ_NEXT,  /* after a value, expecting ',' or '}' */
+  ST_ARRAY,     /* in the events array, between elements */
+  ST_VALUE,     /* inside a value being scanned (event or skipped value) */
+  ST_DONE
+} scan_state;
+
+typedef enum { V_EVENT, V_SKIP_ELEMENT, V_SKIP_MEMBER, V_METADATA, V_EVENTS_NOT_ARRAY } value_kind;
+
+struct tc_chunker {
+  size_t target, max_event;
+  scan_state st;
+  uint64_t pos; /* absolute offset of the next byte to scan */
+  int object_form, saw_events, unterminated, trailing;
+  /* value scanning */
+  value_kind vkind;
+  int depth, in_str, esc, scalar;
+  uint64_t vstart;   /* offset of the value's first byte */
+  size_t vbytes;     /* bytes of the current event copied so far */
+  int too_big;
+  /* top-level key */
+  char key[TC_KEY_MAX];
+  size_t keylen;
+  int key_esc;
+  /* output */
+  tc_chunk *cur;
+  uint32_t next_seq;
+  uint64_t elements;
+  tc_chunk_error errors[TC_CHUNKER_MAX_ERRORS];
+  size_t nerrors;
+  uint64_t error_count;
+  char *meta;
+  size_t meta_len;
+  int meta_cut;
+};
+
+tc_chunker *tc_chunker_create(size_t target, size_t max_event) {
+  tc_chunker *ch = calloc(1, sizeof *ch);
+  if (!ch)
+    return NULL;
+  ch->target = target ? target : 1;
+  ch->max_event = max_event;
+  return ch;
+}
+
+void tc_chunk_free(tc_chunk *c) {
+  if (!c)
+    return;
+  free(c->buf);
+  free(c->events);
+  free(c);
+}
+
+void tc_chunker_free(tc_chunker *ch) {
+  if (!ch)
+    return;
+  tc_chunk_free(ch->cur);
+  free(ch->meta);
+  free(ch);
+}
+
+static void add_error(tc_chunker *ch, uint64_t index, uint64_t offset, tc_err code) {
+  if (ch->nerrors < TC_CHUNKER_MAX_ERRORS) {
+    tc_chunk_error *e = &ch->errors[ch->nerrors++];
+    e->index = index;
+    e->offset = offset;
+    e->code = code;
+  }
+  ch->error_count++;
+}
+
+const tc_chunk_error *tc_chunker_errors(const tc_chunker *ch, uint64_t *count, size_t *kept) {
+  *count = ch->error_count;
+  *kept = ch->nerrors;
+  return ch->errors;
+}
+
+uint64_t tc_chunker_elements(const tc_chunker *ch) { return ch->elements; }
+
+void tc_chunker_shape(const tc_chunker *ch, tc_trace_shape *out) {
+  out->object_form = ch->object_form;
+  out->unterminated = ch->unterminated;
+  out->trailing_bytes = ch->trailing;
+  out->metadata_cut = ch->meta_cut;
+  out->metadata.ptr = ch->meta;
+  out->metadata.len = ch->meta_len;
+}
+
+/* Makes room for N more bytes plus the closing bracket and padding. */
+static int chunk_reserve(tc_chunk *c, size_t n) {
+  size_t need = c->len + n + 1 + TC_JSON_PADDING;
+  if (need <= c->cap)
+    return 1;
+  size_t cap = c->cap ? c->cap : 4096;
+  while (cap < need)
+    cap *= 2;
+  char *b = realloc(c->buf, cap);
+  if (!b)
+    return 0;
+  c->buf = b;
+  c->cap = cap;
+  return 1;
+}
+
+static int chunk_append(tc_chunk *c, const char *p, size_t n) {
+  if (!chunk_reserve(c, n))
+    return 0;
+  memcpy(c->buf + c->len, p, n);
+  c->len += n;
+  return 1;
+}
+
+/* Closes the array and pads: the chunk is then ready to parse. */
+static void chunk_seal(tc_chunk *c) {
+  c->buf[c->len] = ']';
+  memset(c->buf + c->len + 1, ' ', TC_JSON_PADDING);
+  c->len += 1;
+}
+
+static tc_err begin_event(tc_chunker *ch) {
+  if (!ch->cur) {
+    ch->cur = calloc(1, sizeof *ch->cur);
+    if (!ch->cur || !chunk_reserve(ch->cur, ch->target + (ch->target >> 3)))
+      return TC_E_NOMEM;
+    ch->cur->buf[0] = '[';
+    ch->cur->len = 1;
+    ch->cur->seq = ch->next_seq++;
+  }
+  tc_chunk *c = ch->cur;
+  if (c->nevents == c->events_cap) {
+    uint32_t cap = c->events_cap ? c->events_cap * 2 : 1024;
+    tc_chunk_event *ev = realloc(c->events, cap * sizeof *ev);
+    if (!ev)
+      return TC_E_NOMEM;
+    c->events = ev;
+    c->events_cap = cap;
+  }
+  if (c->nevents && !chunk_append(c, ",", 1))
+    return TC_E_NOMEM;
+  tc_chunk_event *e = &c->events[c->nevents];
+  e->start = (uint32_t)c->len;
+  e->offset = ch->vstart;
+  e->index = ch->elements;
+  ch->vbytes = 0;
+  ch->too_big = 0;
+  return TC_OK;
+}
+
+/* Copies the part of the current event that lies in this piece of input. */
+static tc_err copy_event_bytes(tc_chunker *ch, const char *p, size_t n) {
+  if (ch->too_big || n == 0)
+    return TC_OK;
+  ch->vbytes += n;
+  if (ch->max_event && ch->vbytes > ch->max_event) {
+    /* Drop what was copied of it; the separator before it goes too. */
+    tc_chunk *c = ch->cur;
+    c->len = c->events[c->nevents].start - (c->nevents ? 1 : 0);
+    ch->too_big = 1;
+    return TC_OK;
+  }
+  return chunk_append(ch->cur, p, n) ? TC_OK : TC_E_NOMEM;
+}
+
+static void end_event(tc_chunker *ch) {
+  tc_chunk *c = ch->cur;
+  if (ch->too_big) {
+    add_error(ch, ch->elements, ch->vstart, TC_E_EVENT_TOO_BIG);
+    return;
+  }
+  c->events[c->nevents].end = (uint32_t)c->len;
+  c->nevents++;
+}
+
+static void copy_metadata(tc_chunker *ch, const char *p, size_t n) {
+  if (ch->meta_cut || n == 0)
+    return;
+  if (ch->meta_len + n > TC_METADATA_MAX) {
+    ch->meta_cut = 1;
+    return;
+  }
+  char *m = realloc(ch->meta, ch->meta_len + n + 1);
+  if (!m) {
+    ch->meta_cut = 1;
+    return;
+  }
+  memcpy(m + ch->meta_len, p, n);
+  ch->meta = m;
+  ch->meta_len += n;
+  ch->meta[ch->meta_len] = '\0';
+}
+
+static inline int is_space(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+/* Index of the first '"' or '\\' in P[0..n), or n. */
+static inline size_t find_quote_or_backslash(const char *p, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+    int m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, b)));
+    if (m)
+      return i + (size_t)__builtin_ctz((unsigned)m);
+  }
+#endif
+  for (; i < n; i++)
+    if (p[i] == '"' || p[i] == '\\')
+      return i;
+  return n;
+}
+
+/* Advances through the current value from P[i]; returns the index just past
+ * its last byte, or n if it continues in the next piece (*done = 0). */
+static size_t scan_value(tc_chunker *ch, const char *p, size_t i, size_t n, int *done) {
+  *done = 0;
+  if (ch->scalar) {
+    for (; i < n; i++) {
+      unsigned char c = (unsigned char)p[i];
+      if (c == ',' || c == ']' || c == '}' || is_space(c)) {
+        *done = 1;
+        return i;
+      }
+    }
+    return n;
+  }
+  while (i < n) {
+    if (ch->in_str) {
+      if (ch->esc) {
+        ch->esc = 0;
+        i++;
+        continue;
+      }
+      i += find_quote_or_backslash(p + i, n - i);
+      if (i >= n)
+        return n;
+      if (p[i] == '\\')
+        ch->esc = 1;
+      else
+        ch->in_str = 0;
+      i++;
+      if (!ch->in_str && ch->depth == 0) {
+        *done = 1;
+        return i;
+      }
+      continue;
+    }
+    switch (p[i]) {
+    case '"':
+      ch->in_str = 1;
+      break;
+    case '{':
+    case '[':
+      ch->depth++;
+      break;
+    case '}':
+    case ']':
+      if (--ch->depth == 0) {
+        *done = 1;
+        return i + 1;
+      }
+      break;
+    default:
+      break;
+    }
+    i++;
+  }
+  return n;
+}
+
+static void start_value(tc_chunker *ch, char first, value_kind kind) {
+  ch->vkind = kind;
+  ch->depth = 0;
+  ch->in_str = 0;
+  ch->esc = 0;
+  ch->scalar = !(first == '{' || first == '[' || first == '"');
+  ch->vstart = ch->pos;
+  ch->st = ST_VALUE;
+}
+
+/* What follows a finished value depends on where it was. */
+static void after_value(tc_chunker *ch) {
+  switch (ch->vkind) {
+  case V_EVENT:
+    end_event(ch);
+    ch->elements++;
+    ch->st = ST_ARRAY;
+    break;
+  case V_SKIP_ELEMENT:
+    add_error(ch, ch->elements, ch->vstart, TC_E_NOT_OBJECT);
+    ch->elements++;
+    ch->st = ST_ARRAY;
+    break;
+  case V_EVENTS_NOT_ARRAY:
+  case V_SKIP_MEMBER:
+  case V_METADATA:
+    ch->st = ST_OBJ_NEXT;
+    break;
+  }
+}
+
+static int key_is(const tc_chunker *ch, const char *k) {
+  size_t n = strlen(k);
+  return ch->keylen == n && memcmp(ch->key, k, n) == 0;
+}
+
+tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_chunk **ready) {
+  *ready = NULL;
+  size_t i = *pos;
+  while (i < n) {
+    unsigned char c = (unsigned char)p[i];
+    switch (ch->st) {
+    case ST_START:
+      if (is_space(c) || (ch->pos < 3 && (c == 0xEF || c == 0xBB || c == 0xBF))) {
+        break;
+      } else if (c == '[') {
+        ch->st = ST_ARRAY;
+        ch->saw_events = 1;
+      } else if (c == '{') {
+        ch->object_form = 1;
+        ch->st = ST_OBJ_KEY;
+      } else {
+        *pos = i;
+        return TC_E_NOT_TRACE;
+      }
+      break;
+    case ST_OBJ_KEY:
+      if (c == '"') {
+        ch->keylen = 0;
+        ch->key_esc = 0;
+        ch->st = ST_OBJ_KSTR;
+      } else if (c == '}') {
+        ch->st = ST_DONE;
+      } else if (!is_space(c) && c != ',') {
+        /* Not a key: scan it as a value so the object's end is still found. */
+        start_value(ch, (char)c, V_SKIP_MEMBER);
+        continue;
+      }
+      break;
+    case ST_OBJ_KSTR:
+      if (ch->key_esc) {
+        ch->key_esc = 0;
+      } else if (c == '\\') {
+        ch->key_esc = 1;
+      } else if (c == '"') {
+        ch->st = ST_OBJ_COLON;
+        break;
+      }
+      if (ch->keylen < TC_KEY_MAX)
+        ch->key[ch->keylen++] = (char)c;
+      break;
+    case ST_OBJ_COLON:
+      if (c == ':')
+        ch->st = ST_OBJ_VALUE;
+      else if (!is_space(c))
+        ch->st = ST_OBJ_NEXT;
+      break;
+    case ST_OBJ_VALUE:
+      if (is_space(c))
+        break;
+      if (key_is(ch, "traceEvents") && !ch->saw_events) {
+        if (c == '[') {
+          ch->saw_events = 1;
+          ch->st = ST_ARRAY;
+          break;
+        }
+        start_value(ch, (char)c, V_EVENTS_NOT_ARRAY);
+      } else {
+        start_value(ch, (char)c, key_is(ch, "metadata") ? V_METADATA : V_SKIP_MEMBER);
+      }
+      continue;
+    case ST_OBJ_NEXT:
+      if (c == ',')
+        ch->st = ST_OBJ_KEY;
+      else if (c == '}')
+        ch->st = ST_DONE;
+      else if (c == '"') {
+        ch->keylen = 0;
+        ch->key_esc = 0;
+        ch->st = ST_OBJ_KSTR;
+      }
+      break;
+    case ST_ARRAY:
+      if (is_space(c) || c == ',') {
+        break;
+      } else if (c == ']') {
+        ch->st = ch->object_form ? ST_OBJ_NEXT : ST_DONE;
+      } else if (c == '{') {
+        start_value(ch, (char)c, V_EVENT);
+        tc_err e = begin_event(ch);
+        if (e) {
+          *pos = i;
+          return e;
+        }
+        continue;
+      } else {
+        start_value(ch, (char)c, V_SKIP_ELEMENT);
+        continue;
+      }
+      break;
+    case ST_VALUE: {
+      int done;
+      size_t end = scan_value(ch, p, i, n, &done);
+      if (ch->vkind == V_EVENT) {
+        tc_err e = copy_event_bytes(ch, p + i, end - i);
+        if (e) {
+          *pos = i;
+          return e;
+        }
+      } else if (ch->vkind == V_METADATA) {
+        copy_metadata(ch, p + i, end - i);
+      }
+      ch->pos += end - i;
+      i = end;
+      if (!done)
+        continue;
+      int was_event = ch->vkind == V_EVENT;
+      after_value(ch);
+      if (was_event && ch->cur->len >= ch->target) {
+        chunk_seal(ch->cur);
+        *ready = ch->cur;
+        ch->cur = NULL;
+        *pos = i;
+        return TC_OK;
+      }
+      continue;
+    }
+    case ST_DONE:
+      if (!is_space(c))
+        ch->trailing = 1;
+      break;
+    }
+    ch->pos++;
+    i++;
+  }
+  *pos = i;
+  return TC_OK;
+}
+
+tc_err tc_chunker_finish(tc_chunker *ch, tc_chunk **last) {
+  *last = NULL;
+  tc_err rc = TC_OK;
+  if (ch->st == ST_VALUE) {
+    if (ch->vkind == V_EVENT) {
+      /* Cut off mid-event: drop its bytes, report where it began. */
+      tc_chunk *c = ch->cur;
+      c->len = c->events[c->nevents].start - (c->nevents ? 1 : 0);
+      add_error(ch, ch->elements, ch->vstart, TC_E_TRUNCATED_JSON);
+      ch->elements++;
+    } else if (ch->vkind == V_SKIP_ELEMENT) {
+      if (ch->scalar) {
+        after_value(ch);
+      } else {
+        add_error(ch, ch->elements, ch->vstart, TC_E_TRUNCATED_JSON);
+        ch->elements++;
+      }
+    }
+    ch->unterminated = 1;
+  } else if (ch->st == ST_ARRAY || (ch->st != ST_DONE && ch->st != ST_START)) {
+    ch->unterminated = 1;
+  }
+  if (ch->st == ST_START)
+    rc = TC_E_NOT_TRACE;
+  else if (!ch->saw_events)
+    rc = TC_E_NO_EVENTS;
+  if (ch->cur && ch->cur->nevents) {
+    chunk_seal(ch->cur);
+    *last = ch->cur;
+  } else {
+    tc_chunk_free(ch->cur);
+  }
+  ch->cur = NULL;
+  ch->st = ST_DONE;
+  return rc;
+}

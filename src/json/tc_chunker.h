@@ -1,0 +1,88 @@
+/* Splitting a trace's decompressed bytes into chunks of whole events.
+ *
+ * The chunker is fed the stream piece by piece and finds where each event
+ * (an element of the top-level array, or of "traceEvents" in the object
+ * form) starts and ends, tracking only strings and nesting depth, so it runs
+ * far faster than the parser behind it. Complete events are copied into the
+ * current chunk as one JSON array ("[ev,ev,...]") with parser padding after
+ * it, so a chunk can be parsed in one call and handed to any worker.
+ *
+ * Accepted like Chrome and Perfetto accept them: an array with no closing
+ * bracket, trailing or repeated commas, an object whose traceEvents is not
+ * the first member. Elements that are not objects, events larger than the
+ * limit, and an event cut off by the end of the stream are recorded as
+ * errors with their index and byte offset, and scanning goes on. */
+#ifndef TC_CHUNKER_H
+#define TC_CHUNKER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/tc_error.h"
+#include "util/tc_str.h"
+
+/* Bytes of readable padding after every chunk's JSON (simdjson needs 64). */
+#define TC_JSON_PADDING 64
+
+typedef struct {
+  uint32_t start, end; /* byte range of the event in the chunk's buffer */
+  uint64_t offset;     /* byte offset of its '{' in the decompressed trace */
+  uint64_t index;      /* ordinal of the element in the events array, from 0 */
+} tc_chunk_event;
+
+/* A chunk owns all its memory; free it with tc_chunk_free from any thread. */
+typedef struct {
+  char *buf; /* "[" events joined by "," "]", then TC_JSON_PADDING bytes */
+  size_t len, cap;
+  tc_chunk_event *events;
+  uint32_t nevents, events_cap;
+  uint32_t seq; /* 0, 1, 2, ... in trace order */
+} tc_chunk;
+
+void tc_chunk_free(tc_chunk *c);
+
+typedef struct {
+  uint64_t index;  /* element index, or the count of elements so far */
+  uint64_t offset; /* byte offset in the decompressed trace */
+  tc_err code;
+} tc_chunk_error;
+
+typedef struct tc_chunker tc_chunker;
+
+/* TARGET: emit a chunk once it holds at least this many bytes of events.
+ * MAX_EVENT: larger events are skipped and reported (bounds memory). */
+tc_chunker *tc_chunker_create(size_t target, size_t max_event);
+void tc_chunker_free(tc_chunker *ch);
+
+/* Consumes DATA[*pos .. n), advancing *pos. Stops early when a chunk is full:
+ * then *ready receives it (the caller owns it) and the caller feeds the
+ * rest of DATA again. Returns an error only for a stream that is not a trace
+ * at all (TC_E_NOT_TRACE); per-event problems go to the error list. */
+tc_err tc_chunker_feed(tc_chunker *ch, const char *data, size_t n, size_t *pos, tc_chunk **ready);
+
+/* Ends the stream: *last receives the final partial chunk (or NULL if it has
+ * no events). Records a cut-off event, and returns TC_E_NO_EVENTS for an
+ * object without traceEvents or TC_E_NOT_TRACE for an empty stream. */
+tc_err tc_chunker_finish(tc_chunker *ch, tc_chunk **last);
+
+/* Errors recorded so far (at most TC_CHUNKER_MAX_ERRORS kept; the count is
+ * exact). Valid until the next feed/finish. */
+#define TC_CHUNKER_MAX_ERRORS 100
+const tc_chunk_error *tc_chunker_errors(const tc_chunker *ch, uint64_t *count, size_t *kept);
+
+/* Elements seen in the events array so far. */
+uint64_t tc_chunker_elements(const tc_chunker *ch);
+
+/* What the chunker learnt about the trace's shape. */
+typedef struct {
+  int object_form;     /* {"traceEvents": [...]} rather than a bare array */
+  int unterminated;    /* the events array (or object) was never closed */
+  int trailing_bytes;  /* non-space bytes after the trace ended */
+  int metadata_cut;    /* metadata longer than the kept limit */
+  tc_str metadata;     /* raw JSON of the "metadata" member, or empty;
+                          valid until tc_chunker_free */
+} tc_trace_shape;
+
+void tc_chunker_shape(const tc_chunker *ch, tc_trace_shape *out);
+
+#endif

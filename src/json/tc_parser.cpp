@@ -1,0 +1,535 @@
+// The simdjson On-Demand shim. Everything simdjson is confined to this file;
+// the rest of the project sees tc_parser.h only.
+//
+// A chunk is parsed as one document (one stage-1 pass over the whole
+// chunk), which is what makes On-Demand fast. If anything in it is bad, the
+// chunk is parsed again event by event, so one broken event costs only its
+// own record; the second pass copies strings out, since each per-event
+// document reuses the parser's string buffer.
+#include "json/tc_parser.h"
+
+#include <simdjson.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace simdjson;
+
+static_assert(TC_JSON_PADDING >= SIMDJSON_PADDING, "chunk padding too small for simdjson");
+
+namespace {
+
+constexpr int kMaxArgDepth = 64;
+
+struct PathNode {
+  uint32_t parent;
+  std::string key;  // "[]" for array elements
+  std::string full; // census notation
+  uint64_t stamp;   // last event that carried this path
+  uint32_t pres_pos;
+  int32_t want_slot;
+};
+
+// Blocks never move, so strings copied out stay put for the whole call.
+class Arena {
+public:
+  std::string_view copy(std::string_view s) {
+    if (blocks_.empty() || cap_ - used_ < s.size()) {
+      size_t cap = s.size() > kBlock ? s.size() : kBlock;
+      blocks_.emplace_back(new char[cap]);
+      cap_ = cap;
+      used_ = 0;
+    }
+    char *p = blocks_.back().get() + used_;
+    if (!s.empty())
+      std::memcpy(p, s.data(), s.size());
+    used_ += s.size();
+    return std::string_view(p, s.size());
+  }
+  void reset() {
+    if (blocks_.size() > 1)
+      blocks_.erase(blocks_.begin(), blocks_.end() - 1);
+    used_ = 0;
+  }
+
+private:
+  static constexpr size_t kBlock = 64 * 1024;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t cap_ = 0, used_ = 0;
+};
+
+inline uint64_t hash_key(uint32_t parent, std::string_view k) {
+  uint64_t h = 1469598103934665603ULL ^ (uint64_t(parent) * 0x9E3779B97F4A7C15ULL);
+  for (unsigned char c : k) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+inline tc_str S(std::string_view v) { return tc_str{v.data(), v.size()}; }
+
+} // namespace
+
+struct tc_parser {
+  ondemand::parser parser;
+  std::vector<tc_event> events;
+  std::vector<tc_presence> pres;
+  std::vector<tc_argval> wanted;
+  std::vector<std::string> want_paths;
+  std::vector<PathNode> nodes;
+  std::vector<uint32_t> table; // node id + 1, 0 = empty; open addressing
+  uint64_t stamp = 0;
+  uint32_t elem_counter = 0;
+  uint32_t cur_elem = 0;
+  bool copy_strings = false;
+  Arena arena;
+  std::string numbuf;
+
+  std::string_view keep(std::string_view s) { return copy_strings ? arena.copy(s) : s; }
+
+  uint32_t intern(uint32_t parent, std::string_view key);
+  void grow_table();
+  void mark(uint32_t node, uint8_t type);
+  error_code visit(ondemand::value v, uint32_t node, int depth);
+  error_code parse_event(ondemand::object obj, tc_event &ev);
+  error_code text_of(ondemand::value v, std::string_view &out, const char *prefix);
+};
+
+void tc_parser::grow_table() {
+  size_t n = table.empty() ? 1024 : table.size() * 2;
+  std::vector<uint32_t> t(n, 0);
+  for (uint32_t id = 0; id < nodes.size(); id++) {
+    size_t i = hash_key(nodes[id].parent, nodes[id].key) & (n - 1);
+    while (t[i])
+      i = (i + 1) & (n - 1);
+    t[i] = id + 1;
+  }
+  table.swap(t);
+}
+
+uint32_t tc_parser::intern(uint32_t parent, std::string_view key) {
+  if ((nodes.size() + 1) * 2 > table.size())
+    grow_table();
+  size_t mask = table.size() - 1;
+  size_t i = hash_key(parent, key) & mask;
+  while (uint32_t v = table[i]) {
+    const PathNode &n = nodes[v - 1];
+    if (n.parent == parent && n.key == key)
+      return v - 1;
+    i = (i + 1) & mask;
+  }
+  PathNode n;
+  n.parent = parent;
+  n.key.assign(key.data(), key.size());
+  const std::string &pf = nodes[parent].full;
+  n.full.reserve(pf.size() + key.size() + 1);
+  n.full = pf;
+  if (key != "[]")
+    n.full.push_back('.');
+  n.full.append(key.data(), key.size());
+  n.stamp = 0;
+  n.pres_pos = 0;
+  n.want_slot = -1;
+  for (size_t w = 0; w < want_paths.size(); w++)
+    if (want_paths[w] == n.full)
+      n.want_slot = int32_t(w);
+  nodes.push_back(std::move(n));
+  uint32_t id = uint32_t(nodes.size() - 1);
+  table[i] = id + 1;
+  return id;
+}
+
+void tc_parser::mark(uint32_t node, uint8_t type) {
+  PathNode &n = nodes[node];
+  if (n.stamp != stamp) {
+    n.stamp = stamp;
+    n.pres_pos = uint32_t(pres.size());
+    pres.push_back(tc_presence{node, type});
+  } else {
+    pres[n.pres_pos].types |= type;
+  }
+}
+
+error_code tc_parser::visit(ondemand::value v, uint32_t node, int depth) {
+  ondemand::json_type t;
+  auto err = v.type().get(t);
+  if (err)
+    return err;
+  switch (t) {
+  case ondemand::json_type::object: {
+    mark(node, TC_JT_OBJECT);
+    if (depth >= kMaxArgDepth)
+      return SUCCESS; // deeper levels are not walked; the value is skipped
+    ondemand::object obj;
+    if ((err = v.get_object().get(obj)))
+      return err;
+    for (auto field : obj) {
+      std::string_view key;
+      if ((err = field.unescaped_key().get(key)))
+        return err;
+      uint32_t child = intern(node, key);
+      ondemand::value cv;
+      if ((err = field.value().get(cv)))
+        return err;
+      if ((err = visit(cv, child, depth + 1)))
+        return err;
+    }
+    return SUCCESS;
+  }
+  case ondemand::json_type::array: {
+    mark(node, TC_JT_ARRAY);
+    if (depth >= kMaxArgDepth)
+      return SUCCESS;
+    ondemand::array arr;
+    if ((err = v.get_array().get(arr)))
+      return err;
+    uint32_t child = UINT32_MAX;
+    uint32_t outer = cur_elem;
+    for (auto el : arr) {
+      ondemand::value ev;
+      if ((err = el.get(ev)))
+        return err;
+      if (child == UINT32_MAX)
+        child = intern(node, "[]");
+      cur_elem = ++elem_counter;
+      if ((err = visit(ev, child, depth + 1)))
+        return err;
+    }
+    cur_elem = outer;
+    return SUCCESS;
+  }
+  case ondemand::json_type::number:
+  case ondemand::json_type::string:
+  case ondemand::json_type::boolean:
+  case ondemand::json_type::null:
+    break;
+  }
+  uint8_t jt = t == ondemand::json_type::number    ? TC_JT_NUMBER
+               : t == ondemand::json_type::string  ? TC_JT_STRING
+               : t == ondemand::json_type::boolean ? TC_JT_BOOL
+                                                   : TC_JT_NULL;
+  mark(node, jt);
+  int32_t slot = nodes[node].want_slot;
+  if (slot < 0)
+    return SUCCESS;
+  tc_argval a{};
+  a.slot = uint16_t(slot);
+  a.type = jt;
+  a.elem = cur_elem;
+  if (jt == TC_JT_NUMBER) {
+    if ((err = v.get_double().get(a.num)))
+      return err;
+  } else if (jt == TC_JT_BOOL) {
+    bool b;
+    if ((err = v.get_bool().get(b)))
+      return err;
+    a.num = b ? 1 : 0;
+  } else if (jt == TC_JT_STRING) {
+    std::string_view s;
+    if ((err = v.get_string().get(s)))
+      return err;
+    a.str = S(keep(s));
+  }
+  wanted.push_back(a);
+  return SUCCESS;
+}
+
+// Text of an id-like value: strings as they are, numbers as written.
+error_code tc_parser::text_of(ondemand::value v, std::string_view &out, const char *prefix) {
+  ondemand::json_type t;
+  auto err = v.type().get(t);
+  if (err)
+    return err;
+  std::string_view s;
+  if (t == ondemand::json_type::string) {
+    if ((err = v.get_string().get(s)))
+      return err;
+  } else if (t == ondemand::json_type::number || t == ondemand::json_type::boolean) {
+    s = v.raw_json_token();
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+      s.remove_suffix(1);
+  } else {
+    out = std::string_view();
+    return SUCCESS;
+  }
+  if (prefix || copy_strings || t != ondemand::json_type::string) {
+    numbuf.assign(prefix ? prefix : "");
+    numbuf.append(s.data(), s.size());
+    out = arena.copy(numbuf);
+  } else {
+    out = s;
+  }
+  return SUCCESS;
+}
+
+static error_code id_of_signed(ondemand::value v, int64_t &out) {
+  ondemand::json_type t;
+  auto err = v.type().get(t);
+  if (err)
+    return err;
+  if (t == ondemand::json_type::number) {
+    if (v.get_int64().get(out) == SUCCESS)
+      return SUCCESS;
+    double d;
+    if ((err = v.get_double().get(d)))
+      return err;
+    out = int64_t(d);
+    return SUCCESS;
+  }
+  if (t == ondemand::json_type::string) {
+    std::string_view s;
+    if ((err = v.get_string().get(s)))
+      return err;
+    out = int64_t(hash_key(0, s) >> 1);
+    return SUCCESS;
+  }
+  out = 0;
+  return SUCCESS;
+}
+
+error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
+  std::memset(&ev, 0, sizeof ev);
+  ev.dur = -1;
+  ev.pres_begin = uint32_t(pres.size());
+  ev.want_begin = uint32_t(wanted.size());
+  stamp++;
+  elem_counter = 0;
+  cur_elem = 0;
+  error_code err;
+  for (auto field : obj) {
+    std::string_view key;
+    if ((err = field.unescaped_key().get(key)))
+      return err;
+    ondemand::value v;
+    if ((err = field.value().get(v)))
+      return err;
+    std::string_view s;
+    switch (key.size()) {
+    case 1:
+      if (key[0] == 's') {
+        if ((err = text_of(v, s, nullptr)))
+          return err;
+        ev.scope = S(s);
+      }
+      break;
+    case 2:
+      if (key == "ph") {
+        if ((err = text_of(v, s, nullptr)))
+          return err;
+        ev.ph = S(s);
+      } else if (key == "ts") {
+        if (v.get_double().get(ev.ts) == SUCCESS)
+          ev.flags |= TC_EV_HAS_TS;
+      } else if (key == "id") {
+        if ((err = text_of(v, s, nullptr)))
+          return err;
+        ev.id = S(s);
+      }
+      break;
+    case 3:
+      if (key == "cat") {
+        if ((err = text_of(v, s, nullptr)))
+          return err;
+        ev.cat = S(s);
+      } else if (key == "dur") {
+        if (v.get_double().get(ev.dur) == SUCCESS)
+          ev.flags |= TC_EV_HAS_DUR;
+        else
+          ev.dur = -1;
+      } else if (key == "pid") {
+        if ((err = id_of_signed(v, ev.pid)))
+          return err;
+        ev.flags |= TC_EV_HAS_PID;
+      } else if (key == "tid") {
+        if ((err = id_of_signed(v, ev.tid)))
+          return err;
+        ev.flags |= TC_EV_HAS_TID;
+      } else if (key == "id2") {
+        ondemand::object o;
+        if (v.get_object().get(o) == SUCCESS) {
+          for (auto f : o) {
+            std::string_view k;
+            if ((err = f.unescaped_key().get(k)))
+              return err;
+            ondemand::value iv;
+            if ((err = f.value().get(iv)))
+              return err;
+            if (k == "local" || k == "global") {
+              if ((err = text_of(iv, s, k == "local" ? "L:" : "G:")))
+                return err;
+              ev.id = S(s);
+            }
+          }
+        }
+      }
+      break;
+    case 4:
+      if (key == "name") {
+        ondemand::json_type t;
+        if ((err = v.type().get(t)))
+          return err;
+        if (t == ondemand::json_type::string) {
+          if ((err = v.get_string().get(s)))
+            return err;
+          ev.name = S(keep(s));
+          ev.flags |= TC_EV_HAS_NAME;
+        }
+      } else if (key == "args") {
+        ondemand::json_type t;
+        if ((err = v.type().get(t)))
+          return err;
+        if (t == ondemand::json_type::object) {
+          ev.flags |= TC_EV_HAS_ARGS;
+          ondemand::object ao;
+          if ((err = v.get_object().get(ao)))
+            return err;
+          for (auto f : ao) {
+            std::string_view k;
+            if ((err = f.unescaped_key().get(k)))
+              return err;
+            uint32_t child = intern(0, k);
+            ondemand::value av;
+            if ((err = f.value().get(av)))
+              return err;
+            if ((err = visit(av, child, 1)))
+              return err;
+          }
+        }
+      }
+      break;
+    case 7:
+      if (key == "bind_id") {
+        if ((err = text_of(v, s, nullptr)))
+          return err;
+        ev.bind_id = S(s);
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  ev.npres = uint32_t(pres.size()) - ev.pres_begin;
+  ev.nwant = uint32_t(wanted.size()) - ev.want_begin;
+  return SUCCESS;
+}
+
+static tc_err err_of(error_code e) {
+  return e == MEMALLOC ? TC_E_NOMEM : TC_E_BAD_EVENT;
+}
+
+extern "C" {
+
+tc_parser *tc_parser_create(const char *const *wanted, size_t nwanted) {
+  tc_parser *p = new (std::nothrow) tc_parser();
+  if (!p)
+    return nullptr;
+  try {
+    for (size_t i = 0; i < nwanted; i++)
+      p->want_paths.emplace_back(wanted[i]);
+    PathNode root;
+    root.parent = 0;
+    root.full = "args";
+    root.stamp = 0;
+    root.pres_pos = 0;
+    root.want_slot = -1;
+    p->nodes.push_back(root);
+    p->grow_table();
+  } catch (...) {
+    delete p;
+    return nullptr;
+  }
+  return p;
+}
+
+void tc_parser_free(tc_parser *p) { delete p; }
+
+#define TC_STRINGIFY2(x) #x
+#define TC_STRINGIFY(x) TC_STRINGIFY2(x)
+const char *tc_parser_kernel(void) { return TC_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION); }
+
+tc_str tc_parser_path(const tc_parser *p, uint32_t id) { return S(p->nodes[id].full); }
+
+uint32_t tc_parser_npaths(const tc_parser *p) { return uint32_t(p->nodes.size()); }
+
+static void reset_results(tc_parser *p) {
+  p->events.clear();
+  p->pres.clear();
+  p->wanted.clear();
+  p->arena.reset();
+}
+
+// The fast path: the chunk as one array document.
+static bool parse_whole(tc_parser *p, const tc_chunk *c) {
+  ondemand::document doc;
+  if (p->parser.iterate(c->buf, c->len, c->cap).get(doc))
+    return false;
+  ondemand::array arr;
+  if (doc.get_array().get(arr))
+    return false;
+  for (auto el : arr) {
+    ondemand::object obj;
+    if (el.get_object().get(obj))
+      return false;
+    p->events.emplace_back();
+    if (p->parse_event(obj, p->events.back()))
+      return false;
+  }
+  return p->events.size() == c->nevents;
+}
+
+static void parse_one(tc_parser *p, const tc_chunk *c, const tc_chunk_event &ce) {
+  size_t pres0 = p->pres.size(), want0 = p->wanted.size();
+  p->events.emplace_back();
+  tc_event &ev = p->events.back();
+  ondemand::document doc;
+  ondemand::object obj;
+  error_code e = p->parser.iterate(c->buf + ce.start, ce.end - ce.start, c->cap - ce.start).get(doc);
+  if (!e)
+    e = doc.get_object().get(obj);
+  if (!e)
+    e = p->parse_event(obj, ev);
+  if (e) {
+    // Keep no partial output of a bad event.
+    p->pres.resize(pres0);
+    p->wanted.resize(want0);
+    std::memset(&ev, 0, sizeof ev);
+    ev.dur = -1;
+    ev.pres_begin = uint32_t(pres0);
+    ev.want_begin = uint32_t(want0);
+    ev.err = err_of(e);
+  }
+}
+
+tc_err tc_parser_parse(tc_parser *p, const tc_chunk *c, tc_parsed *out) {
+  std::memset(out, 0, sizeof *out);
+  try {
+    reset_results(p);
+    p->copy_strings = false;
+    bool ok = parse_whole(p, c);
+    if (!ok) {
+      reset_results(p);
+      p->copy_strings = true;
+      for (uint32_t i = 0; i < c->nevents; i++)
+        parse_one(p, c, c->events[i]);
+      out->slow_path = 1;
+    }
+  } catch (const std::bad_alloc &) {
+    reset_results(p);
+    return TC_E_NOMEM;
+  }
+  out->events = p->events.data();
+  out->nevents = p->events.size();
+  out->pres = p->pres.data();
+  out->npres = p->pres.size();
+  out->wanted = p->wanted.data();
+  out->nwanted = p->wanted.size();
+  return TC_OK;
+}
+
+} // extern "C"

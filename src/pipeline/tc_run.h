@@ -1,0 +1,81 @@
+/* One census run over a corpus: the whole flow of the program.
+ *
+ * Design. Every trace becomes a task on the work-stealing pool, largest
+ * first. A trace task streams its file (tc_stream), cuts the decompressed
+ * bytes into chunks of whole events (tc_chunker) and spawns one task per
+ * chunk, so a huge trace is parsed by every worker at once; it keeps at most
+ * a fixed number of chunks in flight, helping with pool work while it waits,
+ * so memory stays bounded however large the trace is. A chunk task parses its
+ * chunk with its worker's own simdjson parser and adds the order-free
+ * statistics to its worker's census tables. What needs trace order (B/E
+ * stacks, flow and async pairing, the metric kernels) is copied into the
+ * chunk's tc_seq and folded strictly in chunk order by whichever worker
+ * finds the next chunk ready. At the end the per-worker tables are merged
+ * (tc_census_merge) into tables that depend on nothing but the input. */
+#ifndef TC_RUN_H
+#define TC_RUN_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/tc_stream.h"
+#include "json/tc_chunker.h"
+#include "kernels/tc_kernels.h"
+#include "pipeline/tc_corpus.h"
+#include "reduce/tc_census_result.h"
+#include "util/tc_error.h"
+
+/* Counters a progress display may read while the run goes on. */
+typedef struct {
+  atomic_uint_fast64_t bytes_done; /* compressed bytes consumed */
+  atomic_uint_fast64_t traces_done;
+} tc_progress;
+
+typedef struct {
+  unsigned threads;      /* 0 = online CPUs */
+  size_t chunk_bytes;    /* target chunk size; 0 = default */
+  unsigned inflight;     /* chunks in flight per trace; 0 = default */
+  tc_kernel_opts kernels;
+  tc_progress *progress; /* optional */
+} tc_run_opts;
+
+void tc_run_opts_default(tc_run_opts *o);
+
+#define TC_TRACE_MAX_ERRORS 20
+
+/* What happened to one trace file. */
+typedef struct {
+  tc_err fatal;          /* could not be read at all (open, not a trace, ...) */
+  tc_err stream_err;     /* the stream ended badly (truncated, corrupt) */
+  uint64_t stream_offset;/* decompressed offset where it did */
+  tc_format format;
+  uint64_t in_bytes, out_bytes;
+  uint64_t elements;     /* elements of the events array */
+  uint64_t events;       /* event records parsed and counted */
+  uint64_t bad_events;   /* elements skipped, with the reasons below */
+  tc_chunk_error errors[TC_TRACE_MAX_ERRORS]; /* the first ones, by index */
+  size_t nerrors;
+  tc_trace_shape shape;  /* metadata points into meta below */
+  char *meta;            /* owned copy of the metadata JSON, or NULL */
+  uint64_t chunks;
+} tc_trace_status;
+
+typedef struct {
+  tc_census_result census;
+  tc_trace_status *traces; /* parallel to corpus->traces */
+  unsigned threads;
+  uint64_t in_bytes, out_bytes, events, bad_events;
+  uint32_t traces_with_errors;
+  double seconds;
+  const char *simd_kernel;
+} tc_run_result;
+
+/* Runs the census over CORPUS. Per-trace problems are recorded in
+ * out->traces and never stop the run; only memory or thread failure
+ * returns an error. Free with tc_run_result_free. */
+tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out);
+
+void tc_run_result_free(tc_run_result *r, uint32_t ntraces);
+
+#endif

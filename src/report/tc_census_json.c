@@ -1,0 +1,149 @@
+#include "census/tc_labels.h"
+#include "kernels/tc_kevent.h"
+#include "report/tc_census_report.h"
+#include "report/tc_jsonw.h"
+#include "report/tc_outfile.h"
+
+#define TC_MAX_CATS 64
+
+static void write_types(tc_jsonw *w, uint8_t types) {
+  tc_jsonw_arr(w);
+  for (int b = 0; b < 6; b++)
+    if (types & (1u << b))
+      tc_jsonw_str(w, tc_json_type_name(1u << b));
+  tc_jsonw_arr_end(w);
+}
+
+static void write_pairs(tc_jsonw *w, const tc_res_event *e) {
+  static const char *const keys[TC_PAIR_COUNT] = {"begin_end", "begin_end_unmatched", "flow",
+                                                  "flow_unpaired", "async", "async_unpaired"};
+  tc_jsonw_obj(w);
+  for (int k = 0; k < TC_PAIR_COUNT; k++) {
+    tc_jsonw_key(w, keys[k]);
+    tc_jsonw_uint(w, e->pairs[k]);
+  }
+  tc_jsonw_obj_end(w);
+}
+
+static void write_duration(tc_jsonw *w, const tc_res_event *e) {
+  if (!e->dur.n) {
+    tc_jsonw_null(w);
+    return;
+  }
+  double med = tc_sketch_quantile(&e->dur, 0.5);
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "records");
+  tc_jsonw_uint(w, e->dur.n);
+  tc_jsonw_key(w, "median_us");
+  tc_jsonw_num(w, med);
+  tc_jsonw_key(w, "p95_us");
+  tc_jsonw_num(w, tc_sketch_quantile(&e->dur, 0.95));
+  tc_jsonw_key(w, "min_us");
+  tc_jsonw_num(w, e->dur.min);
+  tc_jsonw_key(w, "max_us");
+  tc_jsonw_num(w, e->dur.max);
+  tc_jsonw_key(w, "class");
+  tc_jsonw_str(w, tc_duration_label(med));
+  tc_jsonw_obj_end(w);
+}
+
+static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total) {
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "name");
+  tc_jsonw_strn(w, e->name);
+  tc_jsonw_key(w, "records");
+  tc_jsonw_uint(w, e->records);
+  tc_jsonw_key(w, "sites");
+  tc_jsonw_uint(w, e->sites);
+  char sentence[1024];
+  tc_phase_sentence(e, sites_total, sentence, sizeof sentence);
+  tc_jsonw_key(w, "sentence");
+  tc_jsonw_str(w, sentence);
+  tc_jsonw_key(w, "phases");
+  tc_jsonw_obj(w);
+  int order[TC_PH_COUNT];
+  tc_phase_sorted(order);
+  for (int i = 0; i < TC_PH_COUNT; i++) {
+    int k = order[i];
+    if (!e->ph[k])
+      continue;
+    tc_jsonw_key(w, tc_phase_key(k));
+    tc_jsonw_uint(w, e->ph[k]);
+  }
+  tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "pairs");
+  write_pairs(w, e);
+  tc_res_cat cats[TC_MAX_CATS];
+  size_t ncat = tc_split_categories(e, cats, TC_MAX_CATS);
+  tc_jsonw_key(w, "categories");
+  tc_jsonw_arr(w);
+  for (size_t i = 0; i < ncat; i++) {
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "name");
+    tc_jsonw_strn(w, cats[i].cat);
+    tc_jsonw_key(w, "records");
+    tc_jsonw_uint(w, cats[i].records);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+  tc_jsonw_key(w, "usage");
+  tc_jsonw_str(w, tc_usage_label(e->records, sites_total));
+  tc_jsonw_key(w, "records_per_site");
+  tc_jsonw_num(w, sites_total ? (double)e->records / sites_total : 0);
+  tc_jsonw_key(w, "duration");
+  write_duration(w, e);
+  tc_jsonw_key(w, "args");
+  tc_jsonw_arr(w);
+  for (size_t i = 0; i < e->nargs; i++) {
+    const tc_res_arg *a = &e->args[i];
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "path");
+    tc_jsonw_strn(w, a->path);
+    tc_jsonw_key(w, "records");
+    tc_jsonw_uint(w, a->records);
+    tc_jsonw_key(w, "sites");
+    tc_jsonw_uint(w, a->sites);
+    tc_jsonw_key(w, "types");
+    write_types(w, a->types);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+  tc_jsonw_key(w, "example");
+  if (e->example.len)
+    tc_jsonw_raw(w, e->example);
+  else
+    tc_jsonw_null(w);
+  tc_jsonw_obj_end(w);
+}
+
+tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir) {
+  tc_outfile *f;
+  tc_err e = tc_outfile_open(outdir, "census.json", &f);
+  if (e)
+    return e;
+  const tc_census_result *r = &c->run->census;
+  uint32_t with_traces = 0;
+  for (uint32_t i = 0; i < c->corpus->nsites; i++)
+    with_traces += c->corpus->sites[i].ntraces > 0;
+  tc_jsonw w;
+  tc_jsonw_init(&w, tc_outfile_fp(f), 1);
+  tc_jsonw_obj(&w);
+  tc_jsonw_key(&w, "tool");
+  tc_jsonw_str(&w, "tracecensus");
+  tc_jsonw_key(&w, "sites_total");
+  tc_jsonw_uint(&w, c->corpus->nsites);
+  tc_jsonw_key(&w, "sites_with_traces");
+  tc_jsonw_uint(&w, with_traces);
+  tc_jsonw_key(&w, "traces");
+  tc_jsonw_uint(&w, c->corpus->ntraces);
+  tc_jsonw_key(&w, "records");
+  tc_jsonw_uint(&w, r->records);
+  tc_jsonw_key(&w, "events");
+  tc_jsonw_arr(&w);
+  for (size_t i = 0; i < r->nevents; i++)
+    write_event(&w, &r->events[i], c->corpus->nsites);
+  tc_jsonw_arr_end(&w);
+  tc_jsonw_obj_end(&w);
+  fputc('\n', tc_outfile_fp(f));
+  return tc_outfile_commit(f);
+}

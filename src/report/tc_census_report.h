@@ -1,0 +1,42 @@
+/* Writers of the census tables: census.json (the machine contract),
+ * census.csv (one row per event) and census.md (the manual's layout), and
+ * run.json (what was read, what went wrong, how long it took). Each is
+ * written atomically into OUTDIR. */
+#ifndef TC_CENSUS_REPORT_H
+#define TC_CENSUS_REPORT_H
+
+#include <stddef.h>
+
+#include "pipeline/tc_corpus.h"
+#include "pipeline/tc_run.h"
+#include "reduce/tc_census_result.h"
+
+/* Everything a census report needs besides the tables. */
+typedef struct {
+  const tc_corpus *corpus;
+  const tc_run_result *run;
+  const char *job;      /* job file, or NULL for an ad-hoc run */
+  const char *manifest; /* or NULL */
+} tc_report_ctx;
+
+tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir);
+tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir);
+tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir);
+tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir);
+
+/* The manual's sentence for one event: "Observed 145,565 times on 182 of
+ * 300 sites: 59,689 complete slices and 42,935 flow pairs." Writes at most
+ * CAP bytes (NUL included) into BUF. */
+void tc_phase_sentence(const tc_res_event *e, uint32_t sites_total, char *buf, size_t cap);
+
+/* Categories of an event split on commas, most records first: fills at most
+ * MAX entries of OUT (cat points into E's strings) and returns the count. */
+size_t tc_split_categories(const tc_res_event *e, tc_res_cat *out, size_t max);
+
+/* "string", "number", ... for one TC_JT_* bit; static. */
+const char *tc_json_type_name(unsigned bit);
+
+/* "145,565". */
+void tc_fmt_thousands(uint64_t v, char *buf, size_t cap);
+
+#endif

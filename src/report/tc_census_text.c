@@ -1,0 +1,125 @@
+/* Text shared by the census writers: numbers with separators, the phase
+ * sentence and the category list. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/tc_census_report.h"
+
+void tc_fmt_thousands(uint64_t v, char *buf, size_t cap) {
+  char digits[32];
+  int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+  size_t o = 0;
+  for (int i = 0; i < n && o + 1 < cap; i++) {
+    if (i && (n - i) % 3 == 0 && o + 2 < cap)
+      buf[o++] = ',';
+    buf[o++] = digits[i];
+  }
+  buf[o] = '\0';
+}
+
+const char *tc_json_type_name(unsigned bit) {
+  static const char *const names[] = {"null", "bool", "number", "string", "array", "object"};
+  for (int b = 0; b < 6; b++)
+    if (bit == 1u << b)
+      return names[b];
+  return "?";
+}
+
+typedef struct {
+  uint64_t n;
+  const char *one, *many;
+} part;
+
+static uint64_t ph(const tc_res_event *e, char letter) {
+  return e->ph[tc_phase_index((tc_str){&letter, 1})];
+}
+
+void tc_phase_sentence(const tc_res_event *e, uint32_t sites_total, char *buf, size_t cap) {
+  char n[32], m[32], s[32];
+  tc_fmt_thousands(e->records, n, sizeof n);
+  tc_fmt_thousands(e->sites, m, sizeof m);
+  tc_fmt_thousands(sites_total, s, sizeof s);
+  int o = snprintf(buf, cap, "Observed %s time%s on %s of %s site%s", n, e->records == 1 ? "" : "s",
+                   m, s, sites_total == 1 ? "" : "s");
+  const part parts[] = {
+      {ph(e, 'X'), "complete slice", "complete slices"},
+      {e->pairs[TC_PAIR_BEGIN_END], "begin/end pair", "begin/end pairs"},
+      {e->pairs[TC_PAIR_BE_UNMATCHED], "unmatched begin or end", "unmatched begins or ends"},
+      {e->pairs[TC_PAIR_FLOW], "flow pair", "flow pairs"},
+      {e->pairs[TC_PAIR_FLOW_UNPAIRED], "unpaired flow record", "unpaired flow records"},
+      {ph(e, 't'), "flow step", "flow steps"},
+      {e->pairs[TC_PAIR_ASYNC], "async span", "async spans"},
+      {e->pairs[TC_PAIR_ASYNC_UNPAIRED], "unpaired async record", "unpaired async records"},
+      {ph(e, 'n') + ph(e, 'T') + ph(e, 'p'), "async instant or step", "async instants and steps"},
+      {ph(e, 'I') + ph(e, 'i'), "instant", "instants"},
+      {ph(e, 'R'), "mark", "marks"},
+      {ph(e, 'C'), "counter", "counters"},
+      {ph(e, 'M'), "metadata record", "metadata records"},
+      {ph(e, 'P'), "sample", "samples"},
+      {ph(e, 'N') + ph(e, 'O') + ph(e, 'D'), "object record", "object records"},
+  };
+  size_t np = sizeof parts / sizeof *parts, used = 0, last = 0;
+  for (size_t i = 0; i < np; i++)
+    if (parts[i].n) {
+      used++;
+      last = i;
+    }
+  /* One kind alone needs no breakdown, as in the manual. */
+  if (used > 1 && o > 0 && (size_t)o < cap) {
+    size_t done = 0;
+    for (size_t i = 0; i < np && (size_t)o < cap; i++) {
+      if (!parts[i].n)
+        continue;
+      char v[32];
+      tc_fmt_thousands(parts[i].n, v, sizeof v);
+      const char *sep = done == 0 ? ": " : (i == last ? " and " : ", ");
+      o += snprintf(buf + o, cap - (size_t)o, "%s%s %s", sep, v,
+                    parts[i].n == 1 ? parts[i].one : parts[i].many);
+      done++;
+    }
+  }
+  if (o > 0 && (size_t)o < cap)
+    snprintf(buf + o, cap - (size_t)o, ".");
+}
+
+static int cmp_cat(const void *a, const void *b) {
+  const tc_res_cat *x = a, *y = b;
+  if (x->records != y->records)
+    return x->records > y->records ? -1 : 1;
+  return tc_str_cmp(x->cat, y->cat);
+}
+
+size_t tc_split_categories(const tc_res_event *e, tc_res_cat *out, size_t max) {
+  size_t n = 0;
+  for (size_t i = 0; i < e->ncats; i++) {
+    tc_str s = e->cats[i].cat;
+    size_t start = 0;
+    for (size_t j = 0; j <= s.len; j++) {
+      if (j < s.len && s.ptr[j] != ',')
+        continue;
+      tc_str one = {s.ptr + start, j - start};
+      while (one.len && one.ptr[0] == ' ') {
+        one.ptr++;
+        one.len--;
+      }
+      while (one.len && one.ptr[one.len - 1] == ' ')
+        one.len--;
+      start = j + 1;
+      size_t k = 0;
+      while (k < n && !tc_str_eq(out[k].cat, one))
+        k++;
+      if (k == n) {
+        if (n == max)
+          continue;
+        out[n].cat = one;
+        out[n].records = 0;
+        n++;
+      }
+      out[k].records += e->cats[i].records;
+    }
+  }
+  qsort(out, n, sizeof *out, cmp_cat);
+  return n;
+}

@@ -1,0 +1,15 @@
+/* Re-indents one valid JSON value the way the manual prints its example
+ * events: two spaces per level, one member per line, and arrays longer than
+ * MAX_ITEMS cut to their first MAX_ITEMS elements followed by the string
+ * "... [N more items]". Input that is not valid JSON is written as it is. */
+#ifndef TC_PRETTY_H
+#define TC_PRETTY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util/tc_str.h"
+
+void tc_json_pretty(FILE *fp, tc_str json, size_t max_items);
+
+#endif

@@ -1,0 +1,191 @@
+#include <string.h>
+
+#include "report/tc_census_report.h"
+#include "report/tc_jsonw.h"
+#include "report/tc_outfile.h"
+
+/* The string value of "product-version" in a metadata object ("Chrome/..."),
+ * or empty. Metadata is small; a plain search is enough. */
+static tc_str chrome_version(tc_str meta) {
+  static const char key[] = "\"product-version\"";
+  tc_str none = {"", 0};
+  if (!meta.len)
+    return none;
+  const char *p = meta.ptr, *end = meta.ptr + meta.len;
+  for (; p + sizeof key - 1 <= end; p++) {
+    if (memcmp(p, key, sizeof key - 1) != 0)
+      continue;
+    p += sizeof key - 1;
+    while (p < end && (*p == ' ' || *p == ':'))
+      p++;
+    if (p >= end || *p != '"')
+      return none;
+    const char *b = ++p;
+    while (p < end && *p != '"')
+      p++;
+    tc_str v = {b, (size_t)(p - b)};
+    return v;
+  }
+  return none;
+}
+
+static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
+  const tc_trace *t = &c->corpus->traces[i];
+  const tc_trace_status *st = &c->run->traces[i];
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "path");
+  tc_jsonw_str(w, t->path);
+  tc_jsonw_key(w, "site");
+  tc_jsonw_str(w, c->corpus->sites[t->site].name);
+  tc_jsonw_key(w, "status");
+  tc_jsonw_str(w, st->fatal ? "failed" : (st->stream_err || st->bad_events) ? "partial" : "ok");
+  if (st->fatal) {
+    tc_jsonw_key(w, "error");
+    tc_jsonw_str(w, tc_strerror(st->fatal));
+  }
+  tc_jsonw_key(w, "format");
+  tc_jsonw_str(w, tc_format_name(st->format));
+  tc_jsonw_key(w, "file_bytes");
+  tc_jsonw_uint(w, t->size);
+  tc_jsonw_key(w, "compressed_bytes_read");
+  tc_jsonw_uint(w, st->in_bytes);
+  tc_jsonw_key(w, "json_bytes");
+  tc_jsonw_uint(w, st->out_bytes);
+  tc_jsonw_key(w, "elements");
+  tc_jsonw_uint(w, st->elements);
+  tc_jsonw_key(w, "events");
+  tc_jsonw_uint(w, st->events);
+  tc_jsonw_key(w, "skipped_events");
+  tc_jsonw_uint(w, st->bad_events);
+  tc_jsonw_key(w, "chunks");
+  tc_jsonw_uint(w, st->chunks);
+  if (st->stream_err) {
+    tc_jsonw_key(w, "stream_error");
+    tc_jsonw_str(w, tc_strerror(st->stream_err));
+    tc_jsonw_key(w, "stream_error_json_offset");
+    tc_jsonw_uint(w, st->stream_offset);
+  }
+  tc_jsonw_key(w, "errors");
+  tc_jsonw_arr(w);
+  for (size_t k = 0; k < st->nerrors; k++) {
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "event_index");
+    tc_jsonw_uint(w, st->errors[k].index);
+    tc_jsonw_key(w, "json_offset");
+    tc_jsonw_uint(w, st->errors[k].offset);
+    tc_jsonw_key(w, "error");
+    tc_jsonw_str(w, tc_strerror(st->errors[k].code));
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+  tc_jsonw_key(w, "shape");
+  tc_jsonw_str(w, st->shape.object_form ? "object" : "array");
+  tc_jsonw_key(w, "unterminated");
+  tc_jsonw_bool(w, st->shape.unterminated);
+  tc_jsonw_key(w, "trailing_bytes");
+  tc_jsonw_bool(w, st->shape.trailing_bytes);
+  tc_jsonw_key(w, "chrome_version");
+  tc_str v = chrome_version(st->shape.metadata);
+  if (v.len)
+    tc_jsonw_strn(w, v);
+  else
+    tc_jsonw_null(w);
+  tc_jsonw_key(w, "metadata");
+  if (st->shape.metadata.len && !st->shape.metadata_cut)
+    tc_jsonw_raw(w, st->shape.metadata);
+  else
+    tc_jsonw_null(w);
+  tc_jsonw_obj_end(w);
+}
+
+static void write_versions(tc_jsonw *w, const tc_report_ctx *c) {
+  /* Distinct versions in trace order of first sight; corpus order is sorted. */
+  tc_jsonw_obj(w);
+  for (uint32_t i = 0; i < c->corpus->ntraces; i++) {
+    tc_str v = chrome_version(c->run->traces[i].shape.metadata);
+    if (!v.len)
+      continue;
+    int seen = 0;
+    uint64_t count = 0;
+    for (uint32_t j = 0; j < c->corpus->ntraces; j++) {
+      tc_str u = chrome_version(c->run->traces[j].shape.metadata);
+      if (!tc_str_eq(u, v))
+        continue;
+      if (j < i)
+        seen = 1;
+      count++;
+    }
+    if (seen)
+      continue;
+    tc_jsonw_keyn(w, v);
+    tc_jsonw_uint(w, count);
+  }
+  tc_jsonw_obj_end(w);
+}
+
+tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
+  tc_outfile *f;
+  tc_err e = tc_outfile_open(outdir, "run.json", &f);
+  if (e)
+    return e;
+  const tc_run_result *r = c->run;
+  tc_jsonw w;
+  tc_jsonw_init(&w, tc_outfile_fp(f), 1);
+  tc_jsonw_obj(&w);
+  tc_jsonw_key(&w, "job");
+  tc_jsonw_str(&w, c->job);
+  tc_jsonw_key(&w, "manifest");
+  tc_jsonw_str(&w, c->manifest);
+  tc_jsonw_key(&w, "threads");
+  tc_jsonw_uint(&w, r->threads);
+  tc_jsonw_key(&w, "simdjson_kernel");
+  tc_jsonw_str(&w, r->simd_kernel);
+  tc_jsonw_key(&w, "seconds");
+  tc_jsonw_num(&w, r->seconds);
+  tc_jsonw_key(&w, "sites_total");
+  tc_jsonw_uint(&w, c->corpus->nsites);
+  tc_jsonw_key(&w, "traces");
+  tc_jsonw_uint(&w, c->corpus->ntraces);
+  tc_jsonw_key(&w, "file_bytes");
+  tc_jsonw_uint(&w, c->corpus->bytes);
+  tc_jsonw_key(&w, "json_bytes");
+  tc_jsonw_uint(&w, r->out_bytes);
+  tc_jsonw_key(&w, "events");
+  tc_jsonw_uint(&w, r->events);
+  tc_jsonw_key(&w, "skipped_events");
+  tc_jsonw_uint(&w, r->bad_events);
+  tc_jsonw_key(&w, "traces_with_errors");
+  tc_jsonw_uint(&w, r->traces_with_errors);
+  tc_jsonw_key(&w, "json_mb_per_s");
+  tc_jsonw_num(&w, r->seconds > 0 ? (double)r->out_bytes / 1e6 / r->seconds : 0);
+  if (c->corpus->problem) {
+    tc_jsonw_key(&w, "unreadable_input");
+    tc_jsonw_str(&w, c->corpus->problem);
+  }
+  tc_jsonw_key(&w, "chrome_versions");
+  write_versions(&w, c);
+  tc_jsonw_key(&w, "sites");
+  tc_jsonw_arr(&w);
+  for (uint32_t i = 0; i < c->corpus->nsites; i++) {
+    const tc_site *s = &c->corpus->sites[i];
+    tc_jsonw_obj(&w);
+    tc_jsonw_key(&w, "site");
+    tc_jsonw_str(&w, s->name);
+    tc_jsonw_key(&w, "traces");
+    tc_jsonw_uint(&w, s->ntraces);
+    tc_jsonw_key(&w, "manifest_status");
+    tc_jsonw_str(&w, s->status);
+    tc_jsonw_key(&w, "manifest_reason");
+    tc_jsonw_str(&w, s->reason);
+    tc_jsonw_obj_end(&w);
+  }
+  tc_jsonw_arr_end(&w);
+  tc_jsonw_key(&w, "files");
+  tc_jsonw_arr(&w);
+  for (uint32_t i = 0; i < c->corpus->ntraces; i++)
+    write_trace(&w, c, i);
+  tc_jsonw_arr_end(&w);
+  tc_jsonw_obj_end(&w);
+  fputc('\n', tc_outfile_fp(f));
+  return tc_outfile_commit(f);
+}

@@ -1,0 +1,19 @@
+#include "util/tc_grow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+tc_err tc_grow(void **p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap)
+    return TC_OK;
+  size_t n = *cap ? *cap : 16;
+  while (n < need)
+    n *= 2;
+  void *q = realloc(*p, n * elem);
+  if (!q)
+    return TC_E_NOMEM;
+  memset((char *)q + *cap * elem, 0, (n - *cap) * elem);
+  *p = q;
+  *cap = n;
+  return TC_OK;
+}

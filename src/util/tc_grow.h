@@ -1,0 +1,17 @@
+/* Growing a zero-initialised array in place, the one resizing rule every
+ * table in the project uses. */
+#ifndef TC_GROW_H
+#define TC_GROW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/tc_error.h"
+
+/* Makes *P (of *CAP elements of ELEM bytes) hold at least NEED elements,
+ * doubling, with the new elements zeroed. On failure *P is unchanged. */
+tc_err tc_grow(void **p, size_t *cap, size_t need, size_t elem);
+
+#define TC_GROW(arr, cap, need) tc_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
+
+#endif
