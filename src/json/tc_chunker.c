@@ -231,6 +231,89 @@ static inline size_t find_quote_or_backslash(const char *p, size_t n) {
   return n;
 }
 
+#if defined(__SSE2__)
+/* Bit masks of one 64-byte block: quotes, backslashes, openers ({ and [,
+ * which differ only in bit 5) and closers (} and ]). */
+static inline void classify64(const char *p, uint64_t *quote, uint64_t *bslash, uint64_t *open,
+                              uint64_t *close) {
+  const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), lower = _mm_set1_epi8(0x20),
+                o = _mm_set1_epi8('{'), c = _mm_set1_epi8('}');
+  uint64_t mq = 0, mb = 0, mo = 0, mc = 0;
+  for (int k = 0; k < 4; k++) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+    __m128i f = _mm_or_si128(v, lower);
+    mq |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q)) << (16 * k);
+    mb |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, b)) << (16 * k);
+    mo |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(f, o)) << (16 * k);
+    mc |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(f, c)) << (16 * k);
+  }
+  *quote = mq;
+  *bslash = mb;
+  *open = mo;
+  *close = mc;
+}
+
+/* The characters escaped by a backslash, with the carry across blocks
+ * (the branch-free method of simdjson, Langdale & Lemire 2019). */
+static inline uint64_t find_escaped(uint64_t backslash, uint64_t *prev_escaped) {
+  if (!backslash && !*prev_escaped)
+    return 0;
+  backslash &= ~*prev_escaped;
+  uint64_t follows_escape = backslash << 1 | *prev_escaped;
+  const uint64_t even_bits = 0x5555555555555555ULL;
+  uint64_t odd_sequence_starts = backslash & ~even_bits & ~follows_escape;
+  uint64_t sequences_starting_on_even_bits;
+  *prev_escaped = __builtin_add_overflow(odd_sequence_starts, backslash,
+                                         &sequences_starting_on_even_bits);
+  uint64_t invert_mask = sequences_starting_on_even_bits << 1;
+  return (even_bits ^ invert_mask) & follows_escape;
+}
+
+/* Bit i set when an odd number of bits 0..i of X are set: inside a string. */
+static inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+/* Scans whole 64-byte blocks of a container value from P[i]. Returns the
+ * index just past the value (*done = 1) or where the whole blocks ran out,
+ * with the string/escape state saved for the byte-wise scan to go on. */
+static size_t scan_blocks(tc_chunker *ch, const char *p, size_t i, size_t n, int *done) {
+  uint64_t prev_in = ch->in_str ? ~0ULL : 0, prev_esc = (uint64_t)ch->esc;
+  int depth = ch->depth;
+  for (; i + 64 <= n; i += 64) {
+    uint64_t quote, bslash, open, close;
+    classify64(p + i, &quote, &bslash, &open, &close);
+    quote &= ~find_escaped(bslash, &prev_esc);
+    uint64_t in_str = prefix_xor(quote) ^ prev_in;
+    uint64_t structural = (open | close) & ~in_str;
+    while (structural) {
+      int bit = __builtin_ctzll(structural);
+      if (open >> bit & 1) {
+        depth++;
+      } else if (--depth == 0) {
+        ch->depth = 0;
+        ch->in_str = 0;
+        ch->esc = 0;
+        *done = 1;
+        return i + (size_t)bit + 1;
+      }
+      structural &= structural - 1;
+    }
+    prev_in = (uint64_t)((int64_t)in_str >> 63);
+  }
+  ch->depth = depth;
+  ch->in_str = prev_in != 0;
+  ch->esc = (int)prev_esc;
+  return i;
+}
+#endif
+
 /* Advances through the current value from P[i]; returns the index just past
  * its last byte, or n if it continues in the next piece (*done = 0). */
 static size_t scan_value(tc_chunker *ch, const char *p, size_t i, size_t n, int *done) {
@@ -245,6 +328,11 @@ static size_t scan_value(tc_chunker *ch, const char *p, size_t i, size_t n, int 
     }
     return n;
   }
+#if defined(__SSE2__)
+  i = scan_blocks(ch, p, i, n, done);
+  if (*done)
+    return i;
+#endif
   while (i < n) {
     if (ch->in_str) {
       if (ch->esc) {
