@@ -21,6 +21,9 @@ compare() { # generated committed regenerate-command
 node "$here/generate.js" > "$tmp/schema.json"
 compare "$tmp/schema.json" "$root/data/devtools-schema.json" \
     "node tools/schema/generate.js > data/devtools-schema.json"
+node "$here/tsv.js" "$tmp/schema.json" > "$tmp/schema.tsv"
+compare "$tmp/schema.tsv" "$root/data/devtools-schema.tsv" \
+    "node tools/schema/tsv.js > data/devtools-schema.tsv"
 node "$here/manual_expectations.js" > "$tmp/expect.json"
 compare "$tmp/expect.json" "$root/tests/schema/manual_expectations.json" \
     "node tools/schema/manual_expectations.js > tests/schema/manual_expectations.json"

@@ -1,0 +1,82 @@
+/* zstd through the streaming decoder, following zstd's
+ * examples/streaming_decompression.c: feed every input byte to
+ * ZSTD_decompressStream, which walks from frame to frame and skips skippable
+ * frames on its own, and remember its last answer. That answer is 0 only
+ * when a frame has ended and been flushed completely, so if the input runs
+ * out while it is not 0 the file was cut inside a frame.
+ *
+ * The decoder keeps its default window limit (128 MiB): a frame that needs
+ * more is reported as corrupt rather than allowed to take the memory. When
+ * ZSTD_decompressStream fails it does not say how much it wrote in that call,
+ * so those bytes are withheld; they belong to the damaged frame anyway. */
+#include "io/tc_stream_impl.h"
+
+#include <stdlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+typedef struct {
+  ZSTD_DCtx *dctx;
+  size_t last; /* last hint from ZSTD_decompressStream; 0 between frames */
+} zstd_state;
+
+tc_err tc_zstd_open(tc_stream *s) {
+  zstd_state *z = malloc(sizeof *z);
+  if (!z)
+    return TC_E_NOMEM;
+  z->dctx = ZSTD_createDCtx();
+  if (!z->dctx) {
+    free(z);
+    return TC_E_NOMEM;
+  }
+  /* Nonzero: the magic promised a frame, so an input that stops here is
+   * truncated. */
+  z->last = 1;
+  s->codec = z;
+  s->icap = ZSTD_DStreamInSize();
+  return TC_OK;
+}
+
+static tc_err zstd_error(size_t ret) {
+  return ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation ? TC_E_NOMEM
+                                                                 : TC_E_CORRUPT;
+}
+
+tc_err tc_zstd_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got) {
+  zstd_state *z = s->codec;
+  ZSTD_outBuffer out = {buf, cap, 0};
+  tc_err e = TC_OK;
+  while (out.pos < cap) {
+    if (s->win_pos == s->win_len && (e = tc_stream_fill(s)))
+      break;
+    int at_eof = s->win_pos == s->win_len;
+    if (at_eof && z->last == 0)
+      break;
+    /* At the end of the input the decoder still runs once with no input: it
+     * may hold output that did not fit into the previous buffer. */
+    ZSTD_inBuffer in = {s->win, s->win_len, s->win_pos};
+    size_t before = out.pos;
+    size_t ret = ZSTD_decompressStream(z->dctx, &out, &in);
+    s->win_pos = in.pos;
+    if (ZSTD_isError(ret)) {
+      e = zstd_error(ret);
+      break;
+    }
+    z->last = ret;
+    if (at_eof && out.pos == before) {
+      e = TC_E_TRUNCATED;
+      break;
+    }
+  }
+  *got = out.pos;
+  return e;
+}
+
+void tc_zstd_close(tc_stream *s) {
+  zstd_state *z = s->codec;
+  if (!z)
+    return;
+  ZSTD_freeDCtx(z->dctx);
+  free(z);
+  s->codec = NULL;
+}
