@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/tc_job.h"
+#include "census/tc_schema.h"
 #include "cli/tc_progress.h"
 #include "pipeline/tc_corpus.h"
 #include "pipeline/tc_run.h"
@@ -14,7 +15,8 @@
 enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
 
 static const char usage[] =
-    "usage: tracecensus census [-T N] [--manifest FILE] [--chunk-bytes B] -o OUTDIR INPUT...\n"
+    "usage: tracecensus census [-T N] [--manifest FILE] [--schema FILE] [--chunk-bytes B]\n"
+    "                          -o OUTDIR INPUT...\n"
     "       tracecensus run [-T N] JOB\n"
     "       tracecensus --help | --version\n"
     "\n"
@@ -28,6 +30,7 @@ static const char usage[] =
     "  --manifest FILE  TSV listing every site of the crawl (column `site`), so\n"
     "                   sites that left no trace still count in \"of S sites\"\n"
     "  --chunk-bytes B  size of the chunks big traces are split into (default 1 MiB)\n"
+    "  --schema FILE    DevTools schema (default: the bundled data/devtools-schema.tsv)\n"
     "\n"
     "Traces may be plain JSON, gzip or zstd (recognised by their bytes), as a JSON\n"
     "array of events or an object with traceEvents.\n"
@@ -69,8 +72,23 @@ static void print_problems(const tc_corpus *c, const tc_run_result *r) {
   }
 }
 
+/* Loads the schema into *out, or explains in *why (static) why not. */
+static const char *load_schema(const char *path, tc_schema **out, char *why, size_t cap) {
+  int line;
+  tc_err e = tc_schema_load(path, out, &line);
+  if (!e)
+    return NULL;
+  if (line)
+    snprintf(why, cap, "%s at line %d", tc_strerror(e), line);
+  else
+    snprintf(why, cap, "cannot open %s", path);
+  fprintf(stderr, "tracecensus: %s: %s; DevTools fields will be null\n", path, why);
+  return why;
+}
+
 static int run_census(const char *const *inputs, int ninputs, const char *manifest,
-                      const char *outdir, const char *job, tc_run_opts *opts) {
+                      const char *schema_path, const char *outdir, const char *job,
+                      tc_run_opts *opts) {
   tc_corpus corpus;
   tc_err e = tc_corpus_scan(inputs, ninputs, manifest, &corpus);
   if (e) {
@@ -96,7 +114,21 @@ static int run_census(const char *const *inputs, int ninputs, const char *manife
     tc_corpus_free(&corpus);
     return EXIT_FATAL;
   }
-  tc_report_ctx ctx = {&corpus, &res, job, manifest};
+  if (!schema_path)
+    schema_path = TC_DEFAULT_SCHEMA;
+  tc_schema *schema = NULL;
+  char why[512];
+  const char *schema_error = load_schema(schema_path, &schema, why, sizeof why);
+  tc_devtools dt;
+  int have_dt = 0;
+  if (schema) {
+    if ((e = tc_devtools_compute(&res.census, schema, &dt)))
+      schema_error = tc_strerror(e);
+    else
+      have_dt = 1;
+  }
+  tc_report_ctx ctx = {&corpus, &res, job, manifest, have_dt ? &dt : NULL, schema_path,
+                       schema ? tc_schema_generator(schema) : NULL, schema_error};
   const char *what = "census.json";
   e = tc_write_census_json(&ctx, outdir);
   if (!e && !(e = tc_write_census_csv(&ctx, outdir)))
@@ -120,6 +152,9 @@ static int run_census(const char *const *inputs, int ninputs, const char *manife
             res.seconds, res.seconds > 0 ? res.out_bytes / 1e6 / res.seconds : 0.0, res.threads,
             outdir);
   }
+  if (have_dt)
+    tc_devtools_free(&dt);
+  tc_schema_free(schema);
   tc_run_result_free(&res, corpus.ntraces);
   tc_corpus_free(&corpus);
   return rc;
@@ -128,7 +163,7 @@ static int run_census(const char *const *inputs, int ninputs, const char *manife
 static int cmd_census(int argc, char **argv) {
   tc_run_opts opts;
   tc_run_opts_default(&opts);
-  const char *outdir = NULL, *manifest = NULL;
+  const char *outdir = NULL, *manifest = NULL, *schema = NULL;
   const char **inputs = calloc((size_t)argc, sizeof *inputs);
   int ninputs = 0;
   if (!inputs)
@@ -145,6 +180,9 @@ static int cmd_census(int argc, char **argv) {
       i++;
     } else if (strcmp(a, "--manifest") == 0 && next) {
       manifest = next;
+      i++;
+    } else if (strcmp(a, "--schema") == 0 && next) {
+      schema = next;
       i++;
     } else if (strcmp(a, "--chunk-bytes") == 0 && next) {
       char *end;
@@ -166,7 +204,7 @@ static int cmd_census(int argc, char **argv) {
   else if (!ninputs)
     rc = fail_usage("census needs at least one INPUT");
   else
-    rc = run_census(inputs, ninputs, manifest, outdir, NULL, &opts);
+    rc = run_census(inputs, ninputs, manifest, schema, outdir, NULL, &opts);
   free(inputs);
   return rc;
 }
@@ -202,8 +240,8 @@ static int cmd_run(int argc, char **argv) {
   }
   if (threads_set)
     job.run.threads = threads;
-  int rc = run_census((const char *const *)job.corpus, job.ncorpus, job.manifest, job.output,
-                      path, &job.run);
+  int rc = run_census((const char *const *)job.corpus, job.ncorpus, job.manifest, job.schema,
+                      job.output, path, &job.run);
   tc_job_free(&job);
   return rc;
 }

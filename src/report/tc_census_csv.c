@@ -27,7 +27,8 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
   uint32_t S = c->corpus->nsites;
   fputs("name,records,sites,sites_total,usage,records_per_site,categories,phases,"
         "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
-        "dur_records,dur_median_us,dur_p95_us,duration,arg_paths\n",
+        "dur_records,dur_median_us,dur_p95_us,duration,arg_paths,devtools_known,"
+        "in_devtools_recording,undeclared_args\n",
         fp);
   for (size_t i = 0; i < r->nevents; i++) {
     const tc_res_event *ev = &r->events[i];
@@ -58,7 +59,14 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
     } else {
       fputs("0,,,,", fp);
     }
-    fprintf(fp, "%zu\n", ev->nargs);
+    fprintf(fp, "%zu,", ev->nargs);
+    if (c->devtools) {
+      const tc_devtools_view *v = &c->devtools->events[i];
+      fprintf(fp, "%s,%s,%zu\n", v->known ? "true" : "false", v->recorded ? "true" : "false",
+              v->nundeclared);
+    } else {
+      fputs(",,\n", fp);
+    }
   }
   return tc_outfile_commit(f);
 }

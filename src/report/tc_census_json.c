@@ -47,7 +47,30 @@ static void write_duration(tc_jsonw *w, const tc_res_event *e) {
   tc_jsonw_obj_end(w);
 }
 
-static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total) {
+static void write_devtools(tc_jsonw *w, const tc_devtools_view *v) {
+  tc_jsonw_key(w, "devtools_known");
+  if (v)
+    tc_jsonw_bool(w, v->known);
+  else
+    tc_jsonw_null(w);
+  tc_jsonw_key(w, "in_devtools_recording");
+  if (v)
+    tc_jsonw_bool(w, v->recorded);
+  else
+    tc_jsonw_null(w);
+  tc_jsonw_key(w, "undeclared_args");
+  if (!v) {
+    tc_jsonw_null(w);
+    return;
+  }
+  tc_jsonw_arr(w);
+  for (size_t i = 0; i < v->nundeclared; i++)
+    tc_jsonw_strn(w, v->undeclared[i]);
+  tc_jsonw_arr_end(w);
+}
+
+static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total,
+                        const tc_devtools_view *dv) {
   tc_jsonw_obj(w);
   tc_jsonw_key(w, "name");
   tc_jsonw_strn(w, e->name);
@@ -108,6 +131,7 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
+  write_devtools(w, dv);
   tc_jsonw_key(w, "example");
   if (e->example.len)
     tc_jsonw_raw(w, e->example);
@@ -141,8 +165,25 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir) {
   tc_jsonw_key(&w, "events");
   tc_jsonw_arr(&w);
   for (size_t i = 0; i < r->nevents; i++)
-    write_event(&w, &r->events[i], c->corpus->nsites);
+    write_event(&w, &r->events[i], c->corpus->nsites,
+                c->devtools ? &c->devtools->events[i] : NULL);
   tc_jsonw_arr_end(&w);
+  tc_jsonw_key(&w, "declared_never_observed");
+  if (c->devtools) {
+    tc_jsonw_arr(&w);
+    for (size_t i = 0; i < c->devtools->nnever; i++)
+      tc_jsonw_strn(&w, c->devtools->never_observed[i]);
+    tc_jsonw_arr_end(&w);
+  } else {
+    tc_jsonw_null(&w);
+  }
+  tc_jsonw_key(&w, "devtools_schema");
+  tc_jsonw_obj(&w);
+  tc_jsonw_key(&w, "generator");
+  tc_jsonw_str(&w, c->schema_generator);
+  tc_jsonw_key(&w, "error");
+  tc_jsonw_str(&w, c->schema_error);
+  tc_jsonw_obj_end(&w);
   tc_jsonw_obj_end(&w);
   fputc('\n', tc_outfile_fp(f));
   return tc_outfile_commit(f);

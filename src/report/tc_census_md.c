@@ -18,7 +18,32 @@ static void human_us(FILE *fp, double us) {
     fprintf(fp, "%.0f µs", us);
 }
 
-static void md_event(FILE *fp, const tc_res_event *ev, uint32_t S) {
+#define TC_UNDECLARED_SHOWN 8
+
+/* The manual's DevTools remarks, then its "undeclared args" line. */
+static void md_devtools(FILE *fp, const tc_devtools_view *v) {
+  if (!v->recorded)
+    fputs("A DevTools Performance recording does not contain this event: none of its categories "
+          "is in a default recording.\n\n",
+          fp);
+  if (!v->known) {
+    fputs("DevTools has no entry for this event in its trace model, so the Performance panel "
+          "shows its raw name with no label and no explanation.\n\n",
+          fp);
+    return;
+  }
+  if (!v->nundeclared)
+    return;
+  fputs("**undeclared args** ", fp);
+  size_t shown = v->nundeclared < TC_UNDECLARED_SHOWN ? v->nundeclared : TC_UNDECLARED_SHOWN;
+  for (size_t i = 0; i < shown; i++)
+    fprintf(fp, "%s%.*s", i ? ", " : "", (int)v->undeclared[i].len, v->undeclared[i].ptr);
+  if (v->nundeclared > shown)
+    fprintf(fp, " and %zu more", v->nundeclared - shown);
+  fputs("\n\n", fp);
+}
+
+static void md_event(FILE *fp, const tc_res_event *ev, uint32_t S, const tc_devtools_view *dv) {
   fprintf(fp, "## %.*s\n\n", (int)ev->name.len, ev->name.len ? ev->name.ptr : "(unnamed)");
   char sentence[1024];
   tc_phase_sentence(ev, S, sentence, sizeof sentence);
@@ -42,6 +67,8 @@ static void md_event(FILE *fp, const tc_res_event *ev, uint32_t S) {
   } else {
     fputs("**duration** n/a (no record carries dur)\n\n", fp);
   }
+  if (dv)
+    md_devtools(fp, dv);
   if (ev->nargs) {
     fputs("| argument | records | sites | types |\n|---|---:|---:|---|\n", fp);
     for (size_t i = 0; i < ev->nargs; i++) {
@@ -80,10 +107,22 @@ tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir) {
   tc_fmt_thousands(r->records, recs, sizeof recs);
   fprintf(fp, "# Trace event census\n\n%s event records of %zu names, from %u traces of %u sites.\n\n",
           recs, r->nevents, c->corpus->ntraces, S);
+  if (c->schema_error)
+    fprintf(fp, "DevTools fields are missing: the schema %s could not be read (%s).\n\n",
+            c->schema_path ? c->schema_path : "", c->schema_error);
   if (c->run->traces_with_errors)
     fprintf(fp, "%u traces had errors; run.json lists every one with its file and byte offset.\n\n",
             c->run->traces_with_errors);
   for (size_t i = 0; i < r->nevents; i++)
-    md_event(fp, &r->events[i], S);
+    md_event(fp, &r->events[i], S, c->devtools ? &c->devtools->events[i] : NULL);
+  if (c->devtools && c->devtools->nnever) {
+    fprintf(fp, "## Declared by DevTools, never observed\n\n%zu event names that trace_engine "
+                "declares occur nowhere in this corpus:\n\n",
+            c->devtools->nnever);
+    for (size_t i = 0; i < c->devtools->nnever; i++)
+      fprintf(fp, "- %.*s\n", (int)c->devtools->never_observed[i].len,
+              c->devtools->never_observed[i].ptr);
+    fputc('\n', fp);
+  }
   return tc_outfile_commit(f);
 }

@@ -10,6 +10,7 @@
 #include "pipeline/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "reduce/tc_census_result.h"
+#include "reduce/tc_devtools.h"
 
 /* Everything a census report needs besides the tables. */
 typedef struct {
@@ -17,6 +18,12 @@ typedef struct {
   const tc_run_result *run;
   const char *job;      /* job file, or NULL for an ad-hoc run */
   const char *manifest; /* or NULL */
+  /* DevTools' view, or NULL when the schema could not be loaded; then
+   * schema_error says why and the DevTools fields are null. */
+  const tc_devtools *devtools;
+  const char *schema_path;
+  const char *schema_generator;
+  const char *schema_error;
 } tc_report_ctx;
 
 tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir);

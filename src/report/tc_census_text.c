@@ -94,19 +94,9 @@ static int cmp_cat(const void *a, const void *b) {
 size_t tc_split_categories(const tc_res_event *e, tc_res_cat *out, size_t max) {
   size_t n = 0;
   for (size_t i = 0; i < e->ncats; i++) {
-    tc_str s = e->cats[i].cat;
-    size_t start = 0;
-    for (size_t j = 0; j <= s.len; j++) {
-      if (j < s.len && s.ptr[j] != ',')
-        continue;
-      tc_str one = {s.ptr + start, j - start};
-      while (one.len && one.ptr[0] == ' ') {
-        one.ptr++;
-        one.len--;
-      }
-      while (one.len && one.ptr[one.len - 1] == ' ')
-        one.len--;
-      start = j + 1;
+    size_t pos = 0;
+    tc_str one;
+    while (tc_str_next_field(e->cats[i].cat, ',', &pos, &one)) {
       size_t k = 0;
       while (k < n && !tc_str_eq(out[k].cat, one))
         k++;

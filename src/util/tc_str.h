@@ -47,4 +47,24 @@ static inline uint64_t tc_hash_bytes(const void *p, size_t n, uint64_t seed) {
   return h;
 }
 
+/* Iterates the SEP-separated fields of S with surrounding spaces trimmed:
+ * start with *pos = 0; returns 0 when no field is left. */
+static inline int tc_str_next_field(tc_str s, char sep, size_t *pos, tc_str *out) {
+  if (*pos > s.len)
+    return 0;
+  size_t start = *pos, j = start;
+  while (j < s.len && s.ptr[j] != sep)
+    j++;
+  *pos = j + 1;
+  tc_str f = {s.ptr + start, j - start};
+  while (f.len && f.ptr[0] == ' ') {
+    f.ptr++;
+    f.len--;
+  }
+  while (f.len && f.ptr[f.len - 1] == ' ')
+    f.len--;
+  *out = f;
+  return 1;
+}
+
 #endif

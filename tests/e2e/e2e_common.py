@@ -1,0 +1,29 @@
+"""Shared set-up of the end-to-end tests: where the binary, the repository
+and the third-party traces are, and how to run a census into a temp dir."""
+import json
+import os
+import subprocess
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, '..', '..'))
+SHARED = os.environ.get('TC_SHARED', os.path.abspath(os.path.join(ROOT, '..', 'shared')))
+THIRD_PARTY = os.path.join(SHARED, 'traces', 'third-party')
+BINARY = os.environ.get('TRACECENSUS', os.path.join(ROOT, 'build', 'tracecensus'))
+
+
+def run_census(inputs, threads=2, extra=(), outdir=None):
+    """Runs `tracecensus census`; returns (returncode, stderr, outdir)."""
+    outdir = outdir or tempfile.mkdtemp(prefix='tc-e2e-')
+    cmd = [BINARY, 'census', '-T', str(threads), '-o', outdir, *extra, *inputs]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stderr, outdir
+
+
+def load(outdir, name='census.json'):
+    with open(os.path.join(outdir, name), encoding='utf-8') as f:
+        return json.load(f)
+
+
+def third_party_files():
+    return sorted(os.path.join(THIRD_PARTY, f) for f in os.listdir(THIRD_PARTY))
