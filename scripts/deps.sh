@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what tracecensus needs on a fresh Debian bookworm machine, only what
+# is missing. With --test, also what the test suite needs (Chromium for the
+# recorder test, Node for the schema and Lighthouse oracles).
+set -euo pipefail
+pkgs=(meson ninja-build pkg-config clang libzstd-dev libsimdjson-dev zlib1g-dev libcmocka-dev
+      zstd gzip python3)
+if [[ "${1:-}" == "--test" ]]; then
+  pkgs+=(chromium nodejs npm libclang-rt-14-dev)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# Node may come from elsewhere than Debian (as on the project's machines).
+if [[ " ${missing[*]} " == *" nodejs "* ]] && command -v node >/dev/null && command -v npm >/dev/null; then
+  missing=("${missing[@]/nodejs}")
+  missing=("${missing[@]/npm}")
+fi
+read -r -a missing <<< "${missing[*]}"
+if ((${#missing[@]})); then
+  echo "deps: installing ${missing[*]}" >&2
+  SUDO=""
+  [[ $(id -u) -eq 0 ]] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

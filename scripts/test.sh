@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# README's second command (and CI's): every test.
+#   1. release build, every suite (unit, end-to-end on real traces, oracles)
+#   2. ASan+UBSan build, every C suite and the end-to-end suite
+#   3. TSan build, the pool and the end-to-end suite (threads)
+#   4. fuzz targets, a short run each over their seeds
+#   5. the DevTools schema regenerated from pinned npm packages equals the
+#      committed data file
+# Ends with one line "tests: N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+bash scripts/deps.sh --test || exit 2
+fail=0
+pass=0
+
+count() { # build dir -> adds its meson results to pass/fail
+  local log="$1/meson-logs/testlog.json"
+  [[ -f $log ]] || return 0
+  read -r p f < <(python3 - "$log" <<'PY'
+import json, sys
+p = f = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r['result'] in ('OK', 'EXPECTEDFAIL', 'SKIP'):
+        p += 1
+    else:
+        f += 1
+print(p, f)
+PY
+)
+  pass=$((pass + p)); fail=$((fail + f))
+}
+
+step() { echo; echo "=== $*"; }
+
+# Node packages the oracles need, from the npm registry at pinned versions.
+step "npm packages for the oracles"
+(cd tests/kernels && npm ci --no-audit --no-fund --loglevel=error) || fail=$((fail + 1))
+
+step "release build"
+bash scripts/build.sh build || exit 2
+meson test -C build --print-errorlogs --num-processes 2
+count build
+
+step "ASan + UBSan"
+bash scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dbuildtype=debugoptimized || exit 2
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite oracle --no-suite corpus
+count build-asan
+
+step "TSan"
+bash scripts/build.sh build-tsan -Db_sanitize=thread -Db_lundef=false \
+  -Dbuildtype=debugoptimized || exit 2
+TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs --num-processes 1 \
+  --suite pool --suite e2e
+count build-tsan
+
+step "fuzz targets (30 s each)"
+bash scripts/build.sh build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dbuildtype=debugoptimized || exit 2
+for t in build-fuzz/tests/fuzz/fuzz_*; do
+  [[ -x $t ]] || continue
+  name=$(basename "$t")
+  work=$(mktemp -d)
+  dirs=("$work")
+  [[ -d tests/fuzz/seeds/${name#fuzz_} ]] && dirs+=("tests/fuzz/seeds/${name#fuzz_}")
+  if "$t" -max_total_time=30 "${dirs[@]}" >"$work.log" 2>&1; then
+    echo "$name: ok"; pass=$((pass + 1))
+  else
+    echo "$name: FAILED"; tail -40 "$work.log"; fail=$((fail + 1))
+  fi
+  rm -rf "$work" "$work.log"
+done
+
+step "DevTools schema"
+if sh tools/schema/check.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+
+echo
+echo "tests: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]
