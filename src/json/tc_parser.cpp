@@ -7,6 +7,7 @@
 // own record; the second pass copies strings out, since each per-event
 // document reuses the parser's string buffer.
 #include "json/tc_parser.h"
+#include "util/tc_str.h"
 
 #include <simdjson.h>
 
@@ -26,9 +27,13 @@ namespace {
 
 constexpr int kMaxArgDepth = 64;
 
+// The trie key of array elements: a NUL byte, so that an object member
+// literally named "[]" stays a path of its own.
+constexpr std::string_view kElem("\0", 1);
+
 struct PathNode {
   uint32_t parent;
-  std::string key;  // "[]" for array elements
+  std::string key;  // kElem for array elements
   std::string full; // census notation
   uint64_t stamp;   // last event that carried this path
   uint32_t pres_pos;
@@ -64,12 +69,22 @@ private:
 };
 
 inline uint64_t hash_key(uint32_t parent, std::string_view k) {
-  uint64_t h = 1469598103934665603ULL ^ (uint64_t(parent) * 0x9E3779B97F4A7C15ULL);
-  for (unsigned char c : k) {
-    h ^= c;
-    h *= 1099511628211ULL;
+  return tc_hash_bytes(k.data(), k.size(), uint64_t(parent) * 0x9E3779B97F4A7C15ULL);
+}
+
+// A key's text. Keys almost never hold escapes, so the raw bytes are used in
+// place (the quote was validated by stage 1); only a key with a backslash
+// pays for simdjson's unescaping.
+inline error_code key_of(ondemand::field &f, std::string_view &out) {
+  const char *p = f.key().raw();
+  const char *q = p;
+  while (*q != '"' && *q != '\\')
+    q++;
+  if (*q == '"') {
+    out = std::string_view(p, size_t(q - p));
+    return SUCCESS;
   }
-  return h;
+  return f.unescaped_key().get(out);
 }
 
 inline tc_str S(std::string_view v) { return tc_str{v.data(), v.size()}; }
@@ -130,9 +145,12 @@ uint32_t tc_parser::intern(uint32_t parent, std::string_view key) {
   const std::string &pf = nodes[parent].full;
   n.full.reserve(pf.size() + key.size() + 1);
   n.full = pf;
-  if (key != "[]")
+  if (key == kElem) {
+    n.full.append("[]");
+  } else {
     n.full.push_back('.');
-  n.full.append(key.data(), key.size());
+    n.full.append(key.data(), key.size());
+  }
   n.stamp = 0;
   n.pres_pos = 0;
   n.want_slot = -1;
@@ -170,14 +188,14 @@ error_code tc_parser::visit(ondemand::value v, uint32_t node, int depth) {
     if ((err = v.get_object().get(obj)))
       return err;
     for (auto field : obj) {
+      ondemand::field fl;
+      if ((err = std::move(field).get(fl)))
+        return err;
       std::string_view key;
-      if ((err = field.unescaped_key().get(key)))
+      if ((err = key_of(fl, key)))
         return err;
       uint32_t child = intern(node, key);
-      ondemand::value cv;
-      if ((err = field.value().get(cv)))
-        return err;
-      if ((err = visit(cv, child, depth + 1)))
+      if ((err = visit(fl.value(), child, depth + 1)))
         return err;
     }
     return SUCCESS;
@@ -196,7 +214,7 @@ error_code tc_parser::visit(ondemand::value v, uint32_t node, int depth) {
       if ((err = el.get(ev)))
         return err;
       if (child == UINT32_MAX)
-        child = intern(node, "[]");
+        child = intern(node, kElem);
       cur_elem = ++elem_counter;
       if ((err = visit(ev, child, depth + 1)))
         return err;
@@ -242,15 +260,24 @@ error_code tc_parser::visit(ondemand::value v, uint32_t node, int depth) {
 
 // Text of an id-like value: strings as they are, numbers as written.
 error_code tc_parser::text_of(ondemand::value v, std::string_view &out, const char *prefix) {
-  ondemand::json_type t;
-  auto err = v.type().get(t);
-  if (err)
-    return err;
   std::string_view s;
-  if (t == ondemand::json_type::string) {
-    if ((err = v.get_string().get(s)))
-      return err;
-  } else if (t == ondemand::json_type::number || t == ondemand::json_type::boolean) {
+  auto err = v.get_string().get(s);
+  if (err == SUCCESS) {
+    if (!prefix && !copy_strings) {
+      out = s;
+      return SUCCESS;
+    }
+    numbuf.assign(prefix ? prefix : "");
+    numbuf.append(s.data(), s.size());
+    out = arena.copy(numbuf);
+    return SUCCESS;
+  }
+  if (err != INCORRECT_TYPE)
+    return err;
+  ondemand::json_type t;
+  if ((err = v.type().get(t)))
+    return err;
+  if (t == ondemand::json_type::number || t == ondemand::json_type::boolean) {
     s = v.raw_json_token();
     while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
       s.remove_suffix(1);
@@ -258,13 +285,9 @@ error_code tc_parser::text_of(ondemand::value v, std::string_view &out, const ch
     out = std::string_view();
     return SUCCESS;
   }
-  if (prefix || copy_strings || t != ondemand::json_type::string) {
-    numbuf.assign(prefix ? prefix : "");
-    numbuf.append(s.data(), s.size());
-    out = arena.copy(numbuf);
-  } else {
-    out = s;
-  }
+  numbuf.assign(prefix ? prefix : "");
+  numbuf.append(s.data(), s.size());
+  out = arena.copy(numbuf);
   return SUCCESS;
 }
 
@@ -303,12 +326,13 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
   cur_elem = 0;
   error_code err;
   for (auto field : obj) {
+    ondemand::field fl;
+    if ((err = std::move(field).get(fl)))
+      return err;
     std::string_view key;
-    if ((err = field.unescaped_key().get(key)))
+    if ((err = key_of(fl, key)))
       return err;
-    ondemand::value v;
-    if ((err = field.value().get(v)))
-      return err;
+    ondemand::value v = fl.value();
     std::string_view s;
     switch (key.size()) {
     case 1:
@@ -390,14 +414,13 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
           if ((err = v.get_object().get(ao)))
             return err;
           for (auto f : ao) {
+            ondemand::field fl2;
+            if ((err = std::move(f).get(fl2)))
+              return err;
             std::string_view k;
-            if ((err = f.unescaped_key().get(k)))
+            if ((err = key_of(fl2, k)))
               return err;
-            uint32_t child = intern(0, k);
-            ondemand::value av;
-            if ((err = f.value().get(av)))
-              return err;
-            if ((err = visit(av, child, 1)))
+            if ((err = visit(fl2.value(), intern(0, k), 1)))
               return err;
           }
         }

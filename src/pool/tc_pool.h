@@ -20,28 +20,43 @@ typedef struct tc_pool tc_pool;
  * select per-worker state without locks. */
 typedef void (*tc_task_fn)(void *arg, unsigned worker);
 
-/* Starts NWORKERS threads (at least 1). NULL if threads or memory fail. */
+/* Starts NWORKERS threads (0 is taken as 1). NULL if threads or memory
+ * fail. Free with tc_pool_free. */
 tc_pool *tc_pool_create(unsigned nworkers);
 
 unsigned tc_pool_workers(const tc_pool *p);
 
-/* From any thread that is not a worker of P. */
+/* From any thread that is not a worker of P (from a worker it works, but
+ * tc_pool_spawn is cheaper). TC_E_NOMEM when no task record fits. */
 tc_err tc_pool_submit(tc_pool *p, tc_task_fn fn, void *arg);
 
-/* From inside a task running on WORKER of P: pushes onto that worker's deque. */
+/* From inside a task running on WORKER of P: pushes onto that worker's
+ * deque. TC_E_USAGE, and nothing spawned, when the calling thread is not
+ * worker WORKER of P; TC_E_NOMEM when memory runs out. */
 tc_err tc_pool_spawn(tc_pool *p, unsigned worker, tc_task_fn fn, void *arg);
 
 /* From inside a task running on WORKER: runs one other pending task (own
  * deque, then injection queue, then stealing) and returns 1, or returns 0
  * at once if none was found. Lets a task that waits on its children help
- * instead of blocking a worker. */
+ * instead of blocking a worker.
+ *
+ * Returns 0 and does nothing when the calling thread is not worker WORKER
+ * of P. Never blocks: 0 does not mean the caller's children are done (they
+ * may be running on other workers), so a waiting task loops on its own
+ * completion test, helping and yielding the CPU when help returns 0. The
+ * task it runs may be any pending task, not only the caller's children, and
+ * runs nested on the caller's stack, so the caller may resume only after
+ * that task returns. Hence a task may wait this way only for work that does
+ * not need the waiting task to go on, such as its own descendants. */
 int tc_pool_help(tc_pool *p, unsigned worker);
 
 /* From outside the pool: blocks until every submitted task and every task
- * they spawned has returned. The pool stays usable afterwards. */
+ * they spawned has returned. The pool stays usable afterwards. Called from
+ * a worker of P it would wait for its own task forever. */
 void tc_pool_wait(tc_pool *p);
 
-/* Waits like tc_pool_wait, then joins the threads. Accepts NULL. */
+/* Waits like tc_pool_wait, then joins the threads and frees P. Accepts
+ * NULL. No other thread may submit to P meanwhile or use it afterwards. */
 void tc_pool_free(tc_pool *p);
 
 #endif

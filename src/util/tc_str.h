@@ -35,16 +35,33 @@ static inline int tc_str_cmp(tc_str a, tc_str b) {
   return (a.len > b.len) - (a.len < b.len);
 }
 
-/* FNV-1a is enough here: keys are short names and paths, and every table
- * compares the bytes after the hash. */
+/* A word-at-a-time multiplicative hash: names, categories and paths are
+ * hashed once per event, so this sits on the hot path. Every table compares
+ * the bytes after the hash, so only speed and spread matter. */
+static inline uint64_t tc_hash_mix(uint64_t a, uint64_t b) {
+  __uint128_t m = (__uint128_t)(a ^ 0xa0761d6478bd642fULL) * (b ^ 0xe7037ed1a0b428dbULL);
+  return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
+
 static inline uint64_t tc_hash_bytes(const void *p, size_t n, uint64_t seed) {
   const unsigned char *b = (const unsigned char *)p;
-  uint64_t h = 1469598103934665603ULL ^ seed;
-  for (size_t i = 0; i < n; i++) {
-    h ^= b[i];
-    h *= 1099511628211ULL;
+  uint64_t h = seed ^ (n * 0x9E3779B97F4A7C15ULL);
+  while (n >= 16) {
+    uint64_t x, y;
+    memcpy(&x, b, 8);
+    memcpy(&y, b + 8, 8);
+    h = tc_hash_mix(h ^ x, y ^ 0x8ebc6af09c88c6e3ULL);
+    b += 16;
+    n -= 16;
   }
-  return h;
+  uint64_t x = 0, y = 0;
+  if (n > 8) {
+    memcpy(&x, b, 8);
+    memcpy(&y, b + 8, n - 8);
+  } else if (n) {
+    memcpy(&x, b, n);
+  }
+  return tc_hash_mix(h ^ x, y ^ 0x589965cc75374cc3ULL);
 }
 
 /* Iterates the SEP-separated fields of S with surrounding spaces trimmed:
