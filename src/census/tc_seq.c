@@ -5,38 +5,12 @@
 
 #include "util/tc_grow.h"
 
-struct tc_seq_block {
-  tc_seq_block *next;
-  size_t used, cap;
-  _Alignas(16) char data[];
-};
-
-#define TC_SEQ_BLOCK (256 * 1024)
-
-static void *seq_alloc(tc_seq *s, size_t n) {
-  n = (n + 15) & ~(size_t)15;
-  tc_seq_block *b = s->blocks;
-  if (!b || b->cap - b->used < n) {
-    size_t cap = n > TC_SEQ_BLOCK ? n : TC_SEQ_BLOCK;
-    tc_seq_block *nb = malloc(sizeof *nb + cap);
-    if (!nb)
-      return NULL;
-    nb->next = b;
-    nb->used = 0;
-    nb->cap = cap;
-    s->blocks = b = nb;
-  }
-  void *p = b->data + b->used;
-  b->used += n;
-  return p;
-}
-
 static int seq_str(tc_seq *s, tc_str *dst) {
   if (!dst->len) {
     dst->ptr = "";
     return 1;
   }
-  char *p = seq_alloc(s, dst->len);
+  char *p = tc_arena_alloc(&s->arena, dst->len);
   if (!p)
     return 0;
   memcpy(p, dst->ptr, dst->len);
@@ -44,15 +18,13 @@ static int seq_str(tc_seq *s, tc_str *dst) {
   return 1;
 }
 
-void tc_seq_init(tc_seq *s) { memset(s, 0, sizeof *s); }
+void tc_seq_init(tc_seq *s) {
+  memset(s, 0, sizeof *s);
+  s->arena.block_size = 256 * 1024;
+}
 
 void tc_seq_free(tc_seq *s) {
-  tc_seq_block *b = s->blocks;
-  while (b) {
-    tc_seq_block *n = b->next;
-    free(b);
-    b = n;
-  }
+  tc_arena_free(&s->arena);
   free(s->events);
   free(s->spans);
   tc_seq_init(s);
@@ -66,7 +38,7 @@ tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev) {
   if (!seq_str(s, &k.name) || !seq_str(s, &k.cat) || !seq_str(s, &k.id))
     return TC_E_NOMEM;
   if (k.nargs) {
-    tc_argval *a = seq_alloc(s, k.nargs * sizeof *a);
+    tc_argval *a = tc_arena_alloc(&s->arena, k.nargs * sizeof *a);
     if (!a)
       return TC_E_NOMEM;
     memcpy(a, ev->args, k.nargs * sizeof *a);

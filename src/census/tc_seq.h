@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "kernels/tc_kevent.h"
+#include "util/tc_arena.h"
 #include "util/tc_error.h"
 
 typedef struct {
@@ -17,14 +18,12 @@ typedef struct {
   double min_ts, max_end;
 } tc_thread_span;
 
-typedef struct tc_seq_block tc_seq_block;
-
 typedef struct {
   tc_kevent *events; /* strings and args point into the blocks below */
   size_t nevents, events_cap;
   tc_thread_span *spans;
   size_t nspans, spans_cap;
-  tc_seq_block *blocks;
+  tc_arena arena; /* copied strings and args */
 } tc_seq;
 
 void tc_seq_init(tc_seq *s);

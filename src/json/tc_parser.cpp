@@ -333,59 +333,44 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
     if ((err = key_of(fl, key)))
       return err;
     ondemand::value v = fl.value();
+    // Text fields, by key; everything else by its own rule below.
+    tc_str *text = key == "ph" ? &ev.ph : key == "cat" ? &ev.cat : key == "id" ? &ev.id
+                 : key == "s" ? &ev.scope : key == "bind_id" ? &ev.bind_id : nullptr;
     std::string_view s;
+    if (text) {
+      if ((err = text_of(v, s, nullptr)))
+        return err;
+      *text = S(s);
+      continue;
+    }
     switch (key.size()) {
-    case 1:
-      if (key[0] == 's') {
-        if ((err = text_of(v, s, nullptr)))
-          return err;
-        ev.scope = S(s);
-      }
-      break;
     case 2:
-      if (key == "ph") {
-        if ((err = text_of(v, s, nullptr)))
-          return err;
-        ev.ph = S(s);
-      } else if (key == "ts") {
-        if (v.get_double().get(ev.ts) == SUCCESS)
-          ev.flags |= TC_EV_HAS_TS;
-      } else if (key == "id") {
-        if ((err = text_of(v, s, nullptr)))
-          return err;
-        ev.id = S(s);
-      }
+      if (key == "ts" && v.get_double().get(ev.ts) == SUCCESS)
+        ev.flags |= TC_EV_HAS_TS;
       break;
     case 3:
-      if (key == "cat") {
-        if ((err = text_of(v, s, nullptr)))
-          return err;
-        ev.cat = S(s);
-      } else if (key == "dur") {
+      if (key == "dur") {
         if (v.get_double().get(ev.dur) == SUCCESS)
           ev.flags |= TC_EV_HAS_DUR;
         else
           ev.dur = -1;
-      } else if (key == "pid") {
-        if ((err = id_of_signed(v, ev.pid)))
+      } else if (key == "pid" || key == "tid") {
+        int pid = key[0] == 'p';
+        if ((err = id_of_signed(v, pid ? ev.pid : ev.tid)))
           return err;
-        ev.flags |= TC_EV_HAS_PID;
-      } else if (key == "tid") {
-        if ((err = id_of_signed(v, ev.tid)))
-          return err;
-        ev.flags |= TC_EV_HAS_TID;
+        ev.flags |= pid ? TC_EV_HAS_PID : TC_EV_HAS_TID;
       } else if (key == "id2") {
         ondemand::object o;
         if (v.get_object().get(o) == SUCCESS) {
           for (auto f : o) {
-            std::string_view k;
-            if ((err = f.unescaped_key().get(k)))
+            ondemand::field fo;
+            if ((err = std::move(f).get(fo)))
               return err;
-            ondemand::value iv;
-            if ((err = f.value().get(iv)))
+            std::string_view k;
+            if ((err = key_of(fo, k)))
               return err;
             if (k == "local" || k == "global") {
-              if ((err = text_of(iv, s, k == "local" ? "L:" : "G:")))
+              if ((err = text_of(fo.value(), s, k == "local" ? "L:" : "G:")))
                 return err;
               ev.id = S(s);
             }
@@ -424,13 +409,6 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
               return err;
           }
         }
-      }
-      break;
-    case 7:
-      if (key == "bind_id") {
-        if ((err = text_of(v, s, nullptr)))
-          return err;
-        ev.bind_id = S(s);
       }
       break;
     default:

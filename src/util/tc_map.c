@@ -3,46 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Keys are copied into big blocks so that interning millions of short names
- * costs one malloc per block, and key pointers stay valid as the table grows. */
-struct tc_arena_block {
-  tc_arena_block *next;
-  size_t used, cap;
-  char data[];
-};
-
-#define TC_ARENA_BLOCK (64 * 1024)
-
-static char *arena_copy(tc_arena_block **head, tc_str s) {
-  tc_arena_block *b = *head;
-  size_t need = s.len + 1;
-  if (!b || b->cap - b->used < need) {
-    size_t cap = need > TC_ARENA_BLOCK ? need : TC_ARENA_BLOCK;
-    tc_arena_block *nb = malloc(sizeof *nb + cap);
-    if (!nb)
-      return NULL;
-    nb->next = b;
-    nb->used = 0;
-    nb->cap = cap;
-    *head = b = nb;
-  }
-  char *p = b->data + b->used;
-  if (s.len)
-    memcpy(p, s.ptr, s.len);
-  p[s.len] = '\0';
-  b->used += need;
-  return p;
-}
-
 void tc_map_init(tc_map *m) { memset(m, 0, sizeof *m); }
 
 void tc_map_free(tc_map *m) {
-  tc_arena_block *b = m->arena;
-  while (b) {
-    tc_arena_block *n = b->next;
-    free(b);
-    b = n;
-  }
+  tc_arena_free(&m->arena);
   free(m->slots);
   free(m->keys);
   free(m->hashes);
@@ -116,7 +80,7 @@ tc_err tc_map_intern(tc_map *m, tc_str key, uint32_t *id, int *inserted) {
     m->hashes = hs;
     m->keys_cap = cap;
   }
-  char *copy = arena_copy(&m->arena, key);
+  char *copy = tc_arena_copy(&m->arena, key);
   if (!copy)
     return TC_E_NOMEM;
   m->keys[m->count].ptr = copy;

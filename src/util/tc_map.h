@@ -12,10 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/tc_arena.h"
 #include "util/tc_error.h"
 #include "util/tc_str.h"
-
-typedef struct tc_arena_block tc_arena_block;
 
 typedef struct {
   uint32_t *slots;     /* id + 1, 0 = empty */
@@ -24,7 +23,7 @@ typedef struct {
   tc_str *keys;        /* by id; bytes live in the arena, NUL-terminated */
   uint64_t *hashes;    /* by id */
   uint32_t keys_cap;
-  tc_arena_block *arena;
+  tc_arena arena; /* key bytes: blocks never move, so keys stay put */
 } tc_map;
 
 void tc_map_init(tc_map *m);
