@@ -12,6 +12,7 @@
 
 struct tc_census_worker {
   const tc_parser *parser; /* borrowed: path ids are this parser's */
+  int kernels;
   tc_map names, cats;
   struct per_name {
     tc_sketch dur;
@@ -22,11 +23,12 @@ struct tc_census_worker {
   tc_site_acc **sites; /* by site index, lazily created */
 };
 
-tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser) {
+tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser, int kernels) {
   tc_census_worker *w = calloc(1, sizeof *w);
   if (!w)
     return NULL;
   w->parser = parser;
+  w->kernels = kernels;
   tc_map_init(&w->names);
   tc_map_init(&w->cats);
   w->nsites = nsites;
@@ -167,13 +169,14 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
   if ((e = offer_example(w, id, o, c, i, ev)))
     return e;
 
-  if (ev->flags & TC_EV_HAS_TS) {
+  char ph = ev->ph.len == 1 ? ev->ph.ptr[0] : '\0';
+  /* Metadata records carry ts 0: they would stretch every thread's extent. */
+  if ((ev->flags & TC_EV_HAS_TS) && ph != 'M') {
     double end = ev->ts + ((ev->flags & TC_EV_HAS_DUR) && ev->dur > 0 ? ev->dur : 0);
     if ((e = tc_seq_span(seq, ev->pid, ev->tid, ev->ts, end)))
       return e;
   }
-  char ph = ev->ph.len == 1 ? ev->ph.ptr[0] : '\0';
-  if (needs_order(ph) || tc_kernels_wants(ev->name, ev->cat, ph)) {
+  if (needs_order(ph) || (w->kernels && tc_kernels_wants(ev->name, ev->cat, ph))) {
     tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
                    (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, ev->pid, ev->tid, ev->id,
                    c->events[i].index, p->wanted + ev->want_begin, ev->nwant};

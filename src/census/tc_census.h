@@ -39,12 +39,14 @@ typedef struct {
 
 typedef struct tc_census_worker tc_census_worker;
 
-tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser);
+/* KERNELS: whether events the metric kernels want go to the fold too. */
+tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser, int kernels);
 void tc_census_worker_free(tc_census_worker *w);
 
 /* Adds a parsed chunk (events with err set are skipped: the caller reports
- * them). Events the ordered fold needs are appended to SEQ: those for which
- * WANTS is true, and every B/E/s/f/b/e/S/F. */
+ * them). Events the ordered fold needs are appended to SEQ: every
+ * B/E/s/f/b/e/S/F, and those tc_kernels_wants when kernels are on; and the
+ * extents of each thread's events (metadata left out) to SEQ's spans. */
 tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
                            const tc_parsed *p, tc_seq *seq);
 

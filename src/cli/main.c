@@ -10,19 +10,21 @@
 #include "cli/tc_progress.h"
 #include "pipeline/tc_corpus.h"
 #include "pipeline/tc_run.h"
+#include "report/metrics_report.h"
 #include "report/tc_census_report.h"
 
 enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
 
 static const char usage[] =
     "usage: tracecensus census [-T N] [--manifest FILE] [--schema FILE] [--chunk-bytes B]\n"
-    "                          -o OUTDIR INPUT...\n"
+    "                          [--no-metrics] -o OUTDIR INPUT...\n"
     "       tracecensus run [-T N] JOB\n"
     "       tracecensus --help | --version\n"
     "\n"
     "census  counts every event of every trace under INPUT (corpus directories, one\n"
     "        subdirectory per site, or single trace files, each its own site) and\n"
-    "        writes census.json, census.csv, census.md and run.json into OUTDIR.\n"
+    "        writes census.json, census.csv, census.md, run.json and metrics.csv,\n"
+    "        metrics.json, metrics.md (runtime metrics per trace and site) into OUTDIR.\n"
     "run     does the same for a job file (see jobs/).\n"
     "\n"
     "  -T N             worker threads (default: online CPUs)\n"
@@ -31,6 +33,7 @@ static const char usage[] =
     "                   sites that left no trace still count in \"of S sites\"\n"
     "  --chunk-bytes B  size of the chunks big traces are split into (default 1 MiB)\n"
     "  --schema FILE    DevTools schema (default: the bundled data/devtools-schema.tsv)\n"
+    "  --no-metrics     census only, no metric kernels (to measure what they cost)\n"
     "\n"
     "Traces may be plain JSON, gzip or zstd (recognised by their bytes), as a JSON\n"
     "array of events or an object with traceEvents.\n"
@@ -129,14 +132,20 @@ static int run_census(const char *const *inputs, int ninputs, const char *manife
   }
   tc_report_ctx ctx = {&corpus, &res, job, manifest, have_dt ? &dt : NULL, schema_path,
                        schema ? tc_schema_generator(schema) : NULL, schema_error};
-  const char *what = "census.json";
-  e = tc_write_census_json(&ctx, outdir);
-  if (!e && !(e = tc_write_census_csv(&ctx, outdir)))
-    what = "census.csv";
-  if (!e && !(e = tc_write_census_md(&ctx, outdir)))
-    what = "census.md";
-  if (!e && !(e = tc_write_run_json(&ctx, outdir)))
-    what = "run.json";
+  static const struct {
+    const char *name;
+    tc_err (*write)(const tc_report_ctx *, const char *);
+  } writers[] = {{"census.json", tc_write_census_json}, {"census.csv", tc_write_census_csv},
+                 {"census.md", tc_write_census_md}, {"run.json", tc_write_run_json}};
+  const char *what = NULL;
+  for (size_t i = 0; !e && i < sizeof writers / sizeof *writers; i++) {
+    what = writers[i].name;
+    e = writers[i].write(&ctx, outdir);
+  }
+  if (!e && res.metrics) {
+    what = "metrics.*";
+    e = tc_metrics_write(res.metrics, outdir);
+  }
   int rc = EXIT_CLEAN;
   if (e) {
     fprintf(stderr, "tracecensus: %s/%s: %s\n", outdir, what, tc_strerror(e));
@@ -181,6 +190,8 @@ static int cmd_census(int argc, char **argv) {
     } else if (strcmp(a, "--manifest") == 0 && next) {
       manifest = next;
       i++;
+    } else if (strcmp(a, "--no-metrics") == 0) {
+      opts.no_metrics = 1;
     } else if (strcmp(a, "--schema") == 0 && next) {
       schema = next;
       i++;

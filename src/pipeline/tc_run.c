@@ -29,6 +29,7 @@ typedef struct {
   worker_ctx *workers;
   unsigned nw;
   tc_trace_status *status;
+  tc_metrics_set *metrics; /* thread-safe adds */
 } run_ctx;
 
 typedef struct {
@@ -47,6 +48,7 @@ typedef struct {
   slot *ring;           /* chunk seq % inflight */
   unsigned inflight;
   tc_pairing *pairing;  /* touched only by the folding worker */
+  tc_kernels *kernels;  /* likewise; NULL with no_metrics */
 } trace_job;
 
 typedef struct {
@@ -80,14 +82,47 @@ static void record_error(tc_trace_status *st, uint64_t index, uint64_t offset, t
   st->nerrors = n + 1;
 }
 
+/* The metrics of a finished trace go to the run's set. */
+static tc_err finish_kernels(trace_job *t) {
+  run_ctx *r = t->run;
+  const tc_trace_status *st = &r->status[t->idx];
+  int cut = st->stream_err == TC_E_TRUNCATED;
+  for (size_t i = 0; i < st->nerrors; i++)
+    cut |= st->errors[i].code == TC_E_TRUNCATED_JSON;
+  tc_trace_ref ref = {r->corpus->sites[r->corpus->traces[t->idx].site].name,
+                      r->corpus->traces[t->idx].path, cut, st->bad_events > 0};
+  tc_trace_metrics *m;
+  tc_err e = tc_kernels_finish(t->kernels, &ref, &m);
+  return e ? e : tc_metrics_set_add(r->metrics, m);
+}
+
 static void finalize_trace(trace_job *t, unsigned worker) {
   run_ctx *r = t->run;
   tc_err e = tc_pairing_finish(t->pairing, r->workers[worker].census,
                                r->corpus->traces[t->idx].site);
+  if (!e && t->kernels && !r->status[t->idx].fatal)
+    e = finish_kernels(t);
   if (e && !r->status[t->idx].fatal)
     r->status[t->idx].fatal = e;
   if (r->opts.progress)
     atomic_fetch_add(&r->opts.progress->traces_done, 1);
+}
+
+static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
+  if (t->kernels)
+    for (size_t i = 0; i < seq->nspans; i++) {
+      const tc_thread_span *sp = &seq->spans[i];
+      tc_kernels_thread_span(t->kernels, sp->pid, sp->tid, sp->min_ts, sp->max_end);
+    }
+  for (size_t i = 0; i < seq->nevents; i++) {
+    const tc_kevent *ev = &seq->events[i];
+    tc_err e = tc_pairing_feed(t->pairing, ev);
+    if (e)
+      return e;
+    if (t->kernels && tc_kernels_wants(ev->name, ev->cat, ev->ph))
+      tc_kernels_feed(t->kernels, ev);
+  }
+  return TC_OK;
 }
 
 /* Folds every consecutive ready chunk; returns 1 if the trace is complete
@@ -102,9 +137,7 @@ static int fold_ready(trace_job *t) {
     if (t->folded == t->spawned || !s->ready)
       break;
     pthread_mutex_unlock(&t->mu);
-    tc_err e = TC_OK;
-    for (size_t i = 0; i < s->seq.nevents && !e; i++)
-      e = tc_pairing_feed(t->pairing, &s->seq.events[i]);
+    tc_err e = fold_seq(t, &s->seq);
     tc_seq_free(&s->seq);
     pthread_mutex_lock(&t->mu);
     if (e && !t->run->status[t->idx].fatal)
@@ -126,6 +159,7 @@ static void trace_job_free(trace_job *t) {
     tc_seq_free(&t->ring[i].seq);
   free(t->ring);
   tc_pairing_free(t->pairing);
+  tc_kernels_free(t->kernels);
   pthread_mutex_destroy(&t->mu);
   pthread_cond_destroy(&t->cv);
   free(t);
@@ -316,9 +350,11 @@ static trace_job *trace_job_new(run_ctx *r, uint32_t idx) {
   t->inflight = r->opts.inflight;
   t->ring = calloc(t->inflight, sizeof *t->ring);
   t->pairing = tc_pairing_create();
+  if (!r->opts.no_metrics)
+    t->kernels = tc_kernels_create(&r->opts.kernels);
   pthread_mutex_init(&t->mu, NULL);
   pthread_cond_init(&t->cv, NULL);
-  if (!t->ring || !t->pairing) {
+  if (!t->ring || !t->pairing || (!r->opts.no_metrics && !t->kernels)) {
     trace_job_free(t);
     return NULL;
   }
@@ -352,7 +388,8 @@ static tc_err setup_workers(run_ctx *r) {
     r->workers[i].parser = tc_parser_create(wanted, nwanted);
     if (!r->workers[i].parser)
       return TC_E_NOMEM;
-    r->workers[i].census = tc_census_worker_create(r->corpus->nsites, r->workers[i].parser);
+    r->workers[i].census =
+        tc_census_worker_create(r->corpus->nsites, r->workers[i].parser, !r->opts.no_metrics);
     if (!r->workers[i].census)
       return TC_E_NOMEM;
   }
@@ -386,6 +423,8 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   r.status = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *r.status);
   uint32_t *order = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *order);
   tc_err e = r.status && order ? setup_workers(&r) : TC_E_NOMEM;
+  if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
+    e = TC_E_NOMEM;
   if (!e && !(r.pool = tc_pool_create(r.nw)))
     e = TC_E_NOMEM;
   if (!e) {
@@ -416,6 +455,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   free_workers(&r);
   free(order);
   out->traces = r.status;
+  out->metrics = r.metrics;
   out->threads = r.nw;
   out->simd_kernel = tc_parser_kernel();
   for (uint32_t i = 0; r.status && i < corpus->ntraces; i++) {
@@ -437,6 +477,7 @@ void tc_run_result_free(tc_run_result *r, uint32_t ntraces) {
   for (uint32_t i = 0; r->traces && i < ntraces; i++)
     free(r->traces[i].meta);
   free(r->traces);
+  tc_metrics_set_free(r->metrics);
   tc_census_result_free(&r->census);
   memset(r, 0, sizeof *r);
 }

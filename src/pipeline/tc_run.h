@@ -24,6 +24,7 @@
 #include "kernels/tc_kernels.h"
 #include "pipeline/tc_corpus.h"
 #include "reduce/tc_census_result.h"
+#include "reduce/tc_metrics_set.h"
 #include "util/tc_error.h"
 
 /* Counters a progress display may read while the run goes on. */
@@ -37,6 +38,7 @@ typedef struct {
   size_t chunk_bytes;    /* target chunk size; 0 = default */
   unsigned inflight;     /* chunks in flight per trace; 0 = default */
   tc_kernel_opts kernels;
+  int no_metrics;        /* census only: no kernel runs (to measure their cost) */
   tc_progress *progress; /* optional */
 } tc_run_opts;
 
@@ -63,6 +65,7 @@ typedef struct {
 
 typedef struct {
   tc_census_result census;
+  tc_metrics_set *metrics; /* every trace's metrics; NULL with no_metrics */
   tc_trace_status *traces; /* parallel to corpus->traces */
   unsigned threads;
   uint64_t in_bytes, out_bytes, events, bad_events;
