@@ -6,8 +6,14 @@
  *   k = tc_kernels_create(&opts)
  *   tc_kernels_thread_span(...)  any number of times, any order
  *   tc_kernels_feed(k, ev)       for each wanted event, in trace order
- *   tc_kernels_finish(k, trace_status, &metrics)
+ *   tc_kernels_finish(k, &ref, &metrics)
  *   tc_kernels_free(k)
+ *
+ * Events arrive in file order, which need not be time order: thread names,
+ * frame trees and marks often come after the tasks they describe, so the
+ * kernels keep a compact copy of what they need and decide everything in
+ * tc_kernels_finish. Memory is proportional to the wanted events (tasks of
+ * every thread, frames, counters, marks), never to the whole trace.
  */
 #ifndef TC_KERNELS_H
 #define TC_KERNELS_H
@@ -16,6 +22,7 @@
 #include <stdint.h>
 
 #include "kernels/tc_kevent.h"
+#include "kernels/tc_metrics.h"
 #include "util/tc_error.h"
 
 /* Options from the job file. */
@@ -38,15 +45,37 @@ int tc_kernels_wants(tc_str name, tc_str cat, char ph);
 
 typedef struct tc_kernels tc_kernels;
 
+/* Copies what it needs from O (mark names included); O may be NULL, and a
+ * bucket_ms or refresh_hz <= 0 takes the default. NULL when out of memory. */
 tc_kernels *tc_kernels_create(const tc_kernel_opts *o);
 
 /* Earliest ts and latest ts+dur seen on thread (pid, tid) in some part of the
- * trace; the kernels take the min/max over all calls. */
+ * trace; the kernels take the min/max over all calls. Leave metadata events
+ * (ph 'M', whose ts is 0) out of the span: the default window runs from the
+ * first to the last main-thread event. */
 void tc_kernels_thread_span(tc_kernels *k, int64_t pid, int64_t tid,
                             double min_ts, double max_end);
 
+/* Out of memory while feeding is remembered and reported by finish. */
 void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev);
 
+/* What the caller knows about the trace as a whole. */
+typedef struct {
+  const char *site;  /* copied */
+  const char *trace; /* path as reported; copied */
+  int truncated;        /* the file ended mid-stream: every metric is n/a */
+  int had_parse_errors; /* some events were skipped: metrics kept, flagged */
+} tc_trace_ref;
+
+/* Computes the metrics. On TC_OK *out is a new object the caller owns and
+ * releases with tc_trace_metrics_free (or hands to tc_metrics_set_add);
+ * missing data is n/a inside it, never an error. Fails only with TC_E_NOMEM
+ * (during feed or here), *out then NULL. Call once; K is still freed with
+ * tc_kernels_free afterwards. */
+tc_err tc_kernels_finish(tc_kernels *k, const tc_trace_ref *ref,
+                         tc_trace_metrics **out);
+
+/* Accepts NULL. */
 void tc_kernels_free(tc_kernels *k);
 
 #endif

@@ -25,9 +25,10 @@ enum {
 typedef struct {
   uint16_t slot; /* index into tc_kernels_arg_paths() */
   uint8_t type;  /* one TC_JT_* bit */
-  /* Ordinal (from 0, within this event) of the innermost array element that
-   * holds the value, so fields of one element of e.g. args.data.frames[] can
-   * be grouped; 0 when the path has no array. */
+  /* Ordinal (from 1, counting every array element of this event in
+   * document order) of the innermost array element that holds the value, so
+   * fields of one element of e.g. args.data.frames[] can be grouped; 0 when
+   * the path has no array. */
   uint32_t elem;
   double num;    /* NUMBER, and BOOL as 0/1 */
   tc_str str;    /* STRING, unescaped; valid for the duration of the feed call */

@@ -1,0 +1,508 @@
+/* The kernels' input side: which events and arguments they need, and the
+ * compact copy feed keeps of them (see tc_kstate.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/tc_kstate.h"
+
+/* Argument slots, in the order of arg_paths below. */
+enum {
+  ARG_NAME,
+  ARG_FRAMES_FRAME,
+  ARG_FRAMES_PARENT,
+  ARG_FRAMES_PROCESS,
+  ARG_DATA_PAGE,
+  ARG_FRAME,
+  ARG_DATA_LOADING_MAIN,
+  ARG_DATA_URL,
+  ARG_DATA_FRAME,
+  ARG_DATA_PROCESS,
+  ARG_DATA_LAYER_TREE,
+  ARG_LAYER_TREE,
+  ARG_DATA_NEEDS_BEGIN_FRAME,
+  ARG_DATA_HEAP_USED,
+  ARG_COUNT_
+};
+
+static const char *const arg_paths[ARG_COUNT_] = {
+    [ARG_NAME] = "args.name",
+    [ARG_FRAMES_FRAME] = "args.data.frames[].frame",
+    [ARG_FRAMES_PARENT] = "args.data.frames[].parent",
+    [ARG_FRAMES_PROCESS] = "args.data.frames[].processId",
+    [ARG_DATA_PAGE] = "args.data.page",
+    [ARG_FRAME] = "args.frame",
+    [ARG_DATA_LOADING_MAIN] = "args.data.isLoadingMainFrame",
+    [ARG_DATA_URL] = "args.data.documentLoaderURL",
+    [ARG_DATA_FRAME] = "args.data.frame",
+    [ARG_DATA_PROCESS] = "args.data.processId",
+    [ARG_DATA_LAYER_TREE] = "args.data.layerTreeId",
+    [ARG_LAYER_TREE] = "args.layerTreeId",
+    [ARG_DATA_NEEDS_BEGIN_FRAME] = "args.data.needsBeginFrame",
+    [ARG_DATA_HEAP_USED] = "args.data.jsHeapSizeUsed",
+};
+
+const char *const *tc_kernels_arg_paths(size_t *n) {
+  *n = ARG_COUNT_;
+  return arg_paths;
+}
+
+typedef enum {
+  K_NONE,
+  K_TASK,
+  K_THREAD_NAME,
+  K_STARTED_IN_BROWSER,
+  K_STARTED_IN_PAGE,
+  K_NAVIGATION_START,
+  K_FRAME_COMMIT,
+  K_SET_LAYER_TREE,
+  K_DRAW_FRAME,
+  K_NEEDS_BEGIN_FRAME,
+  K_COUNTERS,
+  K_HIDDEN,
+  K_SHOWN,
+  K_SUSPEND,
+  K_RESUME,
+} kind;
+
+typedef struct {
+  const char *name;
+  size_t len;
+  kind k;
+  int task; /* which task name, for K_TASK */
+} name_kind;
+
+#define NK(s, k, t) {s, sizeof s - 1, k, t}
+
+/* Every name the kernels read, with its length so that most events are
+ * turned away by one comparison of lengths per entry.
+ *
+ * Tasks are the outermost slices of the main thread. The first four are the
+ * names Lighthouse's TraceProcessor.isScheduleableTask recognises (RunTask
+ * from M71 on, then older names back to M65); MessageLoop::RunTask and the
+ * bare "toplevel" slice are what wraps those in pre-M66 traces, and
+ * Lighthouse's task tree (its long-tasks audit) takes them as the top-level
+ * task there. B/E pairs match on the task's index here.
+ *
+ * Page visibility is as the renderer sees it (WidgetBase from M87,
+ * RenderWidget before), system suspend as base's power monitor records it. */
+static const name_kind names[] = {
+    NK("RunTask", K_TASK, 0),
+    NK("ThreadControllerImpl::RunTask", K_TASK, 1),
+    NK("ThreadControllerImpl::DoWork", K_TASK, 2),
+    NK("TaskQueueManager::ProcessTaskFromWorkQueue", K_TASK, 3),
+    NK("MessageLoop::RunTask", K_TASK, 4),
+    NK("toplevel", K_TASK, 5),
+    NK("thread_name", K_THREAD_NAME, 0),
+    NK("TracingStartedInBrowser", K_STARTED_IN_BROWSER, 0),
+    NK("TracingStartedInPage", K_STARTED_IN_PAGE, 0),
+    NK("navigationStart", K_NAVIGATION_START, 0),
+    NK("FrameCommittedInBrowser", K_FRAME_COMMIT, 0),
+    NK("ProcessReadyInBrowser", K_FRAME_COMMIT, 0),
+    NK("SetLayerTreeId", K_SET_LAYER_TREE, 0),
+    NK("DrawFrame", K_DRAW_FRAME, 0),
+    NK("NeedsBeginFrameChanged", K_NEEDS_BEGIN_FRAME, 0),
+    NK("UpdateCounters", K_COUNTERS, 0),
+    NK("WidgetBase::WasHidden", K_HIDDEN, 0),
+    NK("RenderWidget::OnWasHidden", K_HIDDEN, 0),
+    NK("WidgetBase::WasShown", K_SHOWN, 0),
+    NK("RenderWidget::OnWasShown", K_SHOWN, 0),
+    NK("PowerMonitor::NotifySuspend", K_SUSPEND, 0),
+    NK("PowerMonitor::NotifyResume", K_RESUME, 0),
+};
+
+#undef NK
+
+static kind kind_of(tc_str name, char ph, int *task) {
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    const name_kind *nk = &names[i];
+    if (name.len != nk->len || memcmp(name.ptr, nk->name, nk->len) != 0)
+      continue;
+    if (nk->k == K_TASK) {
+      *task = nk->task;
+      return ph == 'X' || ph == 'B' || ph == 'E' ? K_TASK : K_NONE;
+    }
+    return nk->k == K_THREAD_NAME && ph != 'M' ? K_NONE : nk->k;
+  }
+  return K_NONE;
+}
+
+static int is_user_timing(tc_str cat) {
+  static const char ut[] = "blink.user_timing";
+  const size_t n = sizeof ut - 1;
+  for (size_t i = 0; i + n <= cat.len; i++)
+    if (cat.ptr[i] == 'b' && memcmp(cat.ptr + i, ut, n) == 0)
+      return 1;
+  return 0;
+}
+
+int tc_kernels_wants(tc_str name, tc_str cat, char ph) {
+  int task;
+  return kind_of(name, ph, &task) != K_NONE || is_user_timing(cat);
+}
+
+void tc_kernel_opts_default(tc_kernel_opts *o) {
+  o->bucket_ms = 200;
+  o->refresh_hz = 60;
+  o->window_start_mark = NULL;
+  o->window_end_mark = NULL;
+}
+
+static char *dup_or_null(const char *s, int *nomem) {
+  if (!s)
+    return NULL;
+  char *d = strdup(s);
+  if (!d)
+    *nomem = 1;
+  return d;
+}
+
+tc_kernels *tc_kernels_create(const tc_kernel_opts *o) {
+  tc_kernels *k = calloc(1, sizeof *k);
+  if (!k)
+    return NULL;
+  tc_kernel_opts def;
+  tc_kernel_opts_default(&def);
+  k->bucket_ms = o && o->bucket_ms > 0 ? o->bucket_ms : def.bucket_ms;
+  k->refresh_hz = o && o->refresh_hz > 0 ? o->refresh_hz : def.refresh_hz;
+  int nomem = 0;
+  k->start_mark = dup_or_null(o ? o->window_start_mark : NULL, &nomem);
+  k->end_mark = dup_or_null(o ? o->window_end_mark : NULL, &nomem);
+  if (nomem) {
+    tc_kernels_free(k);
+    return NULL;
+  }
+  return k;
+}
+
+void tc_kernels_free(tc_kernels *k) {
+  if (!k)
+    return;
+  for (size_t i = 0; i < k->threads.n; i++) {
+    free(k->threads.v[i].tasks.v);
+    free(k->threads.v[i].open.v);
+  }
+  free(k->threads.v);
+  free(k->slots);
+  free(k->commits.v);
+  free(k->layer_trees.v);
+  free(k->draws.v);
+  free(k->needs_begin_frame.v);
+  free(k->heap.v);
+  free(k->async.v);
+  free(k->marks.v);
+  free(k->visibility.v);
+  free(k->power.v);
+  free(k->start_mark);
+  free(k->end_mark);
+  tc_karena_free(&k->strings);
+  free(k);
+}
+
+/* ---- the thread table --------------------------------------------------- */
+
+static uint64_t thread_hash(int64_t pid, int64_t tid) {
+  int64_t key[2] = {pid, tid};
+  return tc_hash_bytes(key, sizeof key, 0);
+}
+
+static int rehash(tc_kernels *k, size_t nslots) {
+  uint32_t *slots = malloc(nslots * sizeof *slots);
+  if (!slots)
+    return -1;
+  memset(slots, 0xff, nslots * sizeof *slots);
+  for (size_t i = 0; i < k->threads.n; i++) {
+    size_t h = thread_hash(k->threads.v[i].pid, k->threads.v[i].tid) & (nslots - 1);
+    while (slots[h] != UINT32_MAX)
+      h = (h + 1) & (nslots - 1);
+    slots[h] = (uint32_t)i;
+  }
+  free(k->slots);
+  k->slots = slots;
+  k->nslots = nslots;
+  return 0;
+}
+
+/* The record of (pid, tid), created on first sight; NULL when out of memory. */
+static tc_kthread *thread_of(tc_kernels *k, int64_t pid, int64_t tid) {
+  if (k->nslots) {
+    size_t h = thread_hash(pid, tid) & (k->nslots - 1);
+    for (; k->slots[h] != UINT32_MAX; h = (h + 1) & (k->nslots - 1)) {
+      tc_kthread *t = &k->threads.v[k->slots[h]];
+      if (t->pid == pid && t->tid == tid)
+        return t;
+    }
+  }
+  if ((k->threads.n + 1) * 2 > k->nslots && rehash(k, k->nslots ? k->nslots * 2 : 64))
+    return NULL;
+  tc_kthread t = {.pid = pid, .tid = tid};
+  if (tc_kvec_push(&k->threads, t))
+    return NULL;
+  size_t h = thread_hash(pid, tid) & (k->nslots - 1);
+  while (k->slots[h] != UINT32_MAX)
+    h = (h + 1) & (k->nslots - 1);
+  k->slots[h] = (uint32_t)(k->threads.n - 1);
+  return &k->threads.v[k->threads.n - 1];
+}
+
+void tc_kernels_thread_span(tc_kernels *k, int64_t pid, int64_t tid,
+                            double min_ts, double max_end) {
+  tc_kthread *t = thread_of(k, pid, tid);
+  if (!t) {
+    k->nomem = 1;
+    return;
+  }
+  if (!t->has_span || min_ts < t->min_ts)
+    t->min_ts = min_ts;
+  if (!t->has_span || max_end > t->max_end)
+    t->max_end = max_end;
+  t->has_span = 1;
+}
+
+/* ---- feed --------------------------------------------------------------- */
+
+static const tc_argval *arg(const tc_kevent *ev, int slot) {
+  for (uint32_t i = 0; i < ev->nargs; i++)
+    if (ev->args[i].slot == slot)
+      return &ev->args[i];
+  return NULL;
+}
+
+static int arg_num(const tc_kevent *ev, int slot, double *out) {
+  const tc_argval *a = arg(ev, slot);
+  if (!a || !(a->type & (TC_JT_NUMBER | TC_JT_BOOL)))
+    return 0;
+  *out = a->num;
+  return 1;
+}
+
+/* A non-empty string argument copied into the arena; NULL when absent. */
+static const char *arg_str(tc_kernels *k, const tc_kevent *ev, int slot) {
+  const tc_argval *a = arg(ev, slot);
+  if (!a || a->type != TC_JT_STRING || a->str.len == 0)
+    return NULL;
+  const char *s = tc_karena_dup(&k->strings, a->str);
+  if (!s)
+    k->nomem = 1;
+  return s;
+}
+
+static void feed_task(tc_kernels *k, const tc_kevent *ev, int name) {
+  tc_kthread *t = thread_of(k, ev->pid, ev->tid);
+  if (!t) {
+    k->nomem = 1;
+    return;
+  }
+  if (ev->ph == 'E') {
+    /* The innermost open B of the same name, as Lighthouse pairs them. */
+    for (size_t i = t->open.n; i-- > 0;) {
+      tc_ktask *b = &t->tasks.v[t->open.v[i]];
+      if (b->name != name)
+        continue;
+      b->e = ev->ts;
+      b->flags &= (uint8_t)~TC_KTASK_OPEN;
+      memmove(&t->open.v[i], &t->open.v[i + 1], (t->open.n - i - 1) * sizeof *t->open.v);
+      t->open.n--;
+      return;
+    }
+    return; /* an end whose begin is not in the trace */
+  }
+  tc_ktask task = {.s = ev->ts, .e = ev->ts, .name = (uint8_t)name};
+  if (ev->ph == 'B')
+    task.flags = TC_KTASK_OPEN;
+  else if (ev->dur >= 0)
+    task.e = ev->ts + ev->dur;
+  else
+    task.flags = TC_KTASK_UNBOUNDED; /* Chrome writes X without dur for a slice still open */
+  if (tc_kvec_push(&t->tasks, task) ||
+      (ev->ph == 'B' && tc_kvec_push(&t->open, (uint32_t)(t->tasks.n - 1))))
+    k->nomem = 1;
+}
+
+static void feed_thread_name(tc_kernels *k, const tc_kevent *ev) {
+  const tc_argval *a = arg(ev, ARG_NAME);
+  if (!a || a->type != TC_JT_STRING)
+    return;
+  uint8_t role = tc_str_eqc(a->str, "CrRendererMain")  ? TC_KROLE_RENDERER_MAIN
+                 : tc_str_eqc(a->str, "CrBrowserMain") ? TC_KROLE_BROWSER_MAIN
+                                                       : TC_KROLE_OTHER;
+  tc_kthread *t = thread_of(k, ev->pid, ev->tid);
+  if (!t)
+    k->nomem = 1;
+  else if (role != TC_KROLE_OTHER)
+    t->role = role;
+}
+
+/* The first frame with no parent in args.data.frames[], with its processId;
+ * Lighthouse's findMainFrameIds reads the earliest such event only. */
+static void feed_started_in_browser(tc_kernels *k, const tc_kevent *ev) {
+  if (k->has_started_in_browser && ev->ts >= k->started_in_browser_ts)
+    return;
+  k->has_started_in_browser = 1;
+  k->started_in_browser_ts = ev->ts;
+  k->started_in_browser = (tc_kframe_ref){.frame = NULL, .pid = 0, .ts = ev->ts};
+  uint32_t best = UINT32_MAX;
+  for (uint32_t i = 0; i < ev->nargs; i++) {
+    const tc_argval *a = &ev->args[i];
+    if (a->slot != ARG_FRAMES_FRAME || a->type != TC_JT_STRING || a->str.len == 0 ||
+        a->elem >= best)
+      continue;
+    int has_parent = 0, has_pid = 0;
+    double pid = 0;
+    for (uint32_t j = 0; j < ev->nargs; j++) {
+      const tc_argval *b = &ev->args[j];
+      if (b->elem != a->elem)
+        continue;
+      if (b->slot == ARG_FRAMES_PARENT && b->type == TC_JT_STRING && b->str.len)
+        has_parent = 1;
+      if (b->slot == ARG_FRAMES_PROCESS && b->type == TC_JT_NUMBER) {
+        has_pid = 1;
+        pid = b->num;
+      }
+    }
+    if (has_parent)
+      continue;
+    best = a->elem;
+    k->started_in_browser.frame = NULL;
+    k->started_in_browser.pid = 0;
+    if (has_pid && pid != 0) {
+      k->started_in_browser.frame = tc_karena_dup(&k->strings, a->str);
+      k->started_in_browser.pid = (int64_t)pid;
+      if (!k->started_in_browser.frame)
+        k->nomem = 1;
+    }
+  }
+}
+
+static void keep_earliest(tc_kernels *k, int *has, tc_kframe_ref *ref, const tc_kevent *ev,
+                          int frame_slot) {
+  if (*has && ev->ts >= ref->ts)
+    return;
+  const char *frame = arg_str(k, ev, frame_slot);
+  if (!frame)
+    return;
+  *has = 1;
+  *ref = (tc_kframe_ref){.frame = frame, .pid = ev->pid, .ts = ev->ts};
+}
+
+/* Lighthouse's last resort: a navigationStart that loads the main frame of a
+ * chrome: or http(s): URL (any URL in traces older than the field). */
+static void feed_navigation_start(tc_kernels *k, const tc_kevent *ev) {
+  double loading;
+  if (!arg_num(ev, ARG_DATA_LOADING_MAIN, &loading) || !loading)
+    return;
+  const tc_argval *url = arg(ev, ARG_DATA_URL);
+  if (url) {
+    tc_str u = url->type == TC_JT_STRING ? url->str : (tc_str){0};
+    int ok = (u.len >= 7 && memcmp(u.ptr, "chrome:", 7) == 0) ||
+             (u.len >= 5 && memcmp(u.ptr, "http:", 5) == 0) ||
+             (u.len >= 6 && memcmp(u.ptr, "https:", 6) == 0);
+    if (!ok)
+      return;
+  }
+  keep_earliest(k, &k->has_navigation_start, &k->navigation_start, ev, ARG_FRAME);
+}
+
+static void feed_frame_commit(tc_kernels *k, const tc_kevent *ev) {
+  double pid;
+  if (!arg_num(ev, ARG_DATA_PROCESS, &pid) || pid == 0)
+    return;
+  const char *frame = arg_str(k, ev, ARG_DATA_FRAME);
+  if (!frame)
+    return;
+  tc_kframe_ref c = {.frame = frame, .pid = (int64_t)pid, .ts = ev->ts};
+  if (tc_kvec_push(&k->commits, c))
+    k->nomem = 1;
+}
+
+static void feed_set_layer_tree(tc_kernels *k, const tc_kevent *ev) {
+  double id;
+  if (!arg_num(ev, ARG_DATA_LAYER_TREE, &id))
+    return;
+  tc_klayer_tree lt = {.pid = ev->pid, .frame = arg_str(k, ev, ARG_DATA_FRAME),
+                       .layer_tree = (int64_t)id};
+  if (tc_kvec_push(&k->layer_trees, lt))
+    k->nomem = 1;
+}
+
+/* DrawFrame as an instant; trace_engine ignores the async pairs of very old
+ * builds, and so do we. */
+static void feed_frame_event(tc_kernels *k, const tc_kevent *ev, int draw) {
+  double id, needs = 0;
+  if (!arg_num(ev, ARG_LAYER_TREE, &id))
+    return;
+  if (draw && ev->ph != 'I' && ev->ph != 'i')
+    return;
+  if (!draw && !arg_num(ev, ARG_DATA_NEEDS_BEGIN_FRAME, &needs))
+    return;
+  tc_kframe_ev f = {.pid = ev->pid, .layer_tree = (int64_t)id, .ts = ev->ts, .value = needs != 0};
+  if (draw ? tc_kvec_push(&k->draws, f) : tc_kvec_push(&k->needs_begin_frame, f))
+    k->nomem = 1;
+}
+
+static void feed_counters(tc_kernels *k, const tc_kevent *ev) {
+  double used;
+  if (!arg_num(ev, ARG_DATA_HEAP_USED, &used))
+    return;
+  tc_ksample s = {.pid = ev->pid, .ts = ev->ts, .value = used};
+  if (tc_kvec_push(&k->heap, s))
+    k->nomem = 1;
+}
+
+static void feed_switch(tc_kernels *k, const tc_kevent *ev, int power, int on) {
+  tc_kswitch s = {.pid = ev->pid, .ts = ev->ts, .on = (uint8_t)on};
+  if (power ? tc_kvec_push(&k->power, s) : tc_kvec_push(&k->visibility, s))
+    k->nomem = 1;
+}
+
+/* Marks are instants ('R', 'I', 'i', 'n'); measures are async pairs, 'b'/'e'
+ * since M63 and 'S'/'F' before. */
+static void feed_user_timing(tc_kernels *k, const tc_kevent *ev) {
+  const char *name = tc_karena_dup(&k->strings, ev->name);
+  if (!name) {
+    k->nomem = 1;
+    return;
+  }
+  if (ev->ph == 'R' || ev->ph == 'I' || ev->ph == 'i' || ev->ph == 'n') {
+    tc_kmark m = {.pid = ev->pid, .name = name, .ts = ev->ts};
+    if (tc_kvec_push(&k->marks, m))
+      k->nomem = 1;
+    return;
+  }
+  int begin = ev->ph == 'b' || ev->ph == 'S';
+  if (!begin && ev->ph != 'e' && ev->ph != 'F')
+    return;
+  const char *id = tc_karena_dup(&k->strings, ev->id);
+  if (!id) {
+    k->nomem = 1;
+    return;
+  }
+  tc_kasync a = {.pid = ev->pid, .name = name, .id = id, .ts = ev->ts,
+                 .index = ev->index, .begin = (uint8_t)begin};
+  if (tc_kvec_push(&k->async, a))
+    k->nomem = 1;
+}
+
+void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev) {
+  int task = 0;
+  switch (kind_of(ev->name, ev->ph, &task)) {
+  case K_TASK: feed_task(k, ev, task); break;
+  case K_THREAD_NAME: feed_thread_name(k, ev); break;
+  case K_STARTED_IN_BROWSER: feed_started_in_browser(k, ev); break;
+  case K_STARTED_IN_PAGE:
+    keep_earliest(k, &k->has_started_in_page, &k->started_in_page, ev, ARG_DATA_PAGE);
+    break;
+  case K_NAVIGATION_START: feed_navigation_start(k, ev); break;
+  case K_FRAME_COMMIT: feed_frame_commit(k, ev); break;
+  case K_SET_LAYER_TREE: feed_set_layer_tree(k, ev); break;
+  case K_DRAW_FRAME: feed_frame_event(k, ev, 1); break;
+  case K_NEEDS_BEGIN_FRAME: feed_frame_event(k, ev, 0); break;
+  case K_COUNTERS: feed_counters(k, ev); break;
+  case K_HIDDEN: feed_switch(k, ev, 0, 1); break;
+  case K_SHOWN: feed_switch(k, ev, 0, 0); break;
+  case K_SUSPEND: feed_switch(k, ev, 1, 1); break;
+  case K_RESUME: feed_switch(k, ev, 1, 0); break;
+  case K_NONE: break;
+  }
+  if (is_user_timing(ev->cat))
+    feed_user_timing(k, ev);
+}

@@ -1,0 +1,164 @@
+/* tc_kernels_finish: from the collected events to one trace's metrics.
+ *
+ * The order matters and each step narrows what the next may use:
+ *   1. the main thread(s) of the page (tc_kmain.c); without them nothing
+ *      else is attributable to the page, so every group is n/a;
+ *   2. the window: job marks, else first to last main-thread event;
+ *   3. the stretches where samples are invalid (hidden, suspended, clock
+ *      jumps; a jump at an edge of the default window trims it);
+ *   4. the top-level tasks, then from them busy rate, long tasks and lag;
+ *   5. frames, heap and user timing, each on its own events.
+ * A truncated trace is n/a throughout: its window end, its last tasks and
+ * its survivors are unknown (harness 8.4, thesis "survivorship"). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/tc_ksteps.h"
+
+int tc_kctx_is_main_pid(const tc_kctx *c, int64_t pid) {
+  for (size_t i = 0; i < c->nthreads; i++)
+    if (c->threads[i]->pid == pid)
+      return 1;
+  return 0;
+}
+
+size_t tc_kbuckets(const tc_kctx *c, double bucket_us) {
+  return (size_t)ceil((c->we - c->ws) / bucket_us);
+}
+
+void tc_kbucket(const tc_kctx *c, double bucket_us, size_t i, double *s, double *e) {
+  *s = c->ws + (double)i * bucket_us;
+  *e = c->ws + (double)(i + 1) * bucket_us;
+  if (*e > c->we)
+    *e = c->we;
+}
+
+/* Step 2. One mark name may be given without the other: that side then
+ * stays at the main thread's first or last event. */
+static int mark_ts(const tc_kernels *k, const tc_kctx *c, const char *name, double after,
+                   double *ts) {
+  int found = 0;
+  for (size_t i = 0; i < k->marks.n; i++) {
+    const tc_kmark *mk = &k->marks.v[i];
+    if (strcmp(mk->name, name) != 0 || !tc_kctx_is_main_pid(c, mk->pid) || mk->ts < after)
+      continue;
+    if (!found || mk->ts < *ts)
+      *ts = mk->ts;
+    found = 1;
+  }
+  return found;
+}
+
+void tc_kwindow_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+  int spans = 0;
+  double ws = 0, we = 0;
+  for (size_t i = 0; i < c->nthreads; i++) {
+    const tc_kthread *t = c->threads[i];
+    if (!t->has_span)
+      continue;
+    if (!spans || t->min_ts < ws)
+      ws = t->min_ts;
+    if (!spans || t->max_end > we)
+      we = t->max_end;
+    spans = 1;
+  }
+  m->window_rule = TC_WINDOW_MAIN_THREAD_SPAN;
+  if (k->start_mark || k->end_mark) {
+    m->window_rule = TC_WINDOW_MARKS;
+    if ((k->start_mark && !mark_ts(k, c, k->start_mark, -INFINITY, &ws)) ||
+        (k->end_mark && !mark_ts(k, c, k->end_mark, k->start_mark ? ws : -INFINITY, &we))) {
+      m->window_na = TC_NA_WINDOW_MARK_MISSING;
+      return;
+    }
+    if ((!k->start_mark || !k->end_mark) && !spans) {
+      m->window_na = TC_NA_WINDOW_EMPTY;
+      return;
+    }
+  } else if (!spans) {
+    m->window_na = TC_NA_WINDOW_EMPTY;
+    return;
+  }
+  m->window_start_us = ws;
+  m->window_end_us = we;
+  if (!(we > ws)) {
+    m->window_na = TC_NA_WINDOW_EMPTY;
+    return;
+  }
+  c->ws = ws;
+  c->we = we;
+}
+
+static void all_na(tc_trace_metrics *m, tc_na na) {
+  m->busy.na = m->long_tasks.na = m->lag.na = na;
+  m->frames.na = m->heap.na = m->user_timing.na = na;
+}
+
+static char *dup_str(const char *s) {
+  return s ? strdup(s) : NULL;
+}
+
+static void ctx_free(tc_kctx *c) {
+  free(c->threads);
+  for (int r = 0; r < TC_INVALID_CLOCK_BACKWARDS; r++)
+    free(c->invalid[r]);
+  free(c->invalid_all);
+  free(c->tops);
+}
+
+static tc_err compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+  tc_err e = tc_kmain_choose(k, c, m);
+  if (e || m->main_na) {
+    all_na(m, m->main_na);
+    return e;
+  }
+  tc_kwindow_choose(k, c, m);
+  if (m->window_na) {
+    all_na(m, m->window_na);
+    return TC_OK;
+  }
+  if ((e = tc_kvalid_build(k, c, m)))
+    return e;
+  if (m->window_na) {
+    all_na(m, m->window_na);
+    return TC_OK;
+  }
+  if ((e = tc_ktasks_collect(k, c, m)) ||
+      (e = tc_kbusy_compute(k, c, m)) || (e = tc_klong_compute(c, m)) ||
+      (e = tc_klag_compute(c, m)) || (e = tc_kframes_compute(k, c, m)) ||
+      (e = tc_kheap_compute(k, c, m)) || (e = tc_kut_compute(k, c, m)))
+    return e;
+  return TC_OK;
+}
+
+tc_err tc_kernels_finish(tc_kernels *k, const tc_trace_ref *ref, tc_trace_metrics **out) {
+  *out = NULL;
+  if (k->nomem)
+    return TC_E_NOMEM;
+  tc_trace_metrics *m = calloc(1, sizeof *m);
+  if (!m)
+    return TC_E_NOMEM;
+  m->site = dup_str(ref ? ref->site : NULL);
+  m->trace = dup_str(ref ? ref->trace : NULL);
+  if ((ref && ref->site && !m->site) || (ref && ref->trace && !m->trace)) {
+    tc_trace_metrics_free(m);
+    return TC_E_NOMEM;
+  }
+  m->flags = (ref && ref->truncated ? TC_TRACE_TRUNCATED : 0) |
+             (ref && ref->had_parse_errors ? TC_TRACE_PARSE_ERRORS : 0);
+  m->busy.bucket_ms = k->bucket_ms;
+  m->frames.budget_ms = tc_kround(1000.0 / k->refresh_hz);
+  m->window_start_us = m->window_end_us = NAN;
+
+  tc_kctx c = {0};
+  tc_err e = compute(k, &c, m);
+  ctx_free(&c);
+  if (e) {
+    tc_trace_metrics_free(m);
+    return e;
+  }
+  if (m->flags & TC_TRACE_TRUNCATED)
+    all_na(m, TC_NA_TRUNCATED);
+  *out = m;
+  return TC_OK;
+}

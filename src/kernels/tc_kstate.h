@@ -1,0 +1,178 @@
+/* Internal to src/kernels: what tc_kernels_feed keeps of a trace, and the
+ * helpers the metric files share. Not for use outside this folder.
+ *
+ * Feed only copies: per-thread task intervals (B/E matched on the fly),
+ * thread names, the frame-tree events, compositor frames, counters, marks
+ * and lifecycle events, each with its pid and timestamp. Finish sorts and
+ * decides; see tc_kfinish.c for the order of the steps. */
+#ifndef TC_KSTATE_H
+#define TC_KSTATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/tc_kernels.h"
+
+/* ---- growable arrays ---------------------------------------------------- */
+
+/* Makes room for NEED elements of ELSZ bytes at *P; 0 or -1 when out of
+ * memory (then *P is unchanged). */
+int tc_kgrow(void **p, size_t *cap, size_t need, size_t elsz);
+
+#define TC_KVEC(T)                                                             \
+  struct {                                                                     \
+    T *v;                                                                      \
+    size_t n, cap;                                                             \
+  }
+
+#define tc_kvec_push(vec, val)                                                 \
+  (tc_kgrow((void **)&(vec)->v, &(vec)->cap, (vec)->n + 1, sizeof *(vec)->v)   \
+       ? -1                                                                    \
+       : ((vec)->v[(vec)->n++] = (val), 0))
+
+/* qsort that accepts an empty, NULL array (qsort's pointer must not be
+ * NULL even for no elements). */
+void tc_ksort(void *v, size_t n, size_t elsz, int (*cmp)(const void *, const void *));
+
+/* ---- copied strings ----------------------------------------------------- */
+
+/* Strings copied out of events live in chunks freed together with the
+ * kernels. Returns a NUL-terminated copy or NULL when out of memory. */
+typedef struct tc_karena_chunk tc_karena_chunk;
+typedef struct {
+  tc_karena_chunk *head;
+} tc_karena;
+
+const char *tc_karena_dup(tc_karena *a, tc_str s);
+void tc_karena_free(tc_karena *a);
+
+/* ---- intervals ---------------------------------------------------------- */
+
+typedef struct {
+  double s, e;
+} tc_kspan;
+
+/* Sorts and merges overlapping or touching spans in place; returns the new
+ * count. */
+size_t tc_kspans_union(tc_kspan *v, size_t n);
+
+/* Length of [s,e) covered by the sorted, merged spans V. */
+double tc_kspans_cover(const tc_kspan *v, size_t n, double s, double e);
+
+/* Whether [s,e] meets one of the sorted, merged spans V. A zero-length span
+ * (a clock step at one instant) meets every sample that contains it. */
+int tc_kspans_meet(const tc_kspan *v, size_t n, double s, double e);
+
+/* ---- statistics --------------------------------------------------------- */
+
+/* Nearest-rank quantile of the N sorted values V: rank ceil(q*n). */
+double tc_kquantile(const double *sorted, size_t n, double q);
+
+/* Sorts V and fills mean, p50, p95, max (NaN for n == 0). */
+void tc_ksummary(double *v, size_t n, double *mean, double *p50, double *p95,
+                 double *max);
+
+/* Rounds away float noise below a nanosecond / a millionth of a percent, so
+ * reports are stable across platforms' last bits. */
+double tc_kround(double v);
+
+/* ---- what feed collects ------------------------------------------------- */
+
+enum {
+  TC_KTASK_UNBOUNDED = 1 << 0, /* no end in the trace: closed at the thread's last event */
+  TC_KTASK_OPEN = 1 << 1,      /* a B still waiting for its E */
+};
+
+typedef struct {
+  double s, e;   /* e < s means the end came before the start: clock went back */
+  uint8_t name;  /* which task name (tc_kernels.c), to pair B with E */
+  uint8_t flags;
+} tc_ktask;
+
+enum { TC_KROLE_OTHER, TC_KROLE_RENDERER_MAIN, TC_KROLE_BROWSER_MAIN };
+
+typedef struct {
+  int64_t pid, tid;
+  uint8_t role;
+  uint8_t has_span;
+  double min_ts, max_end;
+  TC_KVEC(tc_ktask) tasks;
+  TC_KVEC(uint32_t) open; /* indices into tasks of B events awaiting E, innermost last */
+} tc_kthread;
+
+typedef struct {
+  const char *frame; /* NULL when the event named none */
+  int64_t pid;
+  double ts;
+} tc_kframe_ref;
+
+typedef struct {
+  int64_t pid;
+  const char *frame; /* NULL in old traces (sessionId instead) */
+  int64_t layer_tree;
+} tc_klayer_tree;
+
+typedef struct {
+  int64_t pid, layer_tree;
+  double ts;
+  int value; /* DrawFrame: unused; NeedsBeginFrameChanged: needsBeginFrame */
+} tc_kframe_ev;
+
+typedef struct {
+  int64_t pid;
+  double ts;
+  double value;
+} tc_ksample;
+
+typedef struct {
+  int64_t pid;
+  const char *name;
+  const char *id;
+  double ts;
+  uint64_t index; /* file order, to pair begins and ends deterministically */
+  uint8_t begin;
+} tc_kasync;
+
+typedef struct {
+  int64_t pid;
+  const char *name;
+  double ts;
+} tc_kmark;
+
+typedef struct {
+  int64_t pid;
+  double ts;
+  uint8_t on; /* hidden / suspended from here (1), or shown / resumed (0) */
+} tc_kswitch;
+
+struct tc_kernels {
+  double bucket_ms, refresh_hz;
+  char *start_mark, *end_mark;
+  int nomem;
+  tc_karena strings;
+
+  TC_KVEC(tc_kthread) threads;
+  uint32_t *slots; /* open-addressing index into threads, by (pid, tid) */
+  size_t nslots;
+
+  /* Main-frame evidence, earliest by ts of each kind (Lighthouse's order). */
+  tc_kframe_ref started_in_browser; /* root frame and its processId */
+  int has_started_in_browser;
+  double started_in_browser_ts;
+  tc_kframe_ref started_in_page;
+  int has_started_in_page;
+  tc_kframe_ref navigation_start;
+  int has_navigation_start;
+  TC_KVEC(tc_kframe_ref) commits; /* frame -> renderer pid */
+
+  TC_KVEC(tc_klayer_tree) layer_trees;
+  TC_KVEC(tc_kframe_ev) draws;
+  TC_KVEC(tc_kframe_ev) needs_begin_frame;
+  TC_KVEC(tc_ksample) heap;
+  TC_KVEC(tc_kasync) async;
+  TC_KVEC(tc_kmark) marks;
+  TC_KVEC(tc_kswitch) visibility;
+  TC_KVEC(tc_kswitch) power;
+};
+
+#endif

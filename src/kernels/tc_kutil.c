@@ -1,0 +1,163 @@
+/* Shared helpers of the kernels: growth, string copies, intervals, stats. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/tc_kstate.h"
+
+int tc_kgrow(void **p, size_t *cap, size_t need, size_t elsz) {
+  if (need <= *cap)
+    return 0;
+  size_t ncap = *cap ? *cap : 16;
+  while (ncap < need)
+    ncap *= 2;
+  void *np = realloc(*p, ncap * elsz);
+  if (!np)
+    return -1;
+  *p = np;
+  *cap = ncap;
+  return 0;
+}
+
+void tc_ksort(void *v, size_t n, size_t elsz, int (*cmp)(const void *, const void *)) {
+  if (n > 1)
+    qsort(v, n, elsz, cmp);
+}
+
+#define TC_KARENA_CHUNK 16384
+
+struct tc_karena_chunk {
+  tc_karena_chunk *next;
+  size_t used, cap;
+  char data[];
+};
+
+const char *tc_karena_dup(tc_karena *a, tc_str s) {
+  size_t need = s.len + 1;
+  tc_karena_chunk *c = a->head;
+  if (!c || c->cap - c->used < need) {
+    size_t cap = need > TC_KARENA_CHUNK ? need : TC_KARENA_CHUNK;
+    c = malloc(sizeof *c + cap);
+    if (!c)
+      return NULL;
+    c->next = a->head;
+    c->used = 0;
+    c->cap = cap;
+    a->head = c;
+  }
+  char *out = c->data + c->used;
+  if (s.len)
+    memcpy(out, s.ptr, s.len);
+  out[s.len] = '\0';
+  c->used += need;
+  return out;
+}
+
+void tc_karena_free(tc_karena *a) {
+  while (a->head) {
+    tc_karena_chunk *n = a->head->next;
+    free(a->head);
+    a->head = n;
+  }
+}
+
+static int span_cmp(const void *pa, const void *pb) {
+  const tc_kspan *a = pa, *b = pb;
+  if (a->s != b->s)
+    return a->s < b->s ? -1 : 1;
+  if (a->e != b->e)
+    return a->e < b->e ? -1 : 1;
+  return 0;
+}
+
+size_t tc_kspans_union(tc_kspan *v, size_t n) {
+  if (n == 0)
+    return 0;
+  tc_ksort(v, n, sizeof *v, span_cmp);
+  size_t out = 0;
+  for (size_t i = 1; i < n; i++) {
+    if (v[i].s <= v[out].e) {
+      if (v[i].e > v[out].e)
+        v[out].e = v[i].e;
+    } else {
+      v[++out] = v[i];
+    }
+  }
+  return out + 1;
+}
+
+/* First span whose end is >= x (spans are sorted and disjoint, so their
+ * ends are sorted too). */
+static size_t first_ending_at_or_after(const tc_kspan *v, size_t n, double x) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].e < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+double tc_kspans_cover(const tc_kspan *v, size_t n, double s, double e) {
+  double sum = 0;
+  for (size_t i = first_ending_at_or_after(v, n, s); i < n && v[i].s < e; i++) {
+    double a = v[i].s > s ? v[i].s : s;
+    double b = v[i].e < e ? v[i].e : e;
+    if (b > a)
+      sum += b - a;
+  }
+  return sum;
+}
+
+int tc_kspans_meet(const tc_kspan *v, size_t n, double s, double e) {
+  for (size_t i = first_ending_at_or_after(v, n, s); i < n && v[i].s <= e; i++) {
+    if (v[i].e > v[i].s) {
+      if (v[i].s < e && s < v[i].e)
+        return 1;
+    } else if (s < v[i].s && v[i].s < e) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+double tc_kquantile(const double *sorted, size_t n, double q) {
+  if (n == 0)
+    return NAN;
+  size_t rank = (size_t)ceil(q * (double)n);
+  if (rank < 1)
+    rank = 1;
+  if (rank > n)
+    rank = n;
+  return sorted[rank - 1];
+}
+
+static int dbl_cmp(const void *pa, const void *pb) {
+  double a = *(const double *)pa, b = *(const double *)pb;
+  return (a > b) - (a < b);
+}
+
+void tc_ksummary(double *v, size_t n, double *mean, double *p50, double *p95,
+                 double *max) {
+  if (n == 0) {
+    *mean = *p50 = *p95 = *max = NAN;
+    return;
+  }
+  tc_ksort(v, n, sizeof *v, dbl_cmp);
+  double sum = 0;
+  for (size_t i = 0; i < n; i++)
+    sum += v[i];
+  *mean = sum / (double)n;
+  *p50 = tc_kquantile(v, n, 0.5);
+  *p95 = tc_kquantile(v, n, 0.95);
+  *max = v[n - 1];
+}
+
+double tc_kround(double v) {
+  if (!isfinite(v))
+    return v;
+  double r = round(v * 1e6) / 1e6;
+  return r == 0 ? 0 : r; /* no "-0" in reports */
+}

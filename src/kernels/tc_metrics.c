@@ -1,0 +1,186 @@
+#include "kernels/tc_metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static const char *const na_codes[] = {
+#define TC_NA_CODE(name, code, text) code,
+    TC_NA_MAP(TC_NA_CODE)
+#undef TC_NA_CODE
+};
+
+static const char *const na_texts[] = {
+#define TC_NA_TEXT(name, code, text) text,
+    TC_NA_MAP(TC_NA_TEXT)
+#undef TC_NA_TEXT
+};
+
+const char *tc_na_code(tc_na na) {
+  return (unsigned)na < TC_NA_COUNT_ ? na_codes[na] : "unknown";
+}
+
+const char *tc_na_text(tc_na na) {
+  return (unsigned)na < TC_NA_COUNT_ ? na_texts[na] : "unknown";
+}
+
+static const char *const main_codes[TC_MAIN_RULE_COUNT_] = {
+    [TC_MAIN_NONE] = "none",
+    [TC_MAIN_TRACING_STARTED_IN_BROWSER] = "tracing_started_in_browser",
+    [TC_MAIN_TRACING_STARTED_IN_PAGE] = "tracing_started_in_page",
+    [TC_MAIN_NAVIGATION_START] = "navigation_start",
+    [TC_MAIN_ONLY_RENDERER] = "only_renderer",
+};
+
+static const char *const main_texts[TC_MAIN_RULE_COUNT_] = {
+    [TC_MAIN_NONE] = "no main thread chosen",
+    [TC_MAIN_TRACING_STARTED_IN_BROWSER] =
+        "main frame = the frame with no parent in the earliest TracingStartedInBrowser "
+        "args.data.frames[]; its renderers = args.data.processId of every "
+        "FrameCommittedInBrowser/ProcessReadyInBrowser for that frame, else the frame's "
+        "processId; main thread = each renderer's CrRendererMain (CrBrowserMain for "
+        "--single-process), as Lighthouse's TraceProcessor does",
+    [TC_MAIN_TRACING_STARTED_IN_PAGE] =
+        "main frame = args.data.page of the earliest TracingStartedInPage (pre-M62 traces); "
+        "renderers and thread as for TracingStartedInBrowser",
+    [TC_MAIN_NAVIGATION_START] =
+        "main frame = args.frame of the earliest navigationStart loading the main frame "
+        "(no TracingStarted event); renderers and thread as for TracingStartedInBrowser",
+    [TC_MAIN_ONLY_RENDERER] =
+        "no main-frame event: the trace's only CrRendererMain thread",
+};
+
+const char *tc_main_rule_code(tc_main_rule r) {
+  return (unsigned)r < TC_MAIN_RULE_COUNT_ ? main_codes[r] : "unknown";
+}
+
+const char *tc_main_rule_text(tc_main_rule r) {
+  return (unsigned)r < TC_MAIN_RULE_COUNT_ ? main_texts[r] : "unknown";
+}
+
+const char *tc_window_rule_code(tc_window_rule r) {
+  switch (r) {
+  case TC_WINDOW_MARKS: return "marks";
+  case TC_WINDOW_MAIN_THREAD_SPAN: return "main_thread_span";
+  case TC_WINDOW_NONE: break;
+  }
+  return "none";
+}
+
+const char *tc_invalid_reason_code(tc_invalid_reason r) {
+  switch (r) {
+  case TC_INVALID_HIDDEN: return "hidden";
+  case TC_INVALID_SUSPENDED: return "suspended";
+  case TC_INVALID_CLOCK_JUMP: return "clock_jump";
+  case TC_INVALID_CLOCK_BACKWARDS: return "clock_backwards";
+  case TC_INVALID_COUNT_: break;
+  }
+  return "unknown";
+}
+
+const char *tc_sample_kind_code(tc_sample_kind k) {
+  switch (k) {
+  case TC_SAMPLE_BUCKET: return "busy_buckets";
+  case TC_SAMPLE_TASK: return "tasks";
+  case TC_SAMPLE_FRAME_INTERVAL: return "frame_intervals";
+  case TC_SAMPLE_MEASURE: return "measures";
+  case TC_SAMPLE_COUNT_: break;
+  }
+  return "unknown";
+}
+
+void tc_trace_metrics_free(tc_trace_metrics *m) {
+  if (!m)
+    return;
+  free(m->site);
+  free(m->trace);
+  free(m->main_frame);
+  free(m->main_threads);
+  free(m->busy.series_pct);
+  free(m->long_tasks.tasks);
+  free(m->heap.series_bytes);
+  for (uint32_t i = 0; i < m->user_timing.nmeasures; i++)
+    free(m->user_timing.measures[i].name);
+  free(m->user_timing.measures);
+  for (uint32_t i = 0; i < m->user_timing.nunclosed; i++)
+    free(m->user_timing.unclosed[i].name);
+  free(m->user_timing.unclosed);
+  free(m);
+}
+
+const char *tc_metric_group_code(tc_metric_group g) {
+  switch (g) {
+  case TC_GROUP_BUSY: return "busy";
+  case TC_GROUP_LONG_TASKS: return "long_tasks";
+  case TC_GROUP_LAG: return "lag";
+  case TC_GROUP_FRAMES: return "frames";
+  case TC_GROUP_HEAP: return "heap";
+  case TC_GROUP_USER_TIMING: return "user_timing";
+  case TC_GROUP_COUNT_: break;
+  }
+  return "unknown";
+}
+
+tc_na tc_metric_group_na(const tc_trace_metrics *m, tc_metric_group g) {
+  switch (g) {
+  case TC_GROUP_BUSY: return m->busy.na;
+  case TC_GROUP_LONG_TASKS: return m->long_tasks.na;
+  case TC_GROUP_LAG: return m->lag.na;
+  case TC_GROUP_FRAMES: return m->frames.na;
+  case TC_GROUP_HEAP: return m->heap.na;
+  case TC_GROUP_USER_TIMING: return m->user_timing.na;
+  case TC_GROUP_COUNT_: break;
+  }
+  return TC_NA_NONE;
+}
+
+#define F(col, grp, field) {col, grp, offsetof(tc_trace_metrics, field), 0, 0}
+#define C(col, grp, field) {col, grp, offsetof(tc_trace_metrics, field), 1, 0}
+#define S(col, grp, field) {col, grp, offsetof(tc_trace_metrics, field), 0, 1}
+
+static const tc_metric_field fields[] = {
+    F("busy_mean_pct", TC_GROUP_BUSY, busy.mean_pct),
+    F("busy_p50_pct", TC_GROUP_BUSY, busy.p50_pct),
+    F("busy_p95_pct", TC_GROUP_BUSY, busy.p95_pct),
+    F("busy_max_pct", TC_GROUP_BUSY, busy.max_pct),
+    C("long_tasks", TC_GROUP_LONG_TASKS, long_tasks.count),
+    F("tbt_ms", TC_GROUP_LONG_TASKS, long_tasks.tbt_ms),
+    F("long_task_mean_ms", TC_GROUP_LONG_TASKS, long_tasks.mean_ms),
+    F("long_task_p50_ms", TC_GROUP_LONG_TASKS, long_tasks.p50_ms),
+    F("long_task_p95_ms", TC_GROUP_LONG_TASKS, long_tasks.p95_ms),
+    F("long_task_max_ms", TC_GROUP_LONG_TASKS, long_tasks.max_ms),
+    F("lag_p50_ms", TC_GROUP_LAG, lag.p50_ms),
+    F("lag_p90_ms", TC_GROUP_LAG, lag.p90_ms),
+    F("lag_p99_ms", TC_GROUP_LAG, lag.p99_ms),
+    F("lag_mean_ms", TC_GROUP_LAG, lag.mean_ms),
+    F("lag_max_ms", TC_GROUP_LAG, lag.max_ms),
+    F("long_task_share_pct", TC_GROUP_LAG, lag.long_share_pct),
+    C("frame_intervals", TC_GROUP_FRAMES, frames.intervals),
+    F("frame_mean_ms", TC_GROUP_FRAMES, frames.mean_ms),
+    F("frame_p50_ms", TC_GROUP_FRAMES, frames.p50_ms),
+    F("frame_p95_ms", TC_GROUP_FRAMES, frames.p95_ms),
+    F("frame_max_ms", TC_GROUP_FRAMES, frames.max_ms),
+    C("frames_over_budget", TC_GROUP_FRAMES, frames.over_budget),
+    F("heap_start_bytes", TC_GROUP_HEAP, heap.start_bytes),
+    F("heap_end_bytes", TC_GROUP_HEAP, heap.end_bytes),
+    S("heap_growth_bytes", TC_GROUP_HEAP, heap.growth_bytes),
+    F("heap_max_bytes", TC_GROUP_HEAP, heap.max_bytes),
+    C("user_timing_measures", TC_GROUP_USER_TIMING, user_timing.nmeasures),
+};
+
+#undef F
+#undef C
+#undef S
+
+const tc_metric_field *tc_metric_fields(size_t *n) {
+  *n = sizeof fields / sizeof *fields;
+  return fields;
+}
+
+double tc_metric_value(const tc_trace_metrics *m, const tc_metric_field *f) {
+  if (tc_metric_group_na(m, f->group) != TC_NA_NONE)
+    return NAN;
+  const char *base = (const char *)m + f->offset;
+  if (f->is_count)
+    return (double)*(const uint32_t *)base;
+  return *(const double *)base;
+}

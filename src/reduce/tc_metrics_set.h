@@ -1,0 +1,69 @@
+/* Every trace's metrics, collected from the workers, and their reduction to
+ * per-site values and corpus distributions.
+ *
+ * Collection: tc_metrics_set_add may be called from any number of threads
+ * at once (one mutex guards the list). Reduction and writing read the set
+ * without locking: call them after every add has returned.
+ *
+ * Reduction never depends on the order traces were added: traces are sorted
+ * by site, then trace path (bytewise, tc_str_cmp). A site's value for a
+ * metric is the nearest-rank median (rank ceil(n/2)) of its traces that
+ * measured it; all its traces are kept. Corpus distributions take the page
+ * view as the unit, one per site (its median trace), in tc_sketch histograms
+ * (relative error TC_SKETCH_ALPHA): sites reduced on different shards merge
+ * into the same table, as long as a site is not split across shards. */
+#ifndef TC_METRICS_SET_H
+#define TC_METRICS_SET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/tc_metrics.h"
+#include "reduce/tc_sketch.h"
+#include "util/tc_error.h"
+
+typedef struct tc_metrics_set tc_metrics_set;
+
+/* NULL when out of memory. */
+tc_metrics_set *tc_metrics_set_create(void);
+
+/* Frees the set and every metrics object in it. Accepts NULL. */
+void tc_metrics_set_free(tc_metrics_set *s);
+
+/* Thread-safe. Takes ownership of M in every case (freed on failure). */
+tc_err tc_metrics_set_add(tc_metrics_set *s, tc_trace_metrics *m);
+
+/* Moves every trace of SRC into DST (shards into one set); SRC is left
+ * empty. Thread-safe on DST; SRC must not be in use. */
+tc_err tc_metrics_set_merge(tc_metrics_set *dst, tc_metrics_set *src);
+
+size_t tc_metrics_set_count(const tc_metrics_set *s);
+
+typedef struct {
+  const char *site;       /* borrowed from the set */
+  size_t first, ntraces;  /* its traces: traces[first .. first+ntraces) */
+  double *values;         /* per tc_metric_fields() entry; NaN: no trace measured it */
+  tc_na na[TC_GROUP_COUNT_];          /* NONE if any trace measured the group, else the
+                                         reason of its first trace */
+  uint32_t measured[TC_GROUP_COUNT_]; /* traces that measured the group */
+} tc_site_metrics;
+
+typedef struct {
+  size_t ntraces;
+  const tc_trace_metrics **traces; /* sorted; borrowed from the set */
+  size_t nsites;
+  tc_site_metrics *sites;          /* by site */
+  size_t nfields;
+  const tc_metric_field *fields;   /* tc_metric_fields() */
+  tc_sketch *corpus;  /* per field: site values; empty for can_be_negative fields */
+  uint32_t na_traces[TC_GROUP_COUNT_][TC_NA_COUNT_]; /* traces per group and reason */
+} tc_metrics_reduction;
+
+/* On TC_OK the caller owns *out (tc_metrics_reduction_free); it borrows from
+ * S, which must outlive it and not change meanwhile. */
+tc_err tc_metrics_reduce(const tc_metrics_set *s, tc_metrics_reduction **out);
+
+/* Accepts NULL. */
+void tc_metrics_reduction_free(tc_metrics_reduction *r);
+
+#endif

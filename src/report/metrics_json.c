@@ -1,0 +1,328 @@
+/* metrics.json: everything the CSV has, plus what does not fit a row: the
+ * bucket series, each long task, user-timing names, the sites with their
+ * traces, the corpus distributions and the rules. Numbers of an n/a group
+ * are null; its "na" says why. */
+#include <math.h>
+
+#include "report/metrics_report.h"
+#include "report/tc_jsonw.h"
+
+static const double corpus_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
+static const char *const corpus_qname[] = {"p50", "p75", "p90", "p95", "p99"};
+
+static void key_num(tc_jsonw *w, const char *k, double v) {
+  tc_jsonw_key(w, k);
+  tc_jsonw_num(w, v);
+}
+
+/* A number of a group that may be n/a. */
+static void key_val(tc_jsonw *w, tc_na na, const char *k, double v) {
+  key_num(w, k, na ? NAN : v);
+}
+
+static void key_na(tc_jsonw *w, tc_na na) {
+  tc_jsonw_key(w, "na");
+  tc_jsonw_str(w, na ? tc_na_code(na) : NULL);
+}
+
+static void series(tc_jsonw *w, tc_na na, const char *k, const double *v, uint32_t n) {
+  tc_jsonw_key(w, k);
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; !na && i < n; i++)
+    tc_jsonw_num(w, v[i]);
+  tc_jsonw_arr_end(w);
+}
+
+static void main_thread(tc_jsonw *w, const tc_trace_metrics *m) {
+  tc_jsonw_key(w, "main_thread");
+  tc_jsonw_obj(w);
+  key_na(w, m->main_na);
+  tc_jsonw_key(w, "rule");
+  tc_jsonw_str(w, tc_main_rule_code(m->main_rule));
+  tc_jsonw_key(w, "rule_text");
+  tc_jsonw_str(w, tc_main_rule_text(m->main_rule));
+  tc_jsonw_key(w, "frame");
+  tc_jsonw_str(w, m->main_frame);
+  tc_jsonw_key(w, "threads");
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; i < m->nmain; i++) {
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "pid");
+    tc_jsonw_int(w, m->main_threads[i].pid);
+    tc_jsonw_key(w, "tid");
+    tc_jsonw_int(w, m->main_threads[i].tid);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+  tc_jsonw_obj_end(w);
+}
+
+static void window(tc_jsonw *w, const tc_trace_metrics *m) {
+  tc_jsonw_key(w, "window");
+  tc_jsonw_obj(w);
+  key_na(w, m->window_na);
+  tc_jsonw_key(w, "rule");
+  tc_jsonw_str(w, tc_window_rule_code(m->window_rule));
+  key_num(w, "start_us", m->window_start_us);
+  key_num(w, "end_us", m->window_end_us);
+  key_val(w, m->window_na, "dur_ms", (m->window_end_us - m->window_start_us) / 1e3);
+  tc_jsonw_obj_end(w);
+
+  tc_jsonw_key(w, "validity");
+  tc_jsonw_obj(w);
+  key_val(w, m->window_na, "hidden_ms", m->hidden_ms);
+  key_val(w, m->window_na, "suspended_ms", m->suspended_ms);
+  key_val(w, m->window_na, "clock_jump_ms", m->clock_jump_ms);
+  tc_jsonw_key(w, "discarded");
+  tc_jsonw_obj(w);
+  for (int k = 0; k < TC_SAMPLE_COUNT_; k++) {
+    tc_jsonw_key(w, tc_sample_kind_code((tc_sample_kind)k));
+    tc_jsonw_obj(w);
+    for (int why = 0; why < TC_INVALID_COUNT_; why++) {
+      tc_jsonw_key(w, tc_invalid_reason_code((tc_invalid_reason)why));
+      tc_jsonw_uint(w, m->discarded[k][why]);
+    }
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_obj_end(w);
+  tc_jsonw_obj_end(w);
+}
+
+static void busy_and_tasks(tc_jsonw *w, const tc_trace_metrics *m) {
+  const tc_busy_metrics *b = &m->busy;
+  tc_jsonw_key(w, "busy");
+  tc_jsonw_obj(w);
+  key_na(w, b->na);
+  key_num(w, "bucket_ms", b->bucket_ms);
+  key_val(w, b->na, "tasks", b->tasks);
+  key_val(w, b->na, "mean_pct", b->mean_pct);
+  key_val(w, b->na, "p50_pct", b->p50_pct);
+  key_val(w, b->na, "p95_pct", b->p95_pct);
+  key_val(w, b->na, "max_pct", b->max_pct);
+  series(w, b->na, "series_pct", b->series_pct, b->nseries);
+  tc_jsonw_obj_end(w);
+
+  const tc_long_metrics *l = &m->long_tasks;
+  tc_jsonw_key(w, "long_tasks");
+  tc_jsonw_obj(w);
+  key_na(w, l->na);
+  key_val(w, l->na, "count", l->count);
+  key_val(w, l->na, "tbt_ms", l->tbt_ms);
+  key_val(w, l->na, "mean_ms", l->mean_ms);
+  key_val(w, l->na, "p50_ms", l->p50_ms);
+  key_val(w, l->na, "p95_ms", l->p95_ms);
+  key_val(w, l->na, "max_ms", l->max_ms);
+  key_val(w, l->na, "unbounded", l->unbounded);
+  tc_jsonw_key(w, "tasks");
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; !l->na && i < l->count; i++) {
+    tc_jsonw_obj(w);
+    key_num(w, "start_us", l->tasks[i].start_us);
+    key_num(w, "dur_us", l->tasks[i].dur_us);
+    tc_jsonw_key(w, "clipped");
+    tc_jsonw_bool(w, l->tasks[i].clipped);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+  tc_jsonw_obj_end(w);
+
+  const tc_lag_metrics *g = &m->lag;
+  tc_jsonw_key(w, "lag");
+  tc_jsonw_obj(w);
+  key_na(w, g->na);
+  key_val(w, g->na, "p50_ms", g->p50_ms);
+  key_val(w, g->na, "p90_ms", g->p90_ms);
+  key_val(w, g->na, "p99_ms", g->p99_ms);
+  key_val(w, g->na, "mean_ms", g->mean_ms);
+  key_val(w, g->na, "max_ms", g->max_ms);
+  key_val(w, g->na, "long_task_share_pct", g->long_share_pct);
+  key_val(w, g->na, "valid_ms", g->valid_ms);
+  tc_jsonw_obj_end(w);
+}
+
+static void frames_heap_ut(tc_jsonw *w, const tc_trace_metrics *m) {
+  const tc_frame_metrics *f = &m->frames;
+  tc_jsonw_key(w, "frames");
+  tc_jsonw_obj(w);
+  key_na(w, f->na);
+  key_num(w, "budget_ms", f->budget_ms);
+  /* Draws were counted (zero included) once the page's layer tree was known. */
+  int counted = f->na == TC_NA_NONE || f->na == TC_NA_NO_FRAMES ||
+                f->na == TC_NA_NOT_CONTINUOUS || f->na == TC_NA_ALL_INVALID;
+  key_num(w, "draws", counted ? f->draws : NAN);
+  key_val(w, f->na, "intervals", f->intervals);
+  key_val(w, f->na, "mean_ms", f->mean_ms);
+  key_val(w, f->na, "p50_ms", f->p50_ms);
+  key_val(w, f->na, "p95_ms", f->p95_ms);
+  key_val(w, f->na, "max_ms", f->max_ms);
+  key_val(w, f->na, "over_budget", f->over_budget);
+  tc_jsonw_obj_end(w);
+
+  const tc_heap_metrics *h = &m->heap;
+  tc_jsonw_key(w, "heap");
+  tc_jsonw_obj(w);
+  key_na(w, h->na);
+  key_val(w, h->na, "samples", h->samples);
+  key_val(w, h->na, "start_bytes", h->start_bytes);
+  key_val(w, h->na, "end_bytes", h->end_bytes);
+  key_val(w, h->na, "growth_bytes", h->growth_bytes);
+  key_val(w, h->na, "max_bytes", h->max_bytes);
+  key_val(w, h->na, "mean_bytes", h->mean_bytes);
+  series(w, h->na, "series_bytes", h->series_bytes, h->nseries);
+  tc_jsonw_obj_end(w);
+
+  const tc_ut_metrics *u = &m->user_timing;
+  tc_jsonw_key(w, "user_timing");
+  tc_jsonw_obj(w);
+  key_na(w, u->na);
+  tc_jsonw_key(w, "measures");
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; i < u->nmeasures; i++) {
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "name");
+    tc_jsonw_str(w, u->measures[i].name);
+    tc_jsonw_key(w, "count");
+    tc_jsonw_uint(w, u->measures[i].count);
+    key_num(w, "mean_ms", u->measures[i].mean_ms);
+    key_num(w, "p50_ms", u->measures[i].p50_ms);
+    key_num(w, "p95_ms", u->measures[i].p95_ms);
+    key_num(w, "max_ms", u->measures[i].max_ms);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+  tc_jsonw_key(w, "unclosed");
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; i < u->nunclosed; i++) {
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "name");
+    tc_jsonw_str(w, u->unclosed[i].name);
+    tc_jsonw_key(w, "count");
+    tc_jsonw_uint(w, u->unclosed[i].count);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+  tc_jsonw_obj_end(w);
+}
+
+static void trace(tc_jsonw *w, const tc_trace_metrics *m) {
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "site");
+  tc_jsonw_str(w, m->site ? m->site : "");
+  tc_jsonw_key(w, "trace");
+  tc_jsonw_str(w, m->trace ? m->trace : "");
+  tc_jsonw_key(w, "flags");
+  tc_jsonw_arr(w);
+  if (m->flags & TC_TRACE_TRUNCATED)
+    tc_jsonw_str(w, "truncated");
+  if (m->flags & TC_TRACE_PARSE_ERRORS)
+    tc_jsonw_str(w, "parse_errors");
+  tc_jsonw_arr_end(w);
+  main_thread(w, m);
+  window(w, m);
+  busy_and_tasks(w, m);
+  frames_heap_ut(w, m);
+  tc_jsonw_obj_end(w);
+}
+
+static void site(tc_jsonw *w, const tc_metrics_reduction *r, const tc_site_metrics *s) {
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "site");
+  tc_jsonw_str(w, s->site);
+  tc_jsonw_key(w, "traces");
+  tc_jsonw_arr(w);
+  for (size_t i = 0; i < s->ntraces; i++)
+    tc_jsonw_str(w, r->traces[s->first + i]->trace ? r->traces[s->first + i]->trace : "");
+  tc_jsonw_arr_end(w);
+  tc_jsonw_key(w, "values");
+  tc_jsonw_obj(w);
+  for (size_t f = 0; f < r->nfields; f++)
+    key_num(w, r->fields[f].column, s->values[f]);
+  tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "na");
+  tc_jsonw_obj(w);
+  for (int g = 0; g < TC_GROUP_COUNT_; g++) {
+    tc_jsonw_key(w, tc_metric_group_code((tc_metric_group)g));
+    tc_jsonw_str(w, s->na[g] ? tc_na_code(s->na[g]) : NULL);
+  }
+  tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "measured");
+  tc_jsonw_obj(w);
+  for (int g = 0; g < TC_GROUP_COUNT_; g++) {
+    tc_jsonw_key(w, tc_metric_group_code((tc_metric_group)g));
+    tc_jsonw_uint(w, s->measured[g]);
+  }
+  tc_jsonw_obj_end(w);
+  tc_jsonw_obj_end(w);
+}
+
+static void corpus(tc_jsonw *w, const tc_metrics_reduction *r) {
+  tc_jsonw_key(w, "corpus");
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "unit");
+  tc_jsonw_str(w, "page view: one per site, its median trace");
+  tc_jsonw_key(w, "sites");
+  tc_jsonw_uint(w, r->nsites);
+  tc_jsonw_key(w, "traces");
+  tc_jsonw_uint(w, r->ntraces);
+  key_num(w, "relative_error", TC_SKETCH_ALPHA);
+  tc_jsonw_key(w, "na_traces");
+  tc_jsonw_obj(w);
+  for (int g = 0; g < TC_GROUP_COUNT_; g++) {
+    tc_jsonw_key(w, tc_metric_group_code((tc_metric_group)g));
+    tc_jsonw_obj(w);
+    for (int na = 1; na < TC_NA_COUNT_; na++) {
+      if (!r->na_traces[g][na])
+        continue;
+      tc_jsonw_key(w, tc_na_code((tc_na)na));
+      tc_jsonw_uint(w, r->na_traces[g][na]);
+    }
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "metrics");
+  tc_jsonw_obj(w);
+  for (size_t f = 0; f < r->nfields; f++) {
+    const tc_sketch *s = &r->corpus[f];
+    if (r->fields[f].can_be_negative)
+      continue;
+    tc_jsonw_key(w, r->fields[f].column);
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "n");
+    tc_jsonw_uint(w, s->n);
+    key_num(w, "min", s->n ? s->min : NAN);
+    for (size_t q = 0; q < sizeof corpus_q / sizeof *corpus_q; q++)
+      key_num(w, corpus_qname[q], s->n ? tc_sketch_quantile(s, corpus_q[q]) : NAN);
+    key_num(w, "max", s->n ? s->max : NAN);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_obj_end(w);
+  tc_jsonw_obj_end(w);
+}
+
+void tc_metrics_write_json(const tc_metrics_reduction *r, FILE *fp) {
+  tc_jsonw w;
+  tc_jsonw_init(&w, fp, 1);
+  tc_jsonw_obj(&w);
+  tc_jsonw_key(&w, "schema");
+  tc_jsonw_str(&w, "tracecensus-metrics/1");
+  tc_jsonw_key(&w, "rules");
+  tc_jsonw_obj(&w);
+  for (const tc_metrics_rule *rule = tc_metrics_rules(); rule->key; rule++) {
+    tc_jsonw_key(&w, rule->key);
+    tc_jsonw_str(&w, rule->text);
+  }
+  tc_jsonw_obj_end(&w);
+  tc_jsonw_key(&w, "traces");
+  tc_jsonw_arr(&w);
+  for (size_t i = 0; i < r->ntraces; i++)
+    trace(&w, r->traces[i]);
+  tc_jsonw_arr_end(&w);
+  tc_jsonw_key(&w, "sites");
+  tc_jsonw_arr(&w);
+  for (size_t i = 0; i < r->nsites; i++)
+    site(&w, r, &r->sites[i]);
+  tc_jsonw_arr_end(&w);
+  corpus(&w, r);
+  tc_jsonw_obj_end(&w);
+  fputc('\n', fp);
+}

@@ -1,0 +1,105 @@
+/* metrics.md: the summary for people. Corpus percentiles first, then why
+ * metrics were missing, then one line per site, then the rules. Rounded for
+ * reading; the CSV and JSON keep the raw numbers. */
+#include <math.h>
+#include <string.h>
+
+#include "report/metrics_report.h"
+
+static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
+
+/* Markdown table cells must not break the table. */
+static void md_text(FILE *fp, const char *s) {
+  for (; s && *s; s++) {
+    if (*s == '|')
+      fputs("\\|", fp);
+    else if (*s == '\n' || *s == '\r')
+      fputc(' ', fp);
+    else
+      fputc(*s, fp);
+  }
+}
+
+static void md_num(FILE *fp, double v) {
+  if (isnan(v))
+    fputs(" n/a |", fp);
+  else if (fabs(v) >= 1e6)
+    fprintf(fp, " %.4g |", v);
+  else
+    fprintf(fp, " %.1f |", v);
+}
+
+static void corpus(const tc_metrics_reduction *r, FILE *fp) {
+  fputs("## Corpus\n\n"
+        "One page view per site (the site's median trace); percentiles from mergeable "
+        "histograms, within 0.5% of the exact nearest-rank value.\n\n"
+        "| metric | sites | p50 | p75 | p90 | p95 | p99 | max |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|\n",
+        fp);
+  for (size_t f = 0; f < r->nfields; f++) {
+    const tc_sketch *s = &r->corpus[f];
+    if (r->fields[f].can_be_negative)
+      continue;
+    fprintf(fp, "| %s | %llu |", r->fields[f].column, (unsigned long long)s->n);
+    for (size_t q = 0; q < sizeof md_q / sizeof *md_q; q++)
+      md_num(fp, s->n ? tc_sketch_quantile(s, md_q[q]) : NAN);
+    md_num(fp, s->n ? s->max : NAN);
+    fputc('\n', fp);
+  }
+}
+
+static void missing(const tc_metrics_reduction *r, FILE *fp) {
+  fputs("\n## Not measured\n\nTraces per metric group and reason (n/a is never 0).\n\n"
+        "| group | reason | traces |\n|---|---|---:|\n",
+        fp);
+  int any = 0;
+  for (int g = 0; g < TC_GROUP_COUNT_; g++)
+    for (int na = 1; na < TC_NA_COUNT_; na++)
+      if (r->na_traces[g][na]) {
+        any = 1;
+        fprintf(fp, "| %s | %s | %u |\n", tc_metric_group_code((tc_metric_group)g),
+                tc_na_text((tc_na)na), r->na_traces[g][na]);
+      }
+  if (!any)
+    fputs("| (none) | every metric measured | 0 |\n", fp);
+}
+
+/* The per-site columns worth reading at a glance. */
+static const char *const site_cols[] = {"busy_mean_pct", "long_tasks", "tbt_ms", "lag_p90_ms",
+                                        "long_task_share_pct", "frame_p95_ms",
+                                        "heap_growth_bytes"};
+
+static void sites(const tc_metrics_reduction *r, FILE *fp) {
+  fputs("\n## Sites\n\nMedian of each site's traces; n/a where none measured it.\n\n"
+        "| site | traces",
+        fp);
+  size_t ncols = sizeof site_cols / sizeof *site_cols, idx[sizeof site_cols / sizeof *site_cols];
+  for (size_t c = 0; c < ncols; c++) {
+    fprintf(fp, " | %s", site_cols[c]);
+    for (idx[c] = 0; idx[c] < r->nfields && strcmp(r->fields[idx[c]].column, site_cols[c]);)
+      idx[c]++;
+  }
+  fputs(" |\n|---|---:", fp);
+  for (size_t c = 0; c < ncols; c++)
+    fputs("|---:", fp);
+  fputs("|\n", fp);
+  for (size_t i = 0; i < r->nsites; i++) {
+    const tc_site_metrics *s = &r->sites[i];
+    fputs("| ", fp);
+    md_text(fp, s->site);
+    fprintf(fp, " | %zu |", s->ntraces);
+    for (size_t c = 0; c < ncols; c++)
+      md_num(fp, idx[c] < r->nfields ? s->values[idx[c]] : NAN);
+    fputc('\n', fp);
+  }
+}
+
+void tc_metrics_write_md(const tc_metrics_reduction *r, FILE *fp) {
+  fprintf(fp, "# Runtime metrics\n\n%zu traces from %zu sites.\n\n", r->ntraces, r->nsites);
+  corpus(r, fp);
+  missing(r, fp);
+  sites(r, fp);
+  fputs("\n## Rules\n\n", fp);
+  for (const tc_metrics_rule *rule = tc_metrics_rules(); rule->key; rule++)
+    fprintf(fp, "- **%s**: %s.\n", rule->key, rule->text);
+}

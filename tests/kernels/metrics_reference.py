@@ -1,0 +1,396 @@
+#!/usr/bin/env python3
+"""Recomputes every figure of metrics.json from the raw traces and compares.
+
+    metrics_reference.py METRICS_JSON TRACE_DIR
+
+An independent check of the kernels, written apart from them and on purpose
+the slow, obvious way: busy time per bucket by intersecting every bucket with
+every busy interval, lag quantiles by bisection on the distribution function
+instead of a sweep, forward fill by searching back from each bucket end,
+frame continuity by replaying the compositor's state at each draw. The main
+thread is taken from metrics.json, where the Lighthouse oracle checks it;
+everything after it is recomputed from the trace file (plain or gzip) named by
+the record's "trace" (its base name, looked up in TRACE_DIR).
+
+Exit status 0 when every figure agrees (to 1e-6, the reports' rounding), 1
+otherwise; each disagreement is printed.
+"""
+import bisect
+import gzip
+import json
+import math
+import os
+import sys
+
+TASKS = {'RunTask', 'ThreadControllerImpl::RunTask', 'ThreadControllerImpl::DoWork',
+         'TaskQueueManager::ProcessTaskFromWorkQueue', 'MessageLoop::RunTask', 'toplevel'}
+LONG_US = 50000.0
+JUMP_US = 60e6
+NEST_SLACK_US = 1000.0
+
+
+def load(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:2] == b'\x1f\x8b':
+        data = gzip.decompress(data)
+    doc = json.loads(data)
+    return [e for e in (doc if isinstance(doc, list) else doc['traceEvents']) if isinstance(e, dict)]
+
+
+def nearest_rank(values, q):
+    v = sorted(values)
+    if not v:
+        return None
+    return v[min(len(v), max(1, math.ceil(q * len(v)))) - 1]
+
+
+def merge(spans):
+    out = []
+    for s, e in sorted(spans):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return out
+
+
+def overlap(a0, a1, b0, b1):
+    return max(0.0, min(a1, b1) - max(a0, b0))
+
+
+class Trace:
+    def __init__(self, events, record):
+        self.events = events
+        self.threads = [(t['pid'], t['tid']) for t in record['main_thread']['threads']]
+        self.pids = {p for p, _ in self.threads}
+        self.frame = record['main_thread']['frame']
+
+    def thread_end(self, pid, tid):
+        return max(e['ts'] + max(e.get('dur', 0), 0) for e in self.events
+                   if e.get('pid') == pid and e.get('tid') == tid and e.get('ph') != 'M' and 'ts' in e)
+
+    def window(self):
+        ts = [(e['ts'], e['ts'] + max(e.get('dur', 0), 0)) for e in self.events
+              if (e.get('pid'), e.get('tid')) in self.threads and e.get('ph') != 'M' and 'ts' in e]
+        return min(a for a, _ in ts), max(b for _, b in ts)
+
+    def tasks(self):
+        """Top-level tasks [(s, e, unbounded)], and the raw task count."""
+        per_thread = {}
+        for e in self.events:
+            key = (e.get('pid'), e.get('tid'))
+            if key not in self.threads or e.get('name') not in TASKS or e.get('ph') not in 'XBE':
+                continue
+            per_thread.setdefault(key, []).append(e)
+        tops, raw, spans = [], 0, []
+        for key, evs in per_thread.items():
+            end_of_thread = self.thread_end(*key)
+            done, stack = [], []
+            for e in evs:
+                raw += e['ph'] != 'E'
+                if e['ph'] == 'X':
+                    if 'dur' in e:
+                        done.append((e['ts'], e['ts'] + e['dur'], False))
+                    else:
+                        done.append((e['ts'], max(end_of_thread, e['ts']), True))
+                elif e['ph'] == 'B':
+                    stack.append(e)
+                else:
+                    for i in range(len(stack) - 1, -1, -1):
+                        if stack[i]['name'] == e['name']:
+                            done.append((stack[i]['ts'], e['ts'], False))
+                            del stack[i]
+                            break
+            done += [(b['ts'], max(end_of_thread, b['ts']), True) for b in stack]
+            spans += [(s, e if e > s and not u else s) for s, e, u in done if e >= s]
+            done = [t for t in done if t[1] >= t[0]]
+            done.sort(key=lambda t: (t[0], -t[1], t[2]))
+            reach = -math.inf
+            for s, e, u in done:
+                if s < reach and e <= reach + NEST_SLACK_US:
+                    continue
+                reach = e
+                tops.append((s, e, u))
+        return sorted(tops, key=lambda t: (t[0], -t[1], t[2])), raw, spans
+
+
+def jumps(task_spans, ws, we, trim):
+    busy = merge(task_spans)
+    gaps, prev = [], ws
+    for s, e in busy:
+        if s - prev > JUMP_US:
+            gaps.append((prev, s))
+        prev = max(prev, e)
+    if busy and we - prev > JUMP_US:
+        gaps.append((prev, we))
+    if trim and gaps and gaps[0][0] <= ws:
+        ws = gaps.pop(0)[1]
+    if trim and gaps and gaps[-1][1] >= we:
+        we = gaps.pop()[0]
+    return gaps, ws, we
+
+
+def meets(stretches, s, e):
+    for a, b in stretches:
+        if b > a and a < e and s < b:
+            return True
+        if b == a and s < a < e:
+            return True
+    return False
+
+
+def lag_figures(tops, ws, we, invalid):
+    """Quantiles by bisection on F(w) = P(wait <= w)."""
+    busy = merge([(s, e) for s, e, _ in tops])
+    lost = [list(x) for x in invalid]
+    pieces = []
+    for s, e in busy:
+        a, b = max(s, ws), min(e, we)
+        if b <= a:
+            continue
+        if meets(invalid, s, e):
+            lost.append([a, b])
+            continue
+        pieces.append((e - b, e - a))  # waits run from e-b to e-a
+    lost = merge(lost)
+    valid = (we - ws) - sum(overlap(a, b, ws, we) for a, b in lost)
+    busy_t = sum(hi - lo for lo, hi in pieces)
+
+    def F(w):
+        return (valid - busy_t + sum(min(max(w - lo, 0), hi - lo) for lo, hi in pieces)) / valid
+
+    def quantile(q):
+        if F(0) >= q:
+            return 0.0
+        lo, hi = 0.0, max(h for _, h in pieces)
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if F(mid) >= q:
+                hi = mid
+            else:
+                lo = mid
+        return hi
+
+    mean = sum((hi * hi - lo * lo) / 2 for lo, hi in pieces) / valid
+    longs = merge([(s, e) for s, e, u in tops if not u and e - s >= LONG_US and not meets(invalid, s, e)])
+    in_long = 0.0
+    for s, e in longs:
+        a, b = max(s, ws), min(e, we)
+        if b > a:
+            in_long += (b - a) - sum(overlap(x, y, a, b) for x, y in lost)
+    return {
+        'valid_ms': valid / 1e3,
+        'p50_ms': quantile(0.5) / 1e3, 'p90_ms': quantile(0.9) / 1e3, 'p99_ms': quantile(0.99) / 1e3,
+        'mean_ms': mean / 1e3, 'max_ms': max([h for _, h in pieces] or [0]) / 1e3,
+        'long_task_share_pct': 100 * in_long / valid,
+    }
+
+
+def busy_figures(tops, ws, we, bucket_us, invalid):
+    busy = merge([(s, e) for s, e, _ in tops])
+    series, pcts, total, length = [], [], 0.0, 0.0
+    n = math.ceil((we - ws) / bucket_us)
+    for i in range(n):
+        bs, be = ws + i * bucket_us, min(ws + (i + 1) * bucket_us, we)
+        if meets(invalid, bs, be):
+            series.append(None)
+            continue
+        b = sum(overlap(s, e, bs, be) for s, e in busy)
+        series.append(round(100 * b / (be - bs), 6))
+        total += b
+        length += be - bs
+        if i + 1 < n or be - bs >= bucket_us / 2 or not pcts:
+            pcts.append(series[-1])
+    return {'mean_pct': 100 * total / length, 'p50_pct': nearest_rank(pcts, 0.5),
+            'p95_pct': nearest_rank(pcts, 0.95), 'max_pct': max(pcts), 'series_pct': series}
+
+
+def long_figures(tops, ws, we, invalid):
+    tasks = [(s, e) for s, e, u in tops if not u and e - s >= LONG_US and not meets(invalid, s, e)]
+    tbt = sum(max(0.0, min(e, we) - max(s, ws) - LONG_US) for s, e in tasks) / 1e3
+    durs = [(e - s) / 1e3 for s, e in tasks]
+    out = {'count': len(tasks), 'tbt_ms': tbt, 'tasks': [{'start_us': s, 'dur_us': e - s} for s, e in tasks]}
+    if durs:
+        out.update(mean_ms=sum(durs) / len(durs), p50_ms=nearest_rank(durs, 0.5),
+                   p95_ms=nearest_rank(durs, 0.95), max_ms=max(durs))
+    return out
+
+
+def frame_figures(t, ws, we, refresh_hz, invalid):
+    trees = set()
+    for e in t.events:
+        if e.get('name') == 'SetLayerTreeId' and e.get('pid') in t.pids:
+            data = e.get('args', {}).get('data', {})
+            if 'layerTreeId' in data and (not data.get('frame') or not t.frame or data.get('frame') == t.frame):
+                trees.add((e['pid'], data['layerTreeId']))
+    if not trees:
+        return {'na': 'layer_tree_not_found'}
+    draws, changes = {}, {}
+    for e in t.events:
+        key = (e.get('pid'), e.get('args', {}).get('layerTreeId'))
+        if key not in trees:
+            continue
+        if e.get('name') == 'DrawFrame' and e.get('ph') in ('I', 'i'):
+            draws.setdefault(key, []).append(e['ts'])
+        if e.get('name') == 'NeedsBeginFrameChanged' and 'needsBeginFrame' in e['args'].get('data', {}):
+            changes.setdefault(key, []).append((e['ts'], int(bool(e['args']['data']['needsBeginFrame']))))
+    intervals, ndraws, continuous = [], 0, 0
+    for key, ts in draws.items():
+        ts = sorted(x for x in ts if ws <= x <= we)
+        ndraws += len(ts)
+        ch = sorted(changes.get(key, []))
+
+        def asking(at):
+            before = [v for c, v in ch if c <= at]
+            return before[-1] if before else (1 - ch[0][1] if ch else 0)
+
+        for a, b in zip(ts, ts[1:]):
+            if not ch or not asking(a) or any(v == 0 for c, v in ch if a < c < b):
+                continue
+            continuous += 1
+            if not meets(invalid, a, b):
+                intervals.append((b - a) / 1e3)
+    if not ndraws:
+        return {'na': 'no_frames'}
+    if not continuous:
+        return {'na': 'no_continuous_updates'}
+    budget = 1000.0 / refresh_hz
+    return {'draws': ndraws, 'intervals': len(intervals), 'mean_ms': sum(intervals) / len(intervals),
+            'p50_ms': nearest_rank(intervals, 0.5), 'p95_ms': nearest_rank(intervals, 0.95),
+            'max_ms': max(intervals), 'over_budget': sum(i > budget for i in intervals)}
+
+
+def heap_figures(t, ws, we, bucket_us):
+    samples = sorted((e['ts'], e['args']['data']['jsHeapSizeUsed']) for e in t.events
+                     if e.get('name') == 'UpdateCounters' and e.get('pid') in t.pids and e['ts'] <= we
+                     and isinstance(e.get('args', {}).get('data', {}).get('jsHeapSizeUsed'), (int, float)))
+    if not samples:
+        return {'na': 'no_heap_samples'}
+    inside = [v for ts, v in samples if ts >= ws]
+    before = [v for ts, v in samples if ts < ws]
+    start = before[-1] if before else inside[0]
+    series = []
+    n = math.ceil((we - ws) / bucket_us)
+    for i in range(n):
+        be = min(ws + (i + 1) * bucket_us, we)
+        upto = [v for ts, v in samples if ts <= be]
+        series.append(upto[-1] if upto else None)
+    return {'samples': len(inside), 'start_bytes': start, 'end_bytes': samples[-1][1],
+            'growth_bytes': samples[-1][1] - start, 'max_bytes': max([start] + inside),
+            'series_bytes': series}
+
+
+def user_timing_figures(t, ws, we):
+    opened, measures, unclosed = {}, {}, {}
+    for e in t.events:
+        if 'blink.user_timing' not in e.get('cat', '') or e.get('pid') not in t.pids:
+            continue
+        ident = e.get('id', (e.get('id2') or {}).get('local', (e.get('id2') or {}).get('global', '')))
+        key = (e['pid'], e['name'], str(ident))
+        if e.get('ph') in ('b', 'S'):
+            opened.setdefault(key, []).append(e['ts'])
+        elif e.get('ph') in ('e', 'F') and opened.get(key):
+            b = opened[key].pop()
+            if ws <= b <= we and e['ts'] >= b:
+                measures.setdefault(e['name'], []).append((e['ts'] - b) / 1e3)
+    for (pid, name, _), begins in opened.items():
+        n = sum(ws <= b <= we for b in begins)
+        if n:
+            unclosed[name] = unclosed.get(name, 0) + n
+    out = {'measures': [{'name': n, 'count': len(v), 'mean_ms': sum(v) / len(v),
+                         'p50_ms': nearest_rank(v, 0.5), 'p95_ms': nearest_rank(v, 0.95), 'max_ms': max(v)}
+                        for n, v in sorted(measures.items())],
+           'unclosed': unclosed}
+    if not measures:
+        out['na'] = 'no_user_timing'
+    return out
+
+
+class Checker:
+    def __init__(self, site):
+        self.site, self.bad = site, []
+
+    def num(self, what, got, want):
+        if want is None or got is None:
+            if want != got:
+                self.bad.append('%s: %r, reference %r' % (what, got, want))
+        elif abs(got - want) > 2e-6 + 1e-12 * abs(want):
+            self.bad.append('%s: %r, reference %r' % (what, got, want))
+
+    def obj(self, what, got, want):
+        for k, v in want.items():
+            if isinstance(v, list):
+                if len(got[k]) != len(v):
+                    self.bad.append('%s.%s: %d items, reference %d' % (what, k, len(got[k]), len(v)))
+                    continue
+                for i, (g, w) in enumerate(zip(got[k], v)):
+                    if isinstance(w, dict):
+                        self.obj('%s.%s[%d]' % (what, k, i), g, w)
+                    else:
+                        self.num('%s.%s[%d]' % (what, k, i), g, w)
+            elif isinstance(v, str):
+                if got.get(k) != v:
+                    self.bad.append('%s.%s: %r, reference %r' % (what, k, got.get(k), v))
+            else:
+                self.num('%s.%s' % (what, k), got[k], v)
+
+
+def check(record, path, refresh_hz):
+    c = Checker(record['site'])
+    if record['main_thread']['na'] or record['window']['na']:
+        return c, 'n/a (%s)' % (record['main_thread']['na'] or record['window']['na'])
+    t = Trace(load(path), record)
+    ws, we = t.window()
+    tops, raw, spans = t.tasks()
+    gaps, ws, we = jumps(spans, ws, we, record['window']['rule'] == 'main_thread_span')
+    c.num('window.start_us', record['window']['start_us'], ws)
+    c.num('window.end_us', record['window']['end_us'], we)
+    invalid = [(max(a, ws), min(b, we)) for a, b in gaps]
+    c.num('validity.clock_jump_ms', record['validity']['clock_jump_ms'],
+          sum(overlap(a, b, ws, we) for a, b in gaps) / 1e3)
+    tops = [x for x in tops if (x[0] < we and x[1] > ws) if x[1] > x[0]] + \
+           [x for x in tops if x[1] == x[0] and ws <= x[0] < we]
+    tops.sort(key=lambda x: (x[0], -x[1], x[2]))
+    bucket_us = record['busy']['bucket_ms'] * 1e3
+    if raw == 0:
+        for g in ('busy', 'long_tasks', 'lag'):
+            if record[g]['na'] != 'no_task_events':
+                c.bad.append('%s.na %r, reference no_task_events' % (g, record[g]['na']))
+    else:
+        c.obj('busy', record['busy'], busy_figures(tops, ws, we, bucket_us, invalid))
+        c.obj('long_tasks', record['long_tasks'], long_figures(tops, ws, we, invalid))
+        c.obj('lag', record['lag'], lag_figures(tops, ws, we, invalid))
+    frames = frame_figures(t, ws, we, refresh_hz, invalid)
+    if 'na' in frames:
+        c.obj('frames', record['frames'], {'na': frames['na']})
+    else:
+        c.obj('frames', record['frames'], frames)
+    heap = heap_figures(t, ws, we, bucket_us)
+    c.obj('heap', record['heap'], heap)
+    ut = user_timing_figures(t, ws, we)
+    got_unclosed = {u['name']: u['count'] for u in record['user_timing']['unclosed'] if not u['name'].endswith(':start')}
+    if got_unclosed != ut.pop('unclosed'):
+        c.bad.append('user_timing.unclosed: %r' % got_unclosed)
+    c.obj('user_timing', record['user_timing'], ut)
+    return c, 'window %.0f ms, %d top-level tasks' % ((we - ws) / 1e3, len(tops))
+
+
+def main():
+    doc = json.load(open(sys.argv[1]))
+    refresh_hz = 1000.0 / doc['traces'][0]['frames']['budget_ms'] if doc['traces'] else 60
+    bad = 0
+    for record in doc['traces']:
+        path = os.path.join(sys.argv[2], os.path.basename(record['trace']))
+        c, note = check(record, path, refresh_hz)
+        if c.bad:
+            bad += 1
+            print('FAIL %s: %s' % (record['site'], '; '.join(c.bad[:8])))
+        else:
+            print('ok   %s: %s' % (record['site'], note))
+    print('%d of %d traces agree with the reference' % (len(doc['traces']) - bad, len(doc['traces'])))
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
