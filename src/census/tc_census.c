@@ -179,7 +179,7 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
   if (needs_order(ph) || (w->kernels && tc_kernels_wants(ev->name, ev->cat, ph))) {
     tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
                    (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, ev->pid, ev->tid, ev->id,
-                   c->events[i].index, p->wanted + ev->want_begin, ev->nwant};
+                   c->events[i].index, ev->nwant ? p->wanted + ev->want_begin : NULL, ev->nwant};
     if ((e = tc_seq_push(seq, &k)))
       return e;
   }

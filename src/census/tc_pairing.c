@@ -21,7 +21,7 @@ struct tc_pairing {
   tc_map names;
   uint64_t (*pairs)[TC_PAIR_COUNT]; /* by name id */
   size_t pairs_cap;
-  tc_imap threads; /* (pid, tid) hash -> stack index */
+  tc_map threads; /* (pid, tid) as 16 bytes -> stack index */
   be_stack *stacks;
   size_t stacks_cap;
   tc_map keys; /* "kind cat \0 name \0 id" -> id_counts index */
@@ -36,7 +36,7 @@ tc_pairing *tc_pairing_create(void) {
   if (!p)
     return NULL;
   tc_map_init(&p->names);
-  tc_imap_init(&p->threads);
+  tc_map_init(&p->threads);
   tc_map_init(&p->keys);
   return p;
 }
@@ -44,14 +44,14 @@ tc_pairing *tc_pairing_create(void) {
 void tc_pairing_free(tc_pairing *p) {
   if (!p)
     return;
-  for (uint32_t i = 0; i < p->threads.count; i++)
+  for (uint32_t i = 0; i < tc_map_count(&p->threads); i++)
     free(p->stacks[i].names);
   free(p->stacks);
   free(p->pairs);
   free(p->ids);
   free(p->keybuf);
   tc_map_free(&p->names);
-  tc_imap_free(&p->threads);
+  tc_map_free(&p->threads);
   tc_map_free(&p->keys);
   free(p);
 }
@@ -64,9 +64,10 @@ static tc_err name_of(tc_pairing *p, tc_str name, uint32_t *id) {
 }
 
 static tc_err feed_be(tc_pairing *p, const tc_kevent *ev, uint32_t name) {
-  uint64_t tkey = (uint64_t)ev->pid * 0x9E3779B97F4A7C15ULL ^ (uint64_t)ev->tid;
+  int64_t pt[2] = {ev->pid, ev->tid};
+  tc_str tkey = {(const char *)pt, sizeof pt};
   uint32_t t;
-  tc_err e = tc_imap_intern(&p->threads, tkey, &t, NULL);
+  tc_err e = tc_map_intern(&p->threads, tkey, &t, NULL);
   if (!e)
     e = TC_GROW(p->stacks, p->stacks_cap, (size_t)t + 1);
   if (e)
@@ -84,8 +85,17 @@ static tc_err feed_be(tc_pairing *p, const tc_kevent *ev, uint32_t name) {
   return TC_OK;
 }
 
+/* Appends S and a NUL at K + N; returns the new length. An absent field is
+ * {NULL, 0}, which memcpy must not be given. */
+static size_t put_field(char *k, size_t n, tc_str s) {
+  if (s.len)
+    memcpy(k + n, s.ptr, s.len);
+  k[n + s.len] = '\0';
+  return n + s.len + 1;
+}
+
 static tc_err feed_id(tc_pairing *p, const tc_kevent *ev, uint32_t name, int kind, int begin) {
-  size_t need = 2 + ev->cat.len + 1 + ev->name.len + 1 + ev->id.len;
+  size_t need = 2 + ev->cat.len + 1 + ev->name.len + 1 + ev->id.len + 1;
   tc_err e = TC_GROW(p->keybuf, p->keybuf_cap, need);
   if (e)
     return e;
@@ -93,14 +103,9 @@ static tc_err feed_id(tc_pairing *p, const tc_kevent *ev, uint32_t name, int kin
   size_t n = 0;
   k[n++] = (char)('0' + kind);
   k[n++] = ev->ph == 'b' || ev->ph == 'e' ? 'n' : 'l'; /* nestable vs legacy async */
-  memcpy(k + n, ev->cat.ptr, ev->cat.len);
-  n += ev->cat.len;
-  k[n++] = '\0';
-  memcpy(k + n, ev->name.ptr, ev->name.len);
-  n += ev->name.len;
-  k[n++] = '\0';
-  memcpy(k + n, ev->id.ptr, ev->id.len);
-  n += ev->id.len;
+  n = put_field(k, n, ev->cat);
+  n = put_field(k, n, ev->name);
+  n = put_field(k, n, ev->id);
   uint32_t id;
   int inserted;
   tc_str key = {k, n};
@@ -139,7 +144,7 @@ tc_err tc_pairing_feed(tc_pairing *p, const tc_kevent *ev) {
 }
 
 tc_err tc_pairing_finish(tc_pairing *p, tc_census_worker *w, uint32_t site) {
-  for (uint32_t t = 0; t < p->threads.count; t++)
+  for (uint32_t t = 0; t < tc_map_count(&p->threads); t++)
     for (size_t i = 0; i < p->stacks[t].n; i++)
       p->pairs[p->stacks[t].names[i]][TC_PAIR_BE_UNMATCHED]++;
   for (uint32_t i = 0; i < tc_map_count(&p->keys); i++) {

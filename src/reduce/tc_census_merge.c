@@ -288,7 +288,7 @@ tc_err tc_census_merge(tc_census_worker *const *workers, size_t nw, uint32_t nsi
       }
     }
   }
-  if (!e)
+  if (!e && out->nevents > 1)
     qsort(out->events, out->nevents, sizeof *out->events, cmp_event);
   tc_map_free(&m.cat_keys);
   tc_map_free(&m.arg_keys);

@@ -1,10 +1,9 @@
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
 #include "report/tc_outfile.h"
-
-#define TC_MAX_CATS 64
 
 /* RFC 4180: quote every text field, double inner quotes. */
 static void csv_text(FILE *fp, tc_str s) {
@@ -35,11 +34,12 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
     csv_text(fp, ev->name);
     fprintf(fp, ",%" PRIu64 ",%" PRIu64 ",%u,%s,%.6g,", ev->records, ev->sites, S,
             tc_usage_label(ev->records, S), S ? (double)ev->records / S : 0.0);
-    tc_res_cat cats[TC_MAX_CATS];
-    size_t n = tc_split_categories(ev, cats, TC_MAX_CATS);
+    tc_res_cat *cats;
+    size_t n = tc_split_categories(ev, &cats);
     fputc('"', fp);
     for (size_t k = 0; k < n; k++)
       fprintf(fp, "%s%.*s", k ? ";" : "", (int)cats[k].cat.len, cats[k].cat.ptr);
+    free(cats);
     fputs("\",\"", fp);
     int first = 1;
     for (int k = 0; k < TC_PH_COUNT; k++) {

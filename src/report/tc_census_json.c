@@ -1,10 +1,10 @@
+#include <stdlib.h>
+
 #include "census/tc_labels.h"
 #include "kernels/tc_kevent.h"
 #include "report/tc_census_report.h"
 #include "report/tc_jsonw.h"
 #include "report/tc_outfile.h"
-
-#define TC_MAX_CATS 64
 
 static void write_types(tc_jsonw *w, uint8_t types) {
   tc_jsonw_arr(w);
@@ -96,8 +96,8 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
   tc_jsonw_obj_end(w);
   tc_jsonw_key(w, "pairs");
   write_pairs(w, e);
-  tc_res_cat cats[TC_MAX_CATS];
-  size_t ncat = tc_split_categories(e, cats, TC_MAX_CATS);
+  tc_res_cat *cats;
+  size_t ncat = tc_split_categories(e, &cats);
   tc_jsonw_key(w, "categories");
   tc_jsonw_arr(w);
   for (size_t i = 0; i < ncat; i++) {
@@ -109,6 +109,7 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
+  free(cats);
   tc_jsonw_key(w, "usage");
   tc_jsonw_str(w, tc_usage_label(e->records, sites_total));
   tc_jsonw_key(w, "records_per_site");

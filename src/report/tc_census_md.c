@@ -1,11 +1,11 @@
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
 #include "report/tc_outfile.h"
 #include "report/tc_pretty.h"
 
-#define TC_MAX_CATS 64
 #define TC_EXAMPLE_ITEMS 3
 
 /* Microseconds the way a person reads them. */
@@ -48,11 +48,12 @@ static void md_event(FILE *fp, const tc_res_event *ev, uint32_t S, const tc_devt
   char sentence[1024];
   tc_phase_sentence(ev, S, sentence, sizeof sentence);
   fprintf(fp, "%s\n\n", sentence);
-  tc_res_cat cats[TC_MAX_CATS];
-  size_t n = tc_split_categories(ev, cats, TC_MAX_CATS);
+  tc_res_cat *cats;
+  size_t n = tc_split_categories(ev, &cats);
   fputs("**categories** ", fp);
   for (size_t k = 0; k < n; k++)
     fprintf(fp, "%s%.*s", k ? ", " : "", (int)cats[k].cat.len, cats[k].cat.ptr);
+  free(cats);
   fprintf(fp, "  \n**usage** %s (%.1f records per surveyed site)  \n",
           tc_usage_label(ev->records, S), S ? (double)ev->records / S : 0.0);
   if (ev->dur.n) {

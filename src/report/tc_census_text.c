@@ -91,25 +91,34 @@ static int cmp_cat(const void *a, const void *b) {
   return tc_str_cmp(x->cat, y->cat);
 }
 
-size_t tc_split_categories(const tc_res_event *e, tc_res_cat *out, size_t max) {
+size_t tc_split_categories(const tc_res_event *e, tc_res_cat **out) {
+  /* At most one category per comma-separated field of every cat string. */
+  size_t cap = 0;
+  for (size_t i = 0; i < e->ncats; i++) {
+    cap++;
+    for (size_t j = 0; j < e->cats[i].cat.len; j++)
+      cap += e->cats[i].cat.ptr[j] == ',';
+  }
+  tc_res_cat *o = calloc(cap ? cap : 1, sizeof *o);
+  *out = o;
+  if (!o)
+    return 0;
   size_t n = 0;
   for (size_t i = 0; i < e->ncats; i++) {
     size_t pos = 0;
     tc_str one;
     while (tc_str_next_field(e->cats[i].cat, ',', &pos, &one)) {
       size_t k = 0;
-      while (k < n && !tc_str_eq(out[k].cat, one))
+      while (k < n && !tc_str_eq(o[k].cat, one))
         k++;
       if (k == n) {
-        if (n == max)
-          continue;
-        out[n].cat = one;
-        out[n].records = 0;
+        o[n].cat = one;
+        o[n].records = 0;
         n++;
       }
-      out[k].records += e->cats[i].records;
+      o[k].records += e->cats[i].records;
     }
   }
-  qsort(out, n, sizeof *out, cmp_cat);
+  qsort(o, n, sizeof *o, cmp_cat);
   return n;
 }

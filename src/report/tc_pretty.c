@@ -2,6 +2,11 @@
 
 #include <string.h>
 
+/* The manual prints an array of scalars on one line and cuts it after this
+ * many elements; arrays holding objects or arrays get one element per line
+ * and the caller's MAX_ITEMS. */
+#define TC_PRETTY_INLINE_ITEMS 8
+
 typedef struct {
   const char *p, *end;
   FILE *fp;
@@ -36,19 +41,68 @@ static void string_tok(pp *s, int emit) {
 
 static void value(pp *s, int depth, int emit);
 
+/* Whether the array at S->p holds scalars only (the input is known valid). */
+static int scalars_only(const pp *s) {
+  pp t = *s;
+  t.p++;
+  for (;;) {
+    skip_ws(&t);
+    if (t.p >= t.end || *t.p == '{' || *t.p == '[')
+      return 0;
+    if (*t.p == ']')
+      return 1;
+    value(&t, 0, 0);
+    skip_ws(&t);
+    if (t.p < t.end && *t.p == ',')
+      t.p++;
+  }
+}
+
+/* ["a", "b", ..., "... [N more items]"] on one line. */
+static void inline_array(pp *s, int depth) {
+  fputc('[', s->fp);
+  s->p++;
+  size_t items = 0;
+  for (;;) {
+    skip_ws(s);
+    if (*s->p == ']')
+      break;
+    int show = items < TC_PRETTY_INLINE_ITEMS;
+    if (show && items)
+      fputs(", ", s->fp);
+    value(s, depth + 1, show);
+    items++;
+    skip_ws(s);
+    if (*s->p == ',')
+      s->p++;
+  }
+  s->p++;
+  if (items > TC_PRETTY_INLINE_ITEMS)
+    fprintf(s->fp, ", \"... [%zu more items]\"", items - TC_PRETTY_INLINE_ITEMS);
+  fputc(']', s->fp);
+}
+
 static void container(pp *s, int depth, int emit, char close) {
   int is_obj = close == '}';
+  if (emit && !is_obj && scalars_only(s)) {
+    inline_array(s, depth);
+    return;
+  }
   if (emit)
     fputc(*s->p, s->fp);
   s->p++;
   skip_ws(s);
   if (s->p < s->end && *s->p == close) {
     s->p++;
-    if (emit)
+    if (emit) {
+      if (is_obj) /* the manual's "args": { and } on two lines */
+        indent(s, depth);
       fputc(close, s->fp);
+    }
     return;
   }
   size_t items = 0, elided = 0;
+  int closed = 0;
   while (s->ok && s->p < s->end) {
     int show = emit && (is_obj || items < s->max_items);
     if (!show && emit)
@@ -83,11 +137,14 @@ static void container(pp *s, int depth, int emit, char close) {
     }
     if (s->p < s->end && *s->p == close) {
       s->p++;
+      closed = 1;
       break;
     }
     s->ok = 0;
     return;
   }
+  if (!closed)
+    s->ok = 0; /* "[" or "{" with nothing after it */
   if (!emit)
     return;
   if (elided) {
@@ -119,6 +176,8 @@ static void value(pp *s, int depth, int emit) {
     const char *b = s->p;
     while (s->p < s->end && !strchr(",]} \n\r\t", *s->p))
       s->p++;
+    if (s->p == b)
+      s->ok = 0; /* a missing value: "[1,]", "{\"a\":}" */
     if (emit)
       fwrite(b, 1, (size_t)(s->p - b), s->fp);
   }
@@ -129,7 +188,8 @@ void tc_json_pretty(FILE *fp, tc_str json, size_t max_items) {
   /* Dry run first, so invalid input is never half re-indented. */
   pp dry = {json.ptr, json.ptr + json.len, fp, max_items, 1};
   value(&dry, 0, 0);
-  if (!dry.ok) {
+  skip_ws(&dry);
+  if (!dry.ok || dry.p != dry.end) {
     fwrite(json.ptr, 1, json.len, fp);
     return;
   }

@@ -7,8 +7,13 @@ tc_err tc_grow(void **p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap)
     return TC_OK;
   size_t n = *cap ? *cap : 16;
-  while (n < need)
+  while (n < need) {
+    if (n > SIZE_MAX / 2)
+      return TC_E_NOMEM;
     n *= 2;
+  }
+  if (n > SIZE_MAX / elem)
+    return TC_E_NOMEM;
   void *q = realloc(*p, n * elem);
   if (!q)
     return TC_E_NOMEM;

@@ -1,0 +1,149 @@
+/* The usage and duration words. Usage must give back the label of every
+ * manual entry that states N records and S sites: they are read at test
+ * time from tests/oracle/manual_entries.tsv (argv[1]), which
+ * tests/oracle/manual_usage.py extracts from the manual. The thresholds are
+ * then pinned at their exact edges. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "census/tc_labels.h"
+
+static const char *tsv_path;
+
+/* Splits LINE in place on tabs; returns the number of fields. */
+static size_t split_tabs(char *line, char **f, size_t max) {
+  size_t n = 0;
+  f[n++] = line;
+  for (char *p = line; *p && n < max; p++)
+    if (*p == '\t') {
+      *p = '\0';
+      f[n++] = p + 1;
+    }
+  return n;
+}
+
+static int column(char **f, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(f[i], name) == 0)
+      return (int)i;
+  fail_msg("manual_entries.tsv has no column %s", name);
+  return -1;
+}
+
+static uint64_t parse_count(const char *s, int line) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end || end == s)
+    fail_msg("manual_entries.tsv line %d: bad count '%s'", line, s);
+  return v;
+}
+
+static void test_every_manual_entry(void **state) {
+  (void)state;
+  FILE *fp = fopen(tsv_path, "r");
+  if (!fp)
+    fail_msg("cannot open %s", tsv_path);
+  char line[8192];
+  char *f[32];
+  assert_non_null(fgets(line, sizeof line, fp));
+  line[strcspn(line, "\r\n")] = '\0';
+  size_t nh = split_tabs(line, f, 32);
+  int c_name = column(f, nh, "name"), c_n = column(f, nh, "records"),
+      c_s = column(f, nh, "sites_total"), c_usage = column(f, nh, "usage");
+  int lineno = 1, with_ns = 0, checked = 0, unlabelled = 0;
+  while (fgets(line, sizeof line, fp)) {
+    lineno++;
+    line[strcspn(line, "\r\n")] = '\0';
+    size_t n = split_tabs(line, f, 32);
+    if (n < nh)
+      fail_msg("manual_entries.tsv line %d: %zu fields, header has %zu", lineno, n, nh);
+    if (!*f[c_n] || !*f[c_s])
+      continue;
+    with_ns++;
+    if (!*f[c_usage]) {
+      /* The manual states N and S but prints no usage word here. */
+      unlabelled++;
+      print_message("line %d (%s): N and S but no usage label in the manual\n", lineno,
+                    *f[c_name] ? f[c_name] : "no name");
+      continue;
+    }
+    uint64_t records = parse_count(f[c_n], lineno), sites = parse_count(f[c_s], lineno);
+    const char *got = tc_usage_label(records, sites);
+    if (strcmp(got, f[c_usage]) != 0)
+      fail_msg("line %d (%s): N=%llu S=%llu: manual says '%s', tc_usage_label says '%s'", lineno,
+               f[c_name], (unsigned long long)records, (unsigned long long)sites, f[c_usage], got);
+    checked++;
+  }
+  fclose(fp);
+  print_message("%d manual entries state N and S; %d labels reproduced, %d without a label\n",
+                with_ns, checked, unlabelled);
+  assert_true(checked > 0);
+  assert_int_equal(checked + unlabelled, with_ns);
+}
+
+/* N/S exactly at each threshold takes the upper word, one record below it
+ * the lower one. */
+static void test_usage_edges(void **state) {
+  (void)state;
+  static const struct {
+    uint64_t per_site_num, per_site_den; /* the threshold as a fraction */
+    const char *below, *at;
+  } edges[] = {
+      {2, 1, "rare", "low"},
+      {5, 1, "low", "moderate"},
+      {300, 1, "moderate", "high"},
+      {3000, 1, "high", "very high"},
+  };
+  static const uint64_t site_counts[] = {1, 3, 7, 300, 1000003};
+  for (size_t e = 0; e < sizeof edges / sizeof *edges; e++)
+    for (size_t k = 0; k < sizeof site_counts / sizeof *site_counts; k++) {
+      uint64_t s = site_counts[k];
+      uint64_t at = edges[e].per_site_num * s / edges[e].per_site_den;
+      assert_string_equal(tc_usage_label(at, s), edges[e].at);
+      assert_string_equal(tc_usage_label(at - 1, s), edges[e].below);
+    }
+  assert_string_equal(tc_usage_label(0, 300), "rare");
+  assert_string_equal(tc_usage_label(UINT64_MAX, 1), "very high");
+  /* With no surveyed site there is no rate. */
+  assert_string_equal(tc_usage_label(0, 0), "n/a");
+  assert_string_equal(tc_usage_label(12345, 0), "n/a");
+}
+
+static void test_duration_edges(void **state) {
+  (void)state;
+  static const struct {
+    double edge;
+    const char *below, *at;
+  } edges[] = {{10, "very short", "short"}, {100, "short", "typical"}, {1000, "typical", "long"}};
+  for (size_t e = 0; e < sizeof edges / sizeof *edges; e++) {
+    assert_string_equal(tc_duration_label(edges[e].edge), edges[e].at);
+    assert_string_equal(tc_duration_label(nextafter(edges[e].edge, 0)), edges[e].below);
+  }
+  assert_string_equal(tc_duration_label(0), "very short");
+  assert_string_equal(tc_duration_label(1e12), "long");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s MANUAL_ENTRIES_TSV\n", argv[0]);
+    return 2;
+  }
+  tsv_path = argv[1];
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_manual_entry),
+      cmocka_unit_test(test_usage_edges),
+      cmocka_unit_test(test_duration_edges),
+  };
+  return cmocka_run_group_tests_name("labels", tests, NULL, NULL);
+}

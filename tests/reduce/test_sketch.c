@@ -1,0 +1,296 @@
+/* The quantile sketch against exact nearest-rank quantiles (the value of
+ * rank ceil(q*n) in sorted order) of the same data, computed here by
+ * sorting: every answer within TC_SKETCH_ALPHA relative error, min and max
+ * exact, and shards merged in any order equal to one sketch of everything,
+ * bucket for bucket. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "reduce/tc_sketch.h"
+
+#define N 100000
+
+static const double qs[] = {0.0,  1e-5, 0.001, 0.01, 0.05, 0.1,   0.25,   0.333, 0.5,
+                            0.66, 0.75, 0.9,   0.95, 0.99, 0.999, 0.9999, 1.0};
+#define NQ (sizeof qs / sizeof *qs)
+
+static uint64_t rng_state;
+
+static uint64_t next_u64(void) {
+  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/* In (0, 1). */
+static double next_unit(void) { return ((double)(next_u64() >> 11) + 0.5) / 9007199254740992.0; }
+
+static double next_normal(void) {
+  return sqrt(-2.0 * log(next_unit())) * cos(6.283185307179586 * next_unit());
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double exact_quantile(const double *sorted, size_t n, double q) {
+  if (q <= 0)
+    return sorted[0];
+  size_t rank = (size_t)ceil(q * (double)n);
+  if (rank < 1)
+    rank = 1;
+  if (rank > n)
+    rank = n;
+  return sorted[rank - 1];
+}
+
+/* Builds a sketch of V[0..n) and checks every quantile of qs against the
+ * sorted data; returns the worst relative error seen. */
+static double check_against_exact(const char *what, const double *v, size_t n) {
+  tc_sketch s;
+  tc_sketch_init(&s);
+  double *sorted = malloc(n * sizeof *sorted);
+  assert_non_null(sorted);
+  for (size_t i = 0; i < n; i++) {
+    assert_int_equal(tc_sketch_add(&s, v[i]), TC_OK);
+    sorted[i] = v[i];
+  }
+  qsort(sorted, n, sizeof *sorted, cmp_double);
+  assert_int_equal(s.n, n);
+  assert_true(s.min == sorted[0]);
+  assert_true(s.max == sorted[n - 1]);
+  assert_true(tc_sketch_quantile(&s, 0) == sorted[0]);
+  assert_true(tc_sketch_quantile(&s, 1) == sorted[n - 1]);
+  double worst = 0;
+  for (size_t k = 0; k < NQ; k++) {
+    double want = exact_quantile(sorted, n, qs[k]);
+    double got = tc_sketch_quantile(&s, qs[k]);
+    double err = want == 0 ? (got == 0 ? 0 : INFINITY) : fabs(got - want) / want;
+    if (err > worst)
+      worst = err;
+    if (err > TC_SKETCH_ALPHA * (1 + 1e-9))
+      fail_msg("%s: q=%g exact %.17g sketch %.17g (relative error %g)", what, qs[k], want, got, err);
+  }
+  print_message("%-22s n=%zu worst relative error %.12f (alpha %g)\n", what, n, worst,
+                TC_SKETCH_ALPHA);
+  free(sorted);
+  tc_sketch_free(&s);
+  return worst;
+}
+
+static double *values(size_t n) {
+  double *v = malloc(n * sizeof *v);
+  assert_non_null(v);
+  return v;
+}
+
+static void test_uniform(void **state) {
+  (void)state;
+  rng_state = 1;
+  double *v = values(N);
+  for (size_t i = 0; i < N; i++)
+    v[i] = 1000.0 * next_unit();
+  check_against_exact("uniform 0..1000", v, N);
+  free(v);
+}
+
+static void test_log_normal(void **state) {
+  (void)state;
+  rng_state = 2;
+  double *v = values(N);
+  for (size_t i = 0; i < N; i++)
+    v[i] = exp(3.0 + 2.0 * next_normal()); /* durations in us: median ~20, tail to ~1e5 */
+  check_against_exact("log-normal", v, N);
+  free(v);
+}
+
+static void test_many_duplicates(void **state) {
+  (void)state;
+  static const double few[] = {0.5, 3, 3.0000001, 17, 1e6};
+  rng_state = 3;
+  double *v = values(N);
+  for (size_t i = 0; i < N; i++)
+    v[i] = few[next_u64() % 5];
+  check_against_exact("five values", v, N);
+  free(v);
+}
+
+/* Zeros are counted exactly: a quantile whose rank falls among them is 0. */
+static void test_zeros(void **state) {
+  (void)state;
+  rng_state = 4;
+  double *v = values(N);
+  for (size_t i = 0; i < N; i++)
+    v[i] = next_u64() % 10 < 4 ? 0 : 50.0 * next_unit();
+  check_against_exact("40% zeros", v, N);
+  for (size_t i = 0; i < N; i++)
+    v[i] = 0;
+  check_against_exact("all zeros", v, N);
+  free(v);
+}
+
+static void test_single_value(void **state) {
+  (void)state;
+  double v[1000];
+  for (size_t i = 0; i < 1000; i++)
+    v[i] = 123.456;
+  assert_true(check_against_exact("one value x1000", v, 1000) == 0);
+  assert_true(check_against_exact("one value x1", v, 1) == 0);
+}
+
+static void test_huge_range(void **state) {
+  (void)state;
+  rng_state = 5;
+  double *v = values(N);
+  for (size_t i = 0; i < N; i++)
+    v[i] = pow(10.0, -3.0 + 12.0 * next_unit()); /* log-uniform 1e-3 .. 1e9 */
+  v[0] = 1e-3;
+  v[1] = 1e9;
+  check_against_exact("log-uniform 1e-3..1e9", v, N);
+  free(v);
+}
+
+/* Values at and next to bucket boundaries gamma^i, where rounding in
+ * ceil(log v / log gamma) decides the bucket. */
+static void test_bucket_edges(void **state) {
+  (void)state;
+  const double g = (1.0 + TC_SKETCH_ALPHA) / (1.0 - TC_SKETCH_ALPHA);
+  size_t n = 0;
+  double *v = values(3 * 4200);
+  for (int i = -900; i <= 2800; i++) { /* 1.2e-4 .. 1.4e12 */
+    double e = pow(g, i);
+    v[n++] = e;
+    v[n++] = nextafter(e, 0);
+    v[n++] = nextafter(e, INFINITY);
+  }
+  check_against_exact("gamma^i and neighbours", v, n);
+  free(v);
+}
+
+static void test_empty(void **state) {
+  (void)state;
+  tc_sketch s;
+  tc_sketch_init(&s);
+  assert_int_equal(s.n, 0);
+  assert_true(tc_sketch_quantile(&s, 0.5) == 0);
+  tc_sketch t;
+  tc_sketch_init(&t);
+  assert_int_equal(tc_sketch_merge(&s, &t), TC_OK);
+  assert_int_equal(s.n, 0);
+  assert_int_equal(tc_sketch_add(&t, 7), TC_OK);
+  assert_int_equal(tc_sketch_merge(&s, &t), TC_OK);
+  assert_int_equal(s.n, 1);
+  assert_true(s.min == 7 && s.max == 7);
+  assert_true(tc_sketch_quantile(&s, 0.5) == 7);
+  tc_sketch_free(&s);
+  tc_sketch_free(&t);
+  tc_sketch_free(NULL);
+}
+
+/* ---- merge ------------------------------------------------------------- */
+
+static uint64_t bucket_at(const tc_sketch *s, int64_t idx) {
+  if (idx < s->lo || idx >= (int64_t)s->lo + (int64_t)s->nbuckets)
+    return 0;
+  return s->counts[idx - s->lo];
+}
+
+/* Same counts in every bucket (whatever range each array happens to cover),
+ * same zeros, n, min and max, and the same answer to every quantile. */
+static void assert_same_sketch(const tc_sketch *a, const tc_sketch *b) {
+  assert_int_equal(a->n, b->n);
+  assert_int_equal(a->zeros, b->zeros);
+  assert_true(a->min == b->min);
+  assert_true(a->max == b->max);
+  assert_true(fabs(a->sum - b->sum) <= 1e-9 * fabs(a->sum));
+  int64_t lo = a->lo < b->lo ? a->lo : b->lo;
+  int64_t hi_a = (int64_t)a->lo + a->nbuckets, hi_b = (int64_t)b->lo + b->nbuckets;
+  int64_t hi = hi_a > hi_b ? hi_a : hi_b;
+  for (int64_t i = lo; i < hi; i++)
+    if (bucket_at(a, i) != bucket_at(b, i))
+      fail_msg("bucket %lld: %llu vs %llu", (long long)i, (unsigned long long)bucket_at(a, i),
+               (unsigned long long)bucket_at(b, i));
+  for (int k = 0; k <= 1000; k++)
+    assert_true(tc_sketch_quantile(a, k / 1000.0) == tc_sketch_quantile(b, k / 1000.0));
+}
+
+#define SHARDS 9
+
+static void test_merge_any_order(void **state) {
+  (void)state;
+  rng_state = 6;
+  tc_sketch all, shard[SHARDS];
+  tc_sketch_init(&all);
+  for (int k = 0; k < SHARDS; k++)
+    tc_sketch_init(&shard[k]);
+  /* Each shard has its own value range (so bucket arrays start and end in
+   * different places), one is empty and one holds only zeros. */
+  for (size_t i = 0; i < N; i++) {
+    int k = (int)(next_u64() % SHARDS);
+    double v;
+    if (k == 0)
+      continue;
+    if (k == 1)
+      v = 0;
+    else
+      v = pow(10.0, (double)(k - 4) + 2.0 * next_unit());
+    assert_int_equal(tc_sketch_add(&shard[k], v), TC_OK);
+    assert_int_equal(tc_sketch_add(&all, v), TC_OK);
+  }
+  static const int orders[][SHARDS] = {
+      {0, 1, 2, 3, 4, 5, 6, 7, 8},
+      {8, 7, 6, 5, 4, 3, 2, 1, 0},
+      {4, 0, 8, 2, 6, 1, 7, 3, 5},
+      {5, 3, 7, 1, 6, 2, 8, 0, 4},
+  };
+  tc_sketch first;
+  for (size_t o = 0; o < sizeof orders / sizeof *orders; o++) {
+    tc_sketch m;
+    tc_sketch_init(&m);
+    for (int k = 0; k < SHARDS; k++)
+      assert_int_equal(tc_sketch_merge(&m, &shard[orders[o][k]]), TC_OK);
+    assert_same_sketch(&m, &all);
+    if (o == 0)
+      first = m;
+    else {
+      assert_same_sketch(&m, &first);
+      tc_sketch_free(&m);
+    }
+  }
+  /* A tree of merges: pairs first, then pairs of pairs. */
+  tc_sketch t[SHARDS];
+  for (int k = 0; k < SHARDS; k++) {
+    tc_sketch_init(&t[k]);
+    assert_int_equal(tc_sketch_merge(&t[k], &shard[k]), TC_OK);
+  }
+  for (int step = 1; step < SHARDS; step *= 2)
+    for (int k = 0; k + step < SHARDS; k += 2 * step)
+      assert_int_equal(tc_sketch_merge(&t[k], &t[k + step]), TC_OK);
+  assert_same_sketch(&t[0], &all);
+  for (int k = 0; k < SHARDS; k++) {
+    tc_sketch_free(&t[k]);
+    tc_sketch_free(&shard[k]);
+  }
+  tc_sketch_free(&first);
+  tc_sketch_free(&all);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_uniform),       cmocka_unit_test(test_log_normal),
+      cmocka_unit_test(test_many_duplicates), cmocka_unit_test(test_zeros),
+      cmocka_unit_test(test_single_value),  cmocka_unit_test(test_huge_range),
+      cmocka_unit_test(test_bucket_edges),  cmocka_unit_test(test_empty),
+      cmocka_unit_test(test_merge_any_order),
+  };
+  return cmocka_run_group_tests_name("sketch", tests, NULL, NULL);
+}
