@@ -5,8 +5,10 @@
  * the exact nearest-rank quantile (the value of rank ceil(q*n) in sorted
  * order, ranks from 1). Merging adds bucket counts, so sketches built on
  * shards and merged in any order give exactly the same answers as one
- * sketch built on all values. Values must be >= 0; zeros are counted
- * exactly. Memory grows with the log of the value range, not with n. */
+ * sketch built on all values. Values must be >= 0; values below 1e-4 (a
+ * tenth of a nanosecond, in the microseconds traces use) count as zero, so
+ * the error bound holds from 1e-4 up. Memory grows with the log of the
+ * value range, not with n. */
 #ifndef TC_SKETCH_H
 #define TC_SKETCH_H
 
