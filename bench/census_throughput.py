@@ -130,12 +130,18 @@ def main():
             print(f'  {name:34s} {json_bytes / 1e6 / t:8.1f} MB/s  x{base / t:5.2f} of zstd -dc'
                   + (f'  peak RSS {rss:7.1f} MiB' if rss is not None else ''))
         if args.grow:
-            print('\npeak RSS as one trace grows (tracecensus -T 2):')
+            print('\npeak RSS as one trace grows (-T 2):')
+            extras = [args.extra.split()]
+            if args.compare_extra is not None:
+                extras.append(args.extra.split() + args.compare_extra.split())
             for mb in (int(x) for x in args.grow.split(',')):
                 path = os.path.join(work, f'grown-{mb}.json.zst')
                 n = grown_trace(path, mb)
-                t, rss = timed([args.binary, 'census', '-T', '2', '-o', out, *args.extra.split(), path], out)
-                print(f'  {n / 1e6:8.1f} MB of JSON  {n / 1e6 / t:8.1f} MB/s  peak RSS {rss:7.1f} MiB')
+                for extra in extras:
+                    t, rss = timed([args.binary, 'census', '-T', '2', '-o', out, *extra, path], out)
+                    label = ' '.join(extra) or 'census + metrics'
+                    print(f'  {n / 1e6:8.1f} MB of JSON  {label:22s} {n / 1e6 / t:8.1f} MB/s'
+                          f'  peak RSS {rss:7.1f} MiB')
                 os.unlink(path)
     finally:
         shutil.rmtree(work, ignore_errors=True)

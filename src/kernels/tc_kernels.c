@@ -292,6 +292,8 @@ static void feed_task(tc_kernels *k, const tc_kevent *ev, int name) {
     k->nomem = 1;
     return;
   }
+  if (t->ignored)
+    return;
   if (ev->ph == 'E') {
     /* The innermost open B of the same name, as Lighthouse pairs them. */
     for (size_t i = t->open.n; i-- > 0;) {
@@ -326,10 +328,20 @@ static void feed_thread_name(tc_kernels *k, const tc_kevent *ev) {
                  : tc_str_eqc(a->str, "CrBrowserMain") ? TC_KROLE_BROWSER_MAIN
                                                        : TC_KROLE_OTHER;
   tc_kthread *t = thread_of(k, ev->pid, ev->tid);
-  if (!t)
+  if (!t) {
     k->nomem = 1;
-  else if (role != TC_KROLE_OTHER)
+  } else if (role != TC_KROLE_OTHER) {
     t->role = role;
+    t->ignored = 0;
+  } else if (t->role == TC_KROLE_OTHER) {
+    /* Chrome names most threads before their first task; drop what came
+     * before the name otherwise. */
+    t->ignored = 1;
+    free(t->tasks.v);
+    free(t->open.v);
+    memset(&t->tasks, 0, sizeof t->tasks);
+    memset(&t->open, 0, sizeof t->open);
+  }
 }
 
 /* The first frame with no parent in args.data.frames[], with its processId;

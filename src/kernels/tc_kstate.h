@@ -95,6 +95,9 @@ typedef struct {
   int64_t pid, tid;
   uint8_t role;
   uint8_t has_span;
+  /* Named by thread_name metadata as neither renderer nor browser main: its
+   * tasks can never count, so none are kept (bounds memory on long traces). */
+  uint8_t ignored;
   double min_ts, max_end;
   TC_KVEC(tc_ktask) tasks;
   TC_KVEC(uint32_t) open; /* indices into tasks of B events awaiting E, innermost last */
