@@ -6,18 +6,16 @@ set -euo pipefail
 pkgs=(meson ninja-build pkg-config clang libzstd-dev libsimdjson-dev zlib1g-dev libcmocka-dev
       zstd gzip python3)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(chromium nodejs npm libclang-rt-14-dev)
+  pkgs+=(chromium libclang-rt-14-dev)
+  # Node may come from elsewhere than Debian (as on the project's machines,
+  # whose nodejs bundles npm and conflicts with Debian's npm package).
+  command -v node >/dev/null || pkgs+=(nodejs)
+  command -v npm >/dev/null || pkgs+=(npm)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# Node may come from elsewhere than Debian (as on the project's machines).
-if [[ " ${missing[*]} " == *" nodejs "* ]] && command -v node >/dev/null && command -v npm >/dev/null; then
-  missing=("${missing[@]/nodejs}")
-  missing=("${missing[@]/npm}")
-fi
-read -r -a missing <<< "${missing[*]}"
 if ((${#missing[@]})); then
   echo "deps: installing ${missing[*]}" >&2
   SUDO=""
