@@ -13,6 +13,7 @@
 #endif
 
 #define TC_METADATA_MAX (1u << 20)
+#define TC_FIRST_RESERVE_MAX ((size_t)16 << 20)
 #define TC_KEY_MAX 64
 
 typedef enum {
@@ -142,7 +143,12 @@ static void chunk_seal(tc_chunk *c) {
 static tc_err begin_event(tc_chunker *ch) {
   if (!ch->cur) {
     ch->cur = calloc(1, sizeof *ch->cur);
-    if (!ch->cur || !chunk_reserve(ch->cur, ch->target + (ch->target >> 3)))
+    /* Room for a whole chunk up front, so most chunks never reallocate;
+     * capped so a huge target means "grow as needed", not "allocate it". */
+    size_t first = ch->target + (ch->target >> 3);
+    if (first > TC_FIRST_RESERVE_MAX || first < ch->target)
+      first = TC_FIRST_RESERVE_MAX;
+    if (!ch->cur || !chunk_reserve(ch->cur, first))
       return TC_E_NOMEM;
     ch->cur->buf[0] = '[';
     ch->cur->len = 1;
@@ -289,9 +295,10 @@ static size_t scan_blocks(tc_chunker *ch, const char *p, size_t i, size_t n, int
   for (; i + 64 <= n; i += 64) {
     uint64_t quote, bslash, open, close;
     classify64(p + i, &quote, &bslash, &open, &close);
-    quote &= ~find_escaped(bslash, &prev_esc);
+    uint64_t escaped = find_escaped(bslash, &prev_esc);
+    quote &= ~escaped;
     uint64_t in_str = prefix_xor(quote) ^ prev_in;
-    uint64_t structural = (open | close) & ~in_str;
+    uint64_t structural = (open | close) & ~in_str & ~escaped;
     while (structural) {
       int bit = __builtin_ctzll(structural);
       if (open >> bit & 1) {
@@ -328,18 +335,31 @@ static size_t scan_value(tc_chunker *ch, const char *p, size_t i, size_t n, int 
     }
     return n;
   }
+  if (ch->depth == 0 && !ch->in_str) {
+    /* The value's first byte. A string value ends at its closing quote,
+     * which the block scan does not look for: only containers go there. */
+    if (p[i] == '"')
+      ch->in_str = 1;
+    else
+      ch->depth = 1;
+    i++;
+  }
 #if defined(__SSE2__)
-  i = scan_blocks(ch, p, i, n, done);
-  if (*done)
-    return i;
+  if (ch->depth > 0) {
+    i = scan_blocks(ch, p, i, n, done);
+    if (*done)
+      return i;
+  }
 #endif
   while (i < n) {
+    /* A backslash escapes the next byte outside strings too, as it does in
+     * the block scan, so that bad JSON splits the same in any pieces. */
+    if (ch->esc) {
+      ch->esc = 0;
+      i++;
+      continue;
+    }
     if (ch->in_str) {
-      if (ch->esc) {
-        ch->esc = 0;
-        i++;
-        continue;
-      }
       i += find_quote_or_backslash(p + i, n - i);
       if (i >= n)
         return n;
@@ -355,6 +375,9 @@ static size_t scan_value(tc_chunker *ch, const char *p, size_t i, size_t n, int 
       continue;
     }
     switch (p[i]) {
+    case '\\':
+      ch->esc = 1;
+      break;
     case '"':
       ch->in_str = 1;
       break;
@@ -494,6 +517,11 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_
         break;
       } else if (c == ']') {
         ch->st = ch->object_form ? ST_OBJ_NEXT : ST_DONE;
+      } else if (c == '}') {
+        /* A stray closer is a one-byte element: as a scalar it would end
+         * before its first byte and be started again forever. */
+        add_error(ch, ch->elements, ch->pos, TC_E_NOT_OBJECT);
+        ch->elements++;
       } else if (c == '{') {
         start_value(ch, (char)c, V_EVENT);
         tc_err e = begin_event(ch);
@@ -525,7 +553,7 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_
         continue;
       int was_event = ch->vkind == V_EVENT;
       after_value(ch);
-      if (was_event && ch->cur->len >= ch->target) {
+      if (was_event && ch->cur->nevents && ch->cur->len >= ch->target) {
         chunk_seal(ch->cur);
         *ready = ch->cur;
         ch->cur = NULL;

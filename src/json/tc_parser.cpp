@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <new>
 #include <string>
@@ -89,6 +90,14 @@ inline error_code key_of(ondemand::field &f, std::string_view &out) {
 
 inline tc_str S(std::string_view v) { return tc_str{v.data(), v.size()}; }
 
+// A scalar's text as written, without the spaces that may follow it.
+std::string_view raw_token(ondemand::value v) {
+  std::string_view s = v.raw_json_token();
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
 } // namespace
 
 struct tc_parser {
@@ -97,7 +106,7 @@ struct tc_parser {
   std::vector<tc_presence> pres;
   std::vector<tc_argval> wanted;
   std::vector<std::string> want_paths;
-  std::vector<PathNode> nodes;
+  std::deque<PathNode> nodes; // a deque: tc_parser_path text must not move
   std::vector<uint32_t> table; // node id + 1, 0 = empty; open addressing
   uint64_t stamp = 0;
   uint32_t elem_counter = 0;
@@ -278,9 +287,7 @@ error_code tc_parser::text_of(ondemand::value v, std::string_view &out, const ch
   if ((err = v.type().get(t)))
     return err;
   if (t == ondemand::json_type::number || t == ondemand::json_type::boolean) {
-    s = v.raw_json_token();
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
-      s.remove_suffix(1);
+    s = raw_token(v);
   } else {
     out = std::string_view();
     return SUCCESS;
@@ -291,7 +298,10 @@ error_code tc_parser::text_of(ondemand::value v, std::string_view &out, const ch
   return SUCCESS;
 }
 
-static error_code id_of_signed(ondemand::value v, int64_t &out) {
+// A pid or tid. Only numbers and strings are ids: null, a boolean or a
+// container leaves the field absent (*present false), never 0.
+static error_code id_of_signed(ondemand::value v, int64_t &out, bool &present) {
+  present = true;
   ondemand::json_type t;
   auto err = v.type().get(t);
   if (err)
@@ -300,9 +310,12 @@ static error_code id_of_signed(ondemand::value v, int64_t &out) {
     if (v.get_int64().get(out) == SUCCESS)
       return SUCCESS;
     double d;
-    if ((err = v.get_double().get(d)))
-      return err;
-    out = int64_t(d);
+    if (v.get_double().get(d) == SUCCESS && d >= -0x1p63 && d < 0x1p63) {
+      out = int64_t(d);
+      return SUCCESS;
+    }
+    // Beyond int64: the number's text is the id, as a string's is.
+    out = int64_t(hash_key(0, raw_token(v)) >> 1);
     return SUCCESS;
   }
   if (t == ondemand::json_type::string) {
@@ -313,6 +326,7 @@ static error_code id_of_signed(ondemand::value v, int64_t &out) {
     return SUCCESS;
   }
   out = 0;
+  present = false;
   return SUCCESS;
 }
 
@@ -356,9 +370,11 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
           ev.dur = -1;
       } else if (key == "pid" || key == "tid") {
         int pid = key[0] == 'p';
-        if ((err = id_of_signed(v, pid ? ev.pid : ev.tid)))
+        bool present;
+        if ((err = id_of_signed(v, pid ? ev.pid : ev.tid, present)))
           return err;
-        ev.flags |= pid ? TC_EV_HAS_PID : TC_EV_HAS_TID;
+        if (present)
+          ev.flags |= pid ? TC_EV_HAS_PID : TC_EV_HAS_TID;
       } else if (key == "id2") {
         ondemand::object o;
         if (v.get_object().get(o) == SUCCESS) {
