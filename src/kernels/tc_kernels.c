@@ -147,15 +147,6 @@ void tc_kernel_opts_default(tc_kernel_opts *o) {
   o->window_end_mark = NULL;
 }
 
-static char *dup_or_null(const char *s, int *nomem) {
-  if (!s)
-    return NULL;
-  char *d = strdup(s);
-  if (!d)
-    *nomem = 1;
-  return d;
-}
-
 tc_kernels *tc_kernels_create(const tc_kernel_opts *o) {
   tc_kernels *k = calloc(1, sizeof *k);
   if (!k)
@@ -165,8 +156,8 @@ tc_kernels *tc_kernels_create(const tc_kernel_opts *o) {
   k->bucket_ms = o && o->bucket_ms > 0 ? o->bucket_ms : def.bucket_ms;
   k->refresh_hz = o && o->refresh_hz > 0 ? o->refresh_hz : def.refresh_hz;
   int nomem = 0;
-  k->start_mark = dup_or_null(o ? o->window_start_mark : NULL, &nomem);
-  k->end_mark = dup_or_null(o ? o->window_end_mark : NULL, &nomem);
+  k->start_mark = tc_kdup(o ? o->window_start_mark : NULL, &nomem);
+  k->end_mark = tc_kdup(o ? o->window_end_mark : NULL, &nomem);
   if (nomem) {
     tc_kernels_free(k);
     return NULL;
@@ -194,7 +185,7 @@ void tc_kernels_free(tc_kernels *k) {
   free(k->power.v);
   free(k->start_mark);
   free(k->end_mark);
-  tc_karena_free(&k->strings);
+  tc_arena_free(&k->strings);
   free(k);
 }
 
@@ -260,6 +251,12 @@ void tc_kernels_thread_span(tc_kernels *k, int64_t pid, int64_t tid,
 
 /* ---- feed --------------------------------------------------------------- */
 
+/* Feed returns nothing: a failure is kept for tc_kernels_finish to report. */
+static void keep_err(tc_kernels *k, tc_err e) {
+  if (e)
+    k->nomem = 1;
+}
+
 static const tc_argval *arg(const tc_kevent *ev, int slot) {
   for (uint32_t i = 0; i < ev->nargs; i++)
     if (ev->args[i].slot == slot)
@@ -280,7 +277,7 @@ static const char *arg_str(tc_kernels *k, const tc_kevent *ev, int slot) {
   const tc_argval *a = arg(ev, slot);
   if (!a || a->type != TC_JT_STRING || a->str.len == 0)
     return NULL;
-  const char *s = tc_karena_dup(&k->strings, a->str);
+  const char *s = tc_arena_copy(&k->strings, a->str);
   if (!s)
     k->nomem = 1;
   return s;
@@ -377,7 +374,7 @@ static void feed_started_in_browser(tc_kernels *k, const tc_kevent *ev) {
     k->started_in_browser.frame = NULL;
     k->started_in_browser.pid = 0;
     if (has_pid && pid != 0) {
-      k->started_in_browser.frame = tc_karena_dup(&k->strings, a->str);
+      k->started_in_browser.frame = tc_arena_copy(&k->strings, a->str);
       k->started_in_browser.pid = (int64_t)pid;
       if (!k->started_in_browser.frame)
         k->nomem = 1;
@@ -422,8 +419,7 @@ static void feed_frame_commit(tc_kernels *k, const tc_kevent *ev) {
   if (!frame)
     return;
   tc_kframe_ref c = {.frame = frame, .pid = (int64_t)pid, .ts = ev->ts};
-  if (tc_kvec_push(&k->commits, c))
-    k->nomem = 1;
+  keep_err(k, tc_kvec_push(&k->commits, c));
 }
 
 static void feed_set_layer_tree(tc_kernels *k, const tc_kevent *ev) {
@@ -432,8 +428,7 @@ static void feed_set_layer_tree(tc_kernels *k, const tc_kevent *ev) {
     return;
   tc_klayer_tree lt = {.pid = ev->pid, .frame = arg_str(k, ev, ARG_DATA_FRAME),
                        .layer_tree = (int64_t)id};
-  if (tc_kvec_push(&k->layer_trees, lt))
-    k->nomem = 1;
+  keep_err(k, tc_kvec_push(&k->layer_trees, lt));
 }
 
 /* DrawFrame as an instant; trace_engine ignores the async pairs of very old
@@ -447,8 +442,7 @@ static void feed_frame_event(tc_kernels *k, const tc_kevent *ev, int draw) {
   if (!draw && !arg_num(ev, ARG_DATA_NEEDS_BEGIN_FRAME, &needs))
     return;
   tc_kframe_ev f = {.pid = ev->pid, .layer_tree = (int64_t)id, .ts = ev->ts, .value = needs != 0};
-  if (draw ? tc_kvec_push(&k->draws, f) : tc_kvec_push(&k->needs_begin_frame, f))
-    k->nomem = 1;
+  keep_err(k, draw ? tc_kvec_push(&k->draws, f) : tc_kvec_push(&k->needs_begin_frame, f));
 }
 
 static void feed_counters(tc_kernels *k, const tc_kevent *ev) {
@@ -456,42 +450,38 @@ static void feed_counters(tc_kernels *k, const tc_kevent *ev) {
   if (!arg_num(ev, ARG_DATA_HEAP_USED, &used))
     return;
   tc_ksample s = {.pid = ev->pid, .ts = ev->ts, .value = used};
-  if (tc_kvec_push(&k->heap, s))
-    k->nomem = 1;
+  keep_err(k, tc_kvec_push(&k->heap, s));
 }
 
 static void feed_switch(tc_kernels *k, const tc_kevent *ev, int power, int on) {
   tc_kswitch s = {.pid = ev->pid, .ts = ev->ts, .on = (uint8_t)on};
-  if (power ? tc_kvec_push(&k->power, s) : tc_kvec_push(&k->visibility, s))
-    k->nomem = 1;
+  keep_err(k, power ? tc_kvec_push(&k->power, s) : tc_kvec_push(&k->visibility, s));
 }
 
 /* Marks are instants ('R', 'I', 'i', 'n'); measures are async pairs, 'b'/'e'
  * since M63 and 'S'/'F' before. */
 static void feed_user_timing(tc_kernels *k, const tc_kevent *ev) {
-  const char *name = tc_karena_dup(&k->strings, ev->name);
+  const char *name = tc_arena_copy(&k->strings, ev->name);
   if (!name) {
     k->nomem = 1;
     return;
   }
   if (ev->ph == 'R' || ev->ph == 'I' || ev->ph == 'i' || ev->ph == 'n') {
     tc_kmark m = {.pid = ev->pid, .name = name, .ts = ev->ts};
-    if (tc_kvec_push(&k->marks, m))
-      k->nomem = 1;
+    keep_err(k, tc_kvec_push(&k->marks, m));
     return;
   }
   int begin = ev->ph == 'b' || ev->ph == 'S';
   if (!begin && ev->ph != 'e' && ev->ph != 'F')
     return;
-  const char *id = tc_karena_dup(&k->strings, ev->id);
+  const char *id = tc_arena_copy(&k->strings, ev->id);
   if (!id) {
     k->nomem = 1;
     return;
   }
   tc_kasync a = {.pid = ev->pid, .name = name, .id = id, .ts = ev->ts,
                  .index = ev->index, .begin = (uint8_t)begin};
-  if (tc_kvec_push(&k->async, a))
-    k->nomem = 1;
+  keep_err(k, tc_kvec_push(&k->async, a));
 }
 
 void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev) {

@@ -94,10 +94,6 @@ static void all_na(tc_trace_metrics *m, tc_na na) {
   m->frames.na = m->heap.na = m->user_timing.na = na;
 }
 
-static char *dup_str(const char *s) {
-  return s ? strdup(s) : NULL;
-}
-
 static void ctx_free(tc_kctx *c) {
   free(c->threads);
   for (int r = 0; r < TC_INVALID_CLOCK_BACKWARDS; r++)
@@ -138,9 +134,10 @@ tc_err tc_kernels_finish(tc_kernels *k, const tc_trace_ref *ref, tc_trace_metric
   tc_trace_metrics *m = calloc(1, sizeof *m);
   if (!m)
     return TC_E_NOMEM;
-  m->site = dup_str(ref ? ref->site : NULL);
-  m->trace = dup_str(ref ? ref->trace : NULL);
-  if ((ref && ref->site && !m->site) || (ref && ref->trace && !m->trace)) {
+  int nomem = 0;
+  m->site = tc_kdup(ref ? ref->site : NULL, &nomem);
+  m->trace = tc_kdup(ref ? ref->trace : NULL, &nomem);
+  if (nomem) {
     tc_trace_metrics_free(m);
     return TC_E_NOMEM;
   }

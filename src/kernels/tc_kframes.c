@@ -129,10 +129,6 @@ tc_err tc_kframes_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   for (size_t i = 0; i < niv; i++)
     f->over_budget += iv[i] > budget_ms;
   tc_ksummary(iv, niv, &f->mean_ms, &f->p50_ms, &f->p95_ms, &f->max_ms);
-  f->mean_ms = tc_kround(f->mean_ms);
-  f->p50_ms = tc_kround(f->p50_ms);
-  f->p95_ms = tc_kround(f->p95_ms);
-  f->max_ms = tc_kround(f->max_ms);
   free(iv);
   return TC_OK;
 }

@@ -12,23 +12,23 @@
 #include <stdint.h>
 
 #include "kernels/tc_kernels.h"
+#include "util/tc_arena.h"
+#include "util/tc_grow.h"
 
 /* ---- growable arrays ---------------------------------------------------- */
 
-/* Makes room for NEED elements of ELSZ bytes at *P; 0 or -1 when out of
- * memory (then *P is unchanged). */
-int tc_kgrow(void **p, size_t *cap, size_t need, size_t elsz);
-
+/* A vector grown by tc_grow (doubling, new elements zeroed). */
 #define TC_KVEC(T)                                                             \
   struct {                                                                     \
     T *v;                                                                      \
     size_t n, cap;                                                             \
   }
 
+/* Appends VAL to *VEC: TC_OK, or TC_E_NOMEM with *VEC unchanged. */
 #define tc_kvec_push(vec, val)                                                 \
-  (tc_kgrow((void **)&(vec)->v, &(vec)->cap, (vec)->n + 1, sizeof *(vec)->v)   \
-       ? -1                                                                    \
-       : ((vec)->v[(vec)->n++] = (val), 0))
+  (TC_GROW((vec)->v, (vec)->cap, (vec)->n + 1)                                 \
+       ? TC_E_NOMEM                                                            \
+       : ((vec)->v[(vec)->n++] = (val), TC_OK))
 
 /* qsort that accepts an empty, NULL array (qsort's pointer must not be
  * NULL even for no elements). */
@@ -36,15 +36,11 @@ void tc_ksort(void *v, size_t n, size_t elsz, int (*cmp)(const void *, const voi
 
 /* ---- copied strings ----------------------------------------------------- */
 
-/* Strings copied out of events live in chunks freed together with the
- * kernels. Returns a NUL-terminated copy or NULL when out of memory. */
-typedef struct tc_karena_chunk tc_karena_chunk;
-typedef struct {
-  tc_karena_chunk *head;
-} tc_karena;
-
-const char *tc_karena_dup(tc_karena *a, tc_str s);
-void tc_karena_free(tc_karena *a);
+/* Strings feed keeps go to tc_kernels.strings, a tc_arena freed with the
+ * kernels. Options and results are freed one by one, so they are copied
+ * with this: a malloc'd copy of S, which may be NULL (then NULL, no error);
+ * sets *NOMEM when memory fails. The caller frees. */
+char *tc_kdup(const char *s, int *nomem);
 
 /* ---- intervals ---------------------------------------------------------- */
 
@@ -68,7 +64,8 @@ int tc_kspans_meet(const tc_kspan *v, size_t n, double s, double e);
 /* Nearest-rank quantile of the N sorted values V: rank ceil(q*n). */
 double tc_kquantile(const double *sorted, size_t n, double q);
 
-/* Sorts V and fills mean, p50, p95, max (NaN for n == 0). */
+/* Sorts V and fills mean, p50, p95, max, each through tc_kround (NaN for
+ * n == 0). */
 void tc_ksummary(double *v, size_t n, double *mean, double *p50, double *p95,
                  double *max);
 
@@ -152,7 +149,7 @@ struct tc_kernels {
   double bucket_ms, refresh_hz;
   char *start_mark, *end_mark;
   int nomem;
-  tc_karena strings;
+  tc_arena strings; /* copies of the strings feed keeps */
 
   TC_KVEC(tc_kthread) threads;
   uint32_t *slots; /* open-addressing index into threads, by (pid, tid) */

@@ -113,10 +113,6 @@ tc_err tc_klong_compute(tc_kctx *c, tc_trace_metrics *m) {
   }
   l->tbt_ms = tc_kround(tbt_us / 1e3);
   tc_ksummary(dur, l->count, &l->mean_ms, &l->p50_ms, &l->p95_ms, &l->max_ms);
-  l->mean_ms = tc_kround(l->mean_ms);
-  l->p50_ms = tc_kround(l->p50_ms);
-  l->p95_ms = tc_kround(l->p95_ms);
-  l->max_ms = tc_kround(l->max_ms);
   free(dur);
   return TC_OK;
 }

@@ -48,14 +48,15 @@ static int in_window(const tc_kctx *c, int64_t pid, double ts) {
 }
 
 /* Adds COUNT unclosed NAME to U, merging repeats later. */
-static int add_unclosed(tc_ut_metrics *u, size_t *cap, const char *name, uint32_t count) {
-  if (tc_kgrow((void **)&u->unclosed, cap, u->nunclosed + 1, sizeof *u->unclosed))
-    return -1;
+static tc_err add_unclosed(tc_ut_metrics *u, size_t *cap, const char *name, uint32_t count) {
+  tc_err e = TC_GROW(u->unclosed, *cap, u->nunclosed + 1);
+  if (e)
+    return e;
   char *d = strdup(name);
   if (!d)
-    return -1;
+    return TC_E_NOMEM;
   u->unclosed[u->nunclosed++] = (tc_ut_unclosed){d, count};
-  return 0;
+  return TC_OK;
 }
 
 static tc_err pair_measures(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m, named *out,
@@ -183,10 +184,6 @@ tc_err tc_kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     u->nmeasures++;
     g->count = (uint32_t)(j - i);
     tc_ksummary(vals, j - i, &g->mean_ms, &g->p50_ms, &g->p95_ms, &g->max_ms);
-    g->mean_ms = tc_kround(g->mean_ms);
-    g->p50_ms = tc_kround(g->p50_ms);
-    g->p95_ms = tc_kround(g->p95_ms);
-    g->max_ms = tc_kround(g->max_ms);
     i = j;
   }
   if (u->nmeasures == 0)

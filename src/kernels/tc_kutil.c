@@ -1,64 +1,22 @@
-/* Shared helpers of the kernels: growth, string copies, intervals, stats. */
+/* Shared helpers of the kernels: sorting, string copies, intervals, stats. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/tc_kstate.h"
 
-int tc_kgrow(void **p, size_t *cap, size_t need, size_t elsz) {
-  if (need <= *cap)
-    return 0;
-  size_t ncap = *cap ? *cap : 16;
-  while (ncap < need)
-    ncap *= 2;
-  void *np = realloc(*p, ncap * elsz);
-  if (!np)
-    return -1;
-  *p = np;
-  *cap = ncap;
-  return 0;
-}
-
 void tc_ksort(void *v, size_t n, size_t elsz, int (*cmp)(const void *, const void *)) {
   if (n > 1)
     qsort(v, n, elsz, cmp);
 }
 
-#define TC_KARENA_CHUNK 16384
-
-struct tc_karena_chunk {
-  tc_karena_chunk *next;
-  size_t used, cap;
-  char data[];
-};
-
-const char *tc_karena_dup(tc_karena *a, tc_str s) {
-  size_t need = s.len + 1;
-  tc_karena_chunk *c = a->head;
-  if (!c || c->cap - c->used < need) {
-    size_t cap = need > TC_KARENA_CHUNK ? need : TC_KARENA_CHUNK;
-    c = malloc(sizeof *c + cap);
-    if (!c)
-      return NULL;
-    c->next = a->head;
-    c->used = 0;
-    c->cap = cap;
-    a->head = c;
-  }
-  char *out = c->data + c->used;
-  if (s.len)
-    memcpy(out, s.ptr, s.len);
-  out[s.len] = '\0';
-  c->used += need;
-  return out;
-}
-
-void tc_karena_free(tc_karena *a) {
-  while (a->head) {
-    tc_karena_chunk *n = a->head->next;
-    free(a->head);
-    a->head = n;
-  }
+char *tc_kdup(const char *s, int *nomem) {
+  if (!s)
+    return NULL;
+  char *d = strdup(s);
+  if (!d)
+    *nomem = 1;
+  return d;
 }
 
 static int span_cmp(const void *pa, const void *pb) {
@@ -149,10 +107,10 @@ void tc_ksummary(double *v, size_t n, double *mean, double *p50, double *p95,
   double sum = 0;
   for (size_t i = 0; i < n; i++)
     sum += v[i];
-  *mean = sum / (double)n;
-  *p50 = tc_kquantile(v, n, 0.5);
-  *p95 = tc_kquantile(v, n, 0.95);
-  *max = v[n - 1];
+  *mean = tc_kround(sum / (double)n);
+  *p50 = tc_kround(tc_kquantile(v, n, 0.5));
+  *p95 = tc_kround(tc_kquantile(v, n, 0.95));
+  *max = tc_kround(v[n - 1]);
 }
 
 double tc_kround(double v) {

@@ -3,6 +3,7 @@
  * traces, the corpus distributions and the rules. Numbers of an n/a group
  * are null; its "na" says why. */
 #include <math.h>
+#include <stdio.h>
 
 #include "report/metrics_report.h"
 #include "report/tc_jsonw.h"
@@ -25,6 +26,35 @@ static void key_na(tc_jsonw *w, tc_na na) {
   tc_jsonw_str(w, na ? tc_na_code(na) : NULL);
 }
 
+/* Opens the object KEY of a group and says first whether it is n/a. */
+static void group(tc_jsonw *w, const char *k, tc_na na) {
+  tc_jsonw_key(w, k);
+  tc_jsonw_obj(w);
+  key_na(w, na);
+}
+
+/* A distribution's mean, median, p95 and max, keyed mean_UNIT, p50_UNIT, ... */
+static void summary(tc_jsonw *w, tc_na na, const char *unit, double mean, double p50,
+                    double p95, double max) {
+  static const char *const stat[] = {"mean", "p50", "p95", "max"};
+  const double v[] = {mean, p50, p95, max};
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+    char k[32];
+    snprintf(k, sizeof k, "%s_%s", stat[i], unit);
+    key_val(w, na, k, v[i]);
+  }
+}
+
+/* Starts an element of a per-name list with its name and count; the caller
+ * adds what else it has and closes the object. */
+static void name_count(tc_jsonw *w, const char *name, uint32_t count) {
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "name");
+  tc_jsonw_str(w, name);
+  tc_jsonw_key(w, "count");
+  tc_jsonw_uint(w, count);
+}
+
 static void series(tc_jsonw *w, tc_na na, const char *k, const double *v, uint32_t n) {
   tc_jsonw_key(w, k);
   tc_jsonw_arr(w);
@@ -34,9 +64,7 @@ static void series(tc_jsonw *w, tc_na na, const char *k, const double *v, uint32
 }
 
 static void main_thread(tc_jsonw *w, const tc_trace_metrics *m) {
-  tc_jsonw_key(w, "main_thread");
-  tc_jsonw_obj(w);
-  key_na(w, m->main_na);
+  group(w, "main_thread", m->main_na);
   tc_jsonw_key(w, "rule");
   tc_jsonw_str(w, tc_main_rule_code(m->main_rule));
   tc_jsonw_key(w, "rule_text");
@@ -58,9 +86,7 @@ static void main_thread(tc_jsonw *w, const tc_trace_metrics *m) {
 }
 
 static void window(tc_jsonw *w, const tc_trace_metrics *m) {
-  tc_jsonw_key(w, "window");
-  tc_jsonw_obj(w);
-  key_na(w, m->window_na);
+  group(w, "window", m->window_na);
   tc_jsonw_key(w, "rule");
   tc_jsonw_str(w, tc_window_rule_code(m->window_rule));
   key_num(w, "start_us", m->window_start_us);
@@ -90,28 +116,18 @@ static void window(tc_jsonw *w, const tc_trace_metrics *m) {
 
 static void busy_and_tasks(tc_jsonw *w, const tc_trace_metrics *m) {
   const tc_busy_metrics *b = &m->busy;
-  tc_jsonw_key(w, "busy");
-  tc_jsonw_obj(w);
-  key_na(w, b->na);
+  group(w, "busy", b->na);
   key_num(w, "bucket_ms", b->bucket_ms);
   key_val(w, b->na, "tasks", b->tasks);
-  key_val(w, b->na, "mean_pct", b->mean_pct);
-  key_val(w, b->na, "p50_pct", b->p50_pct);
-  key_val(w, b->na, "p95_pct", b->p95_pct);
-  key_val(w, b->na, "max_pct", b->max_pct);
+  summary(w, b->na, "pct", b->mean_pct, b->p50_pct, b->p95_pct, b->max_pct);
   series(w, b->na, "series_pct", b->series_pct, b->nseries);
   tc_jsonw_obj_end(w);
 
   const tc_long_metrics *l = &m->long_tasks;
-  tc_jsonw_key(w, "long_tasks");
-  tc_jsonw_obj(w);
-  key_na(w, l->na);
+  group(w, "long_tasks", l->na);
   key_val(w, l->na, "count", l->count);
   key_val(w, l->na, "tbt_ms", l->tbt_ms);
-  key_val(w, l->na, "mean_ms", l->mean_ms);
-  key_val(w, l->na, "p50_ms", l->p50_ms);
-  key_val(w, l->na, "p95_ms", l->p95_ms);
-  key_val(w, l->na, "max_ms", l->max_ms);
+  summary(w, l->na, "ms", l->mean_ms, l->p50_ms, l->p95_ms, l->max_ms);
   key_val(w, l->na, "unbounded", l->unbounded);
   tc_jsonw_key(w, "tasks");
   tc_jsonw_arr(w);
@@ -127,9 +143,7 @@ static void busy_and_tasks(tc_jsonw *w, const tc_trace_metrics *m) {
   tc_jsonw_obj_end(w);
 
   const tc_lag_metrics *g = &m->lag;
-  tc_jsonw_key(w, "lag");
-  tc_jsonw_obj(w);
-  key_na(w, g->na);
+  group(w, "lag", g->na);
   key_val(w, g->na, "p50_ms", g->p50_ms);
   key_val(w, g->na, "p90_ms", g->p90_ms);
   key_val(w, g->na, "p99_ms", g->p99_ms);
@@ -142,26 +156,19 @@ static void busy_and_tasks(tc_jsonw *w, const tc_trace_metrics *m) {
 
 static void frames_heap_ut(tc_jsonw *w, const tc_trace_metrics *m) {
   const tc_frame_metrics *f = &m->frames;
-  tc_jsonw_key(w, "frames");
-  tc_jsonw_obj(w);
-  key_na(w, f->na);
+  group(w, "frames", f->na);
   key_num(w, "budget_ms", f->budget_ms);
   /* Draws were counted (zero included) once the page's layer tree was known. */
   int counted = f->na == TC_NA_NONE || f->na == TC_NA_NO_FRAMES ||
                 f->na == TC_NA_NOT_CONTINUOUS || f->na == TC_NA_ALL_INVALID;
   key_num(w, "draws", counted ? f->draws : NAN);
   key_val(w, f->na, "intervals", f->intervals);
-  key_val(w, f->na, "mean_ms", f->mean_ms);
-  key_val(w, f->na, "p50_ms", f->p50_ms);
-  key_val(w, f->na, "p95_ms", f->p95_ms);
-  key_val(w, f->na, "max_ms", f->max_ms);
+  summary(w, f->na, "ms", f->mean_ms, f->p50_ms, f->p95_ms, f->max_ms);
   key_val(w, f->na, "over_budget", f->over_budget);
   tc_jsonw_obj_end(w);
 
   const tc_heap_metrics *h = &m->heap;
-  tc_jsonw_key(w, "heap");
-  tc_jsonw_obj(w);
-  key_na(w, h->na);
+  group(w, "heap", h->na);
   key_val(w, h->na, "samples", h->samples);
   key_val(w, h->na, "start_bytes", h->start_bytes);
   key_val(w, h->na, "end_bytes", h->end_bytes);
@@ -172,32 +179,20 @@ static void frames_heap_ut(tc_jsonw *w, const tc_trace_metrics *m) {
   tc_jsonw_obj_end(w);
 
   const tc_ut_metrics *u = &m->user_timing;
-  tc_jsonw_key(w, "user_timing");
-  tc_jsonw_obj(w);
-  key_na(w, u->na);
+  group(w, "user_timing", u->na);
   tc_jsonw_key(w, "measures");
   tc_jsonw_arr(w);
   for (uint32_t i = 0; i < u->nmeasures; i++) {
-    tc_jsonw_obj(w);
-    tc_jsonw_key(w, "name");
-    tc_jsonw_str(w, u->measures[i].name);
-    tc_jsonw_key(w, "count");
-    tc_jsonw_uint(w, u->measures[i].count);
-    key_num(w, "mean_ms", u->measures[i].mean_ms);
-    key_num(w, "p50_ms", u->measures[i].p50_ms);
-    key_num(w, "p95_ms", u->measures[i].p95_ms);
-    key_num(w, "max_ms", u->measures[i].max_ms);
+    const tc_ut_measure *g = &u->measures[i];
+    name_count(w, g->name, g->count);
+    summary(w, TC_NA_NONE, "ms", g->mean_ms, g->p50_ms, g->p95_ms, g->max_ms);
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
   tc_jsonw_key(w, "unclosed");
   tc_jsonw_arr(w);
   for (uint32_t i = 0; i < u->nunclosed; i++) {
-    tc_jsonw_obj(w);
-    tc_jsonw_key(w, "name");
-    tc_jsonw_str(w, u->unclosed[i].name);
-    tc_jsonw_key(w, "count");
-    tc_jsonw_uint(w, u->unclosed[i].count);
+    name_count(w, u->unclosed[i].name, u->unclosed[i].count);
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
