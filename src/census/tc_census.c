@@ -16,6 +16,7 @@ struct tc_census_worker {
   tc_map names, cats;
   struct per_name {
     tc_sketch dur;
+    uint64_t dur_below[TC_DUR_NLIMITS];
     tc_example ex;
   } *per_name; /* by name id */
   size_t per_name_cap;
@@ -43,7 +44,9 @@ tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *pars
 static void site_free(tc_site_acc *s) {
   if (!s)
     return;
+  tc_imap_free(&s->name_idx);
   free(s->names);
+  free(s->name_ids);
   tc_imap_free(&s->cat_idx);
   free(s->cat_counts);
   tc_imap_free(&s->path_idx);
@@ -83,9 +86,25 @@ static tc_err name_id(tc_census_worker *w, tc_str name, uint32_t *id) {
 }
 
 static tc_err site_name(tc_site_acc *s, uint32_t id, tc_name_counts **out) {
-  tc_err e = TC_GROW(s->names, s->names_cap, (size_t)id + 1);
-  *out = e ? NULL : &s->names[id];
-  return e;
+  uint32_t slot;
+  int inserted;
+  tc_err e = tc_imap_intern(&s->name_idx, id, &slot, &inserted);
+  if (!e)
+    e = TC_GROW(s->names, s->names_cap, (size_t)slot + 1);
+  if (!e)
+    e = TC_GROW(s->name_ids, s->ids_cap, (size_t)slot + 1);
+  if (e) {
+    *out = NULL;
+    return e;
+  }
+  s->name_ids[slot] = id;
+  *out = &s->names[slot];
+  return TC_OK;
+}
+
+const tc_name_counts *tc_site_name(const tc_site_acc *s, uint32_t name_id) {
+  uint32_t slot = tc_imap_find(&s->name_idx, name_id);
+  return slot == UINT32_MAX ? NULL : &s->names[slot];
 }
 
 int tc_example_cmp(const tc_example *a, const tc_example *b) {
@@ -153,8 +172,13 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
     return e;
   s->cat_counts[slot]++;
 
-  if ((ev->flags & TC_EV_HAS_DUR) && (e = tc_sketch_add(&w->per_name[id].dur, ev->dur)))
-    return e;
+  if (ev->flags & TC_EV_HAS_DUR) {
+    struct per_name *pn = &w->per_name[id];
+    if ((e = tc_sketch_add(&pn->dur, ev->dur)))
+      return e;
+    for (int k = 0; k < TC_DUR_NLIMITS; k++)
+      pn->dur_below[k] += ev->dur < TC_DUR_LIMITS[k];
+  }
 
   for (uint32_t k = 0; k < ev->npres; k++) {
     const tc_presence *pr = &p->pres[ev->pres_begin + k];
@@ -230,4 +254,8 @@ const tc_sketch *tc_census_dur(const tc_census_worker *w, uint32_t name_id) {
 
 const tc_example *tc_census_example(const tc_census_worker *w, uint32_t name_id) {
   return &w->per_name[name_id].ex;
+}
+
+const uint64_t *tc_census_dur_below(const tc_census_worker *w, uint32_t name_id) {
+  return w->per_name[name_id].dur_below;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "census/tc_labels.h"
 #include "census/tc_phase.h"
 #include "census/tc_seq.h"
 #include "json/tc_chunker.h"
@@ -75,9 +76,14 @@ typedef struct {
   size_t len;
 } tc_example;
 
+/* One site's tables. Names are sparse (a site sees a few hundred of the
+ * corpus's names), so memory follows what each site holds, not sites times
+ * all names. */
 typedef struct {
-  tc_name_counts *names; /* by worker name id */
-  size_t names_cap;
+  tc_imap name_idx;      /* worker name id -> slot */
+  tc_name_counts *names; /* by slot */
+  uint32_t *name_ids;    /* by slot: the worker name id */
+  size_t names_cap, ids_cap;
   tc_imap cat_idx;       /* (name id << 32 | cat id) -> index */
   uint64_t *cat_counts;
   size_t cat_cap;
@@ -93,6 +99,13 @@ const tc_parser *tc_census_parser(const tc_census_worker *w);
 const tc_site_acc *tc_census_site(const tc_census_worker *w, uint32_t site);
 const tc_sketch *tc_census_dur(const tc_census_worker *w, uint32_t name_id);
 const tc_example *tc_census_example(const tc_census_worker *w, uint32_t name_id);
+
+/* Counts of NAME_ID in a site's tables, or NULL if the site has none. */
+const tc_name_counts *tc_site_name(const tc_site_acc *s, uint32_t name_id);
+
+/* Records of NAME_ID with dur below each of TC_DUR_LIMITS (exact, so the
+ * duration class never depends on the sketch's rounding). */
+const uint64_t *tc_census_dur_below(const tc_census_worker *w, uint32_t name_id);
 
 /* Order of example candidates: smaller is preferred. */
 int tc_example_cmp(const tc_example *a, const tc_example *b);

@@ -15,12 +15,16 @@ const char *tc_usage_label(uint64_t records, uint64_t sites_total) {
   return "very high";
 }
 
-const char *tc_duration_label(double median_us) {
-  if (median_us < 10)
-    return "very short";
-  if (median_us < 100)
-    return "short";
-  if (median_us < 1000)
-    return "typical";
-  return "long";
+const double TC_DUR_LIMITS[TC_DUR_NLIMITS] = {10, 100, 1000};
+static const char *const dur_names[TC_DUR_NLIMITS + 1] = {"very short", "short", "typical",
+                                                          "long"};
+
+const char *tc_duration_class(uint64_t n, const uint64_t below[TC_DUR_NLIMITS]) {
+  if (!n)
+    return "n/a";
+  uint64_t rank = (n + 1) / 2;
+  int i = 0;
+  while (i < TC_DUR_NLIMITS && below[i] < rank)
+    i++;
+  return dur_names[i];
 }

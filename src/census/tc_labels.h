@@ -5,8 +5,11 @@
  * (tests/census/test_labels.c checks all of them):
  *   rare < 2 <= low < 5 <= moderate < 300 <= high < 3000 <= very high.
  *
- * Duration is read off the median of the event's "dur" over the corpus:
- *   very short < 10 us <= short < 100 us <= typical < 1 ms <= long. */
+ * Duration is read off the nearest-rank median (rank ceil(n/2)) of the
+ * event's "dur" over the corpus:
+ *   very short < 10 us <= short < 100 us <= typical < 1 ms <= long.
+ * The census keeps exact counts below each limit, so the class is exact
+ * even where the median itself comes from a sketch. */
 #ifndef TC_LABELS_H
 #define TC_LABELS_H
 
@@ -15,7 +18,11 @@
 /* Static string; "n/a" when S is 0. */
 const char *tc_usage_label(uint64_t records, uint64_t sites_total);
 
-/* Static string for a median duration in microseconds. */
-const char *tc_duration_label(double median_us);
+#define TC_DUR_NLIMITS 3
+extern const double TC_DUR_LIMITS[TC_DUR_NLIMITS]; /* microseconds */
+
+/* The class of N durations of which BELOW[i] are < TC_DUR_LIMITS[i];
+ * static string, "n/a" when N is 0. */
+const char *tc_duration_class(uint64_t n, const uint64_t below[TC_DUR_NLIMITS]);
 
 #endif

@@ -339,6 +339,7 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
   elem_counter = 0;
   cur_elem = 0;
   error_code err;
+  std::string_view id2;
   for (auto field : obj) {
     ondemand::field fl;
     if ((err = std::move(field).get(fl)))
@@ -352,30 +353,37 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
                  : key == "s" ? &ev.scope : key == "bind_id" ? &ev.bind_id : nullptr;
     std::string_view s;
     if (text) {
-      if ((err = text_of(v, s, nullptr)))
-        return err;
-      *text = S(s);
+      // A repeated key keeps its first value, as for every field here.
+      if (!text->ptr) {
+        if ((err = text_of(v, s, nullptr)))
+          return err;
+        *text = S(s);
+      }
       continue;
     }
     switch (key.size()) {
     case 2:
-      if (key == "ts" && v.get_double().get(ev.ts) == SUCCESS)
+      if (key == "ts" && !(ev.flags & TC_EV_HAS_TS) && v.get_double().get(ev.ts) == SUCCESS)
         ev.flags |= TC_EV_HAS_TS;
       break;
     case 3:
       if (key == "dur") {
+        if (ev.flags & TC_EV_HAS_DUR)
+          break;
         if (v.get_double().get(ev.dur) == SUCCESS)
           ev.flags |= TC_EV_HAS_DUR;
         else
           ev.dur = -1;
       } else if (key == "pid" || key == "tid") {
         int pid = key[0] == 'p';
+        if (ev.flags & (pid ? TC_EV_HAS_PID : TC_EV_HAS_TID))
+          break;
         bool present;
         if ((err = id_of_signed(v, pid ? ev.pid : ev.tid, present)))
           return err;
         if (present)
           ev.flags |= pid ? TC_EV_HAS_PID : TC_EV_HAS_TID;
-      } else if (key == "id2") {
+      } else if (key == "id2" && !id2.data()) {
         ondemand::object o;
         if (v.get_object().get(o) == SUCCESS) {
           for (auto f : o) {
@@ -386,16 +394,16 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
             if ((err = key_of(fo, k)))
               return err;
             if (k == "local" || k == "global") {
-              if ((err = text_of(fo.value(), s, k == "local" ? "L:" : "G:")))
+              if ((err = text_of(fo.value(), id2, k == "local" ? "L:" : "G:")))
                 return err;
-              ev.id = S(s);
+              break;
             }
           }
         }
       }
       break;
     case 4:
-      if (key == "name") {
+      if (key == "name" && !(ev.flags & TC_EV_HAS_NAME)) {
         ondemand::json_type t;
         if ((err = v.type().get(t)))
           return err;
@@ -431,6 +439,9 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
       break;
     }
   }
+  // "id" when the event has one, else the first id2 member.
+  if (!ev.id.ptr && id2.data())
+    ev.id = S(id2);
   ev.npres = uint32_t(pres.size()) - ev.pres_begin;
   ev.nwant = uint32_t(wanted.size()) - ev.want_begin;
   return SUCCESS;

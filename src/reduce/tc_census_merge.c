@@ -108,14 +108,12 @@ static void add_arg(void *ctx, uint64_t key, uint32_t slot) {
 
 static tc_err merge_site(merge_ctx *m, const tc_census_worker *w, const tc_site_acc *acc) {
   const tc_map *names = tc_census_names(w);
-  uint32_t n = tc_map_count(names);
-  if (n > acc->names_cap)
-    n = (uint32_t)acc->names_cap;
   m->w = w;
   m->acc = acc;
   tc_err e;
-  for (uint32_t i = 0; i < n; i++) {
-    const tc_name_counts *nc = &acc->names[i];
+  for (uint32_t slot = 0; slot < acc->name_idx.count; slot++) {
+    uint32_t i = acc->name_ids[slot];
+    const tc_name_counts *nc = &acc->names[slot];
     uint64_t recs = 0, pairs = 0;
     for (int k = 0; k < TC_PH_COUNT; k++)
       recs += nc->ph[k];
@@ -150,9 +148,12 @@ static tc_err merge_corpus_wide(merge_ctx *m, const tc_census_worker *w) {
     uint32_t ev = tc_map_find(&m->r->strings, tc_map_key(names, i));
     if (ev == UINT32_MAX)
       continue;
-    tc_err e = tc_sketch_merge(&m->r->events[ev].dur, tc_census_dur(w, i));
+    tc_res_event *re = &m->r->events[ev];
+    tc_err e = tc_sketch_merge(&re->dur, tc_census_dur(w, i));
     if (e)
       return e;
+    for (int k = 0; k < TC_DUR_NLIMITS; k++)
+      re->dur_below[k] += tc_census_dur_below(w, i)[k];
     const tc_example *x = tc_census_example(w, i);
     if (x->have && (!m->best[ev] || tc_example_cmp(x, m->best[ev]) < 0))
       m->best[ev] = x;

@@ -36,6 +36,7 @@ typedef struct {
   tc_res_arg *args; /* by path */
   size_t nargs;
   tc_sketch dur;    /* of the "dur" field, microseconds */
+  uint64_t dur_below[TC_DUR_NLIMITS]; /* exact counts below TC_DUR_LIMITS */
   tc_str example;   /* raw JSON of the chosen example event */
 } tc_res_event;
 

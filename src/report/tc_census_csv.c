@@ -55,7 +55,7 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
     if (ev->dur.n) {
       double med = tc_sketch_quantile(&ev->dur, 0.5);
       fprintf(fp, "%" PRIu64 ",%.6g,%.6g,%s,", ev->dur.n, med,
-              tc_sketch_quantile(&ev->dur, 0.95), tc_duration_label(med));
+              tc_sketch_quantile(&ev->dur, 0.95), tc_duration_class(ev->dur.n, ev->dur_below));
     } else {
       fputs("0,,,,", fp);
     }

@@ -43,7 +43,7 @@ static void write_duration(tc_jsonw *w, const tc_res_event *e) {
   tc_jsonw_key(w, "max_us");
   tc_jsonw_num(w, e->dur.max);
   tc_jsonw_key(w, "class");
-  tc_jsonw_str(w, tc_duration_label(med));
+  tc_jsonw_str(w, tc_duration_class(e->dur.n, e->dur_below));
   tc_jsonw_obj_end(w);
 }
 

@@ -58,7 +58,7 @@ static void md_event(FILE *fp, const tc_res_event *ev, uint32_t S, const tc_devt
           tc_usage_label(ev->records, S), S ? (double)ev->records / S : 0.0);
   if (ev->dur.n) {
     double med = tc_sketch_quantile(&ev->dur, 0.5);
-    fprintf(fp, "**duration** %s (median ", tc_duration_label(med));
+    fprintf(fp, "**duration** %s (median ", tc_duration_class(ev->dur.n, ev->dur_below));
     human_us(fp, med);
     fputs(", p95 ", fp);
     human_us(fp, tc_sketch_quantile(&ev->dur, 0.95));

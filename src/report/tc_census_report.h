@@ -36,7 +36,9 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir);
  * CAP bytes (NUL included) into BUF. */
 void tc_phase_sentence(const tc_res_event *e, uint32_t sites_total, char *buf, size_t cap);
 
-/* Categories of an event split on commas, most records first, then by text.
+/* Categories of an event: its cat strings split on commas, each distinct
+ * non-empty category counted once per record; most records first, then by
+ * text.
  * *OUT receives a malloc'd array the caller frees (cat points into E's
  * strings); returns the count, or 0 with *OUT NULL when memory fails. */
 size_t tc_split_categories(const tc_res_event *e, tc_res_cat **out);

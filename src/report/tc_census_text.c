@@ -91,6 +91,16 @@ static int cmp_cat(const void *a, const void *b) {
   return tc_str_cmp(x->cat, y->cat);
 }
 
+/* Whether field ONE (a slice of S) occurs in S before itself. */
+static int field_repeats(tc_str s, tc_str one) {
+  size_t pos = 0;
+  tc_str f;
+  while (tc_str_next_field(s, ',', &pos, &f) && f.ptr < one.ptr)
+    if (tc_str_eq(f, one))
+      return 1;
+  return 0;
+}
+
 size_t tc_split_categories(const tc_res_event *e, tc_res_cat **out) {
   /* At most one category per comma-separated field of every cat string. */
   size_t cap = 0;
@@ -108,6 +118,8 @@ size_t tc_split_categories(const tc_res_event *e, tc_res_cat **out) {
     size_t pos = 0;
     tc_str one;
     while (tc_str_next_field(e->cats[i].cat, ',', &pos, &one)) {
+      if (!one.len || field_repeats(e->cats[i].cat, one))
+        continue; /* "a,,b" names no third category; "a,a" counts a once */
       size_t k = 0;
       while (k < n && !tc_str_eq(o[k].cat, one))
         k++;

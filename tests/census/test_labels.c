@@ -120,6 +120,14 @@ static void test_usage_edges(void **state) {
   assert_string_equal(tc_usage_label(12345, 0), "n/a");
 }
 
+/* The class of a single duration V. */
+static const char *class_of_one(double v) {
+  uint64_t below[TC_DUR_NLIMITS];
+  for (int k = 0; k < TC_DUR_NLIMITS; k++)
+    below[k] = v < TC_DUR_LIMITS[k];
+  return tc_duration_class(1, below);
+}
+
 static void test_duration_edges(void **state) {
   (void)state;
   static const struct {
@@ -127,11 +135,23 @@ static void test_duration_edges(void **state) {
     const char *below, *at;
   } edges[] = {{10, "very short", "short"}, {100, "short", "typical"}, {1000, "typical", "long"}};
   for (size_t e = 0; e < sizeof edges / sizeof *edges; e++) {
-    assert_string_equal(tc_duration_label(edges[e].edge), edges[e].at);
-    assert_string_equal(tc_duration_label(nextafter(edges[e].edge, 0)), edges[e].below);
+    assert_string_equal(class_of_one(edges[e].edge), edges[e].at);
+    assert_string_equal(class_of_one(nextafter(edges[e].edge, 0)), edges[e].below);
   }
-  assert_string_equal(tc_duration_label(0), "very short");
-  assert_string_equal(tc_duration_label(1e12), "long");
+  assert_string_equal(class_of_one(0), "very short");
+  assert_string_equal(class_of_one(1e12), "long");
+  assert_string_equal(tc_duration_class(0, (uint64_t[]){0, 0, 0}), "n/a");
+}
+
+/* The median is the value of rank ceil(n/2): {50, 100, 200} is typical and
+ * {500, 1000, 2000} long, exactly at the limits the sketch would blur. */
+static void test_duration_median_rank(void **state) {
+  (void)state;
+  assert_string_equal(tc_duration_class(3, (uint64_t[]){0, 1, 3}), "typical");
+  assert_string_equal(tc_duration_class(3, (uint64_t[]){0, 0, 1}), "long");
+  /* n = 4: rank 2; two values below 10 make it very short. */
+  assert_string_equal(tc_duration_class(4, (uint64_t[]){2, 2, 4}), "very short");
+  assert_string_equal(tc_duration_class(4, (uint64_t[]){1, 2, 4}), "short");
 }
 
 int main(int argc, char **argv) {
@@ -144,6 +164,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_every_manual_entry),
       cmocka_unit_test(test_usage_edges),
       cmocka_unit_test(test_duration_edges),
+      cmocka_unit_test(test_duration_median_rank),
   };
   return cmocka_run_group_tests_name("labels", tests, NULL, NULL);
 }

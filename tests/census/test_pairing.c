@@ -86,9 +86,8 @@ static const uint64_t zeros[TC_PAIR_COUNT];
 static const uint64_t *pairs_of(const tc_census_worker *w, uint32_t site, tc_str name) {
   const tc_site_acc *acc = tc_census_site(w, site);
   uint32_t id = tc_map_find(tc_census_names(w), name);
-  if (!acc || id == UINT32_MAX || id >= acc->names_cap)
-    return zeros;
-  return acc->names[id].pairs;
+  const tc_name_counts *nc = acc && id != UINT32_MAX ? tc_site_name(acc, id) : NULL;
+  return nc ? nc->pairs : zeros;
 }
 
 static int listed(const want *ws, size_t nw, tc_str name) {

@@ -251,6 +251,22 @@ static void test_split_categories(void **state) {
   free(out);
 }
 
+/* "a,a" names one category, and an empty cat or field names none. */
+static void test_split_categories_once_per_record(void **state) {
+  (void)state;
+  tc_res_cat cats[] = {cat("a,a", 3), cat("", 2), cat("b,,a", 1)};
+  tc_res_event e;
+  memset(&e, 0, sizeof e);
+  e.cats = cats;
+  e.ncats = 3;
+  tc_res_cat *out;
+  size_t n = tc_split_categories(&e, &out);
+  assert_int_equal(n, 2);
+  assert_true(tc_str_eqc(out[0].cat, "a") && out[0].records == 4);
+  assert_true(tc_str_eqc(out[1].cat, "b") && out[1].records == 1);
+  free(out);
+}
+
 /* Many categories: all are kept, the largest first, whatever order the cat
  * strings come in. */
 static void test_split_categories_keeps_all_largest_first(void **state) {
@@ -286,6 +302,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_sentence_short_buffer),
       cmocka_unit_test(test_split_categories),
       cmocka_unit_test(test_split_categories_keeps_all_largest_first),
+      cmocka_unit_test(test_split_categories_once_per_record),
   };
   return cmocka_run_group_tests_name("census_text", tests, NULL, NULL);
 }
