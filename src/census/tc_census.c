@@ -6,6 +6,7 @@
 #include "kernels/tc_kernels.h"
 #include "reduce/tc_sketch.h"
 #include "util/tc_grow.h"
+#include "util/tc_json_valid.h"
 
 /* Examples longer than this are kept only when nothing shorter exists. */
 #define TC_EXAMPLE_PREFERRED 2048
@@ -130,6 +131,10 @@ static tc_err offer_example(tc_census_worker *w, uint32_t id, tc_origin o,
                      o.site, o.trace, ce->index, NULL, len};
   tc_example *cur = &w->per_name[id].ex;
   if (tc_example_cmp(&cand, cur) >= 0)
+    return TC_OK;
+  /* The parser skips values it does not read: only bytes that are JSON
+   * through and through may become the example that reports copy out. */
+  if (!tc_json_valid((tc_str){c->buf + ce->start, len}))
     return TC_OK;
   char *raw = malloc(len);
   if (!raw)

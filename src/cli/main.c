@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/tc_job.h"
 #include "census/tc_schema.h"
@@ -75,33 +76,69 @@ static void print_problems(const tc_corpus *c, const tc_run_result *r) {
   }
 }
 
-/* Loads the schema into *out, or explains in *why (static) why not. */
-static const char *load_schema(const char *path, tc_schema **out, char *why, size_t cap) {
+/* The bundled schema: where the build put it, else beside the binary's
+ * tree (build/../data), so a moved or copied checkout still finds it. */
+static const char *default_schema(char *buf, size_t cap) {
+  if (access(TC_DEFAULT_SCHEMA, R_OK) == 0)
+    return TC_DEFAULT_SCHEMA;
+  ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
+  if (n > 0) {
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (slash) {
+      *slash = '\0';
+      size_t used = strlen(buf);
+      snprintf(buf + used, cap - used, "/../data/devtools-schema.tsv");
+      if (access(buf, R_OK) == 0)
+        return buf;
+    }
+  }
+  return TC_DEFAULT_SCHEMA;
+}
+
+/* Loads the schema into *out, or says in WHY why not. */
+static tc_err load_schema(const char *path, tc_schema **out, char *why, size_t cap) {
   int line;
   tc_err e = tc_schema_load(path, out, &line);
   if (!e)
-    return NULL;
+    return TC_OK;
   if (line)
     snprintf(why, cap, "%s at line %d", tc_strerror(e), line);
   else
     snprintf(why, cap, "cannot open %s", path);
-  fprintf(stderr, "tracecensus: %s: %s; DevTools fields will be null\n", path, why);
-  return why;
+  return e;
 }
 
 static int run_census(const char *const *inputs, int ninputs, const char *manifest,
                       const char *schema_path, const char *outdir, const char *job,
                       tc_run_opts *opts) {
+  /* A schema the user named must load; the bundled one missing only makes
+   * the DevTools fields null and the run's status 1. */
+  char exe_buf[4096], why[512];
+  int user_schema = schema_path != NULL;
+  if (!schema_path)
+    schema_path = default_schema(exe_buf, sizeof exe_buf);
+  tc_schema *schema = NULL;
+  const char *schema_error = NULL;
+  if (load_schema(schema_path, &schema, why, sizeof why)) {
+    fprintf(stderr, "tracecensus: %s: %s%s\n", schema_path, why,
+            user_schema ? "" : "; DevTools fields will be null");
+    if (user_schema)
+      return EXIT_FATAL;
+    schema_error = why;
+  }
   tc_corpus corpus;
   tc_err e = tc_corpus_scan(inputs, ninputs, manifest, &corpus);
   if (e) {
     fprintf(stderr, "tracecensus: %s: %s\n", e == TC_E_BAD_MANIFEST ? manifest : "corpus",
             tc_strerror(e));
+    tc_schema_free(schema);
     return EXIT_FATAL;
   }
   if (corpus.nsites == 0) {
     fprintf(stderr, "tracecensus: no sites found in the inputs\n");
     tc_corpus_free(&corpus);
+    tc_schema_free(schema);
     return EXIT_FATAL;
   }
   tc_progress prog;
@@ -115,13 +152,9 @@ static int run_census(const char *const *inputs, int ninputs, const char *manife
   if (e) {
     fprintf(stderr, "tracecensus: run failed: %s\n", tc_strerror(e));
     tc_corpus_free(&corpus);
+    tc_schema_free(schema);
     return EXIT_FATAL;
   }
-  if (!schema_path)
-    schema_path = TC_DEFAULT_SCHEMA;
-  tc_schema *schema = NULL;
-  char why[512];
-  const char *schema_error = load_schema(schema_path, &schema, why, sizeof why);
   tc_devtools dt;
   int have_dt = 0;
   if (schema) {
@@ -145,6 +178,14 @@ static int run_census(const char *const *inputs, int ninputs, const char *manife
   if (!e && res.metrics) {
     what = "metrics.*";
     e = tc_metrics_write(res.metrics, outdir);
+  } else if (!e) {
+    /* A census-only run must not leave an older run's metrics beside it. */
+    static const char *const stale[] = {"metrics.csv", "metrics.json", "metrics.md"};
+    for (size_t i = 0; i < 3; i++) {
+      char p[4096];
+      snprintf(p, sizeof p, "%s/%s", outdir, stale[i]);
+      unlink(p);
+    }
   }
   int rc = EXIT_CLEAN;
   if (e) {
@@ -152,7 +193,7 @@ static int run_census(const char *const *inputs, int ninputs, const char *manife
     rc = EXIT_FATAL;
   } else {
     print_problems(&corpus, &res);
-    if (res.traces_with_errors || corpus.problem)
+    if (res.traces_with_errors || corpus.problem || schema_error)
       rc = EXIT_INPUT_ERRORS;
     fprintf(stderr,
             "tracecensus: %u sites, %u traces, %" PRIu64 " events, %zu names; %.1f MB of JSON in "
@@ -198,8 +239,8 @@ static int cmd_census(int argc, char **argv) {
     } else if (strcmp(a, "--chunk-bytes") == 0 && next) {
       char *end;
       unsigned long long n = strtoull(next, &end, 10);
-      if (*end || n < 4096)
-        return free(inputs), fail_usage("--chunk-bytes needs a size of at least 4096");
+      if (*end || end == next || next[0] == '-' || n < 4096 || n > TC_MAX_CHUNK_BYTES)
+        return free(inputs), fail_usage("--chunk-bytes needs a size from 4096 to 1073741824");
       opts.chunk_bytes = (size_t)n;
       i++;
     } else if (a[0] == '-' && a[1]) {
@@ -258,6 +299,14 @@ static int cmd_run(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+#if defined(TC_SIMD_HASWELL) && (defined(__x86_64__) || defined(__i386__))
+  /* The parser was built for AVX2; say so rather than die on SIGILL. */
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2")) {
+    fputs("tracecensus: this build needs a CPU with AVX2 and BMI2; rebuild with -Dsimd=false\n",
+          stderr);
+    return EXIT_FATAL;
+  }
+#endif
   if (argc < 2)
     return fail_usage("missing command");
   const char *cmd = argv[1];

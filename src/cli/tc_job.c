@@ -63,8 +63,8 @@ static const char *apply(tc_job *job, const char *key, const char *val) {
       return "threads must be an integer from 0 (all CPUs) to 1024";
     job->run.threads = (unsigned)n;
   } else if (strcmp(key, "chunk_bytes") == 0) {
-    if (!parse_size(val, &n) || n < 4096)
-      return "chunk_bytes must be an integer of at least 4096";
+    if (!parse_size(val, &n) || n < 4096 || n > TC_MAX_CHUNK_BYTES)
+      return "chunk_bytes must be an integer from 4096 to 1073741824";
     job->run.chunk_bytes = n;
   } else if (strcmp(key, "bucket_ms") == 0) {
     if (!parse_double(val, &job->run.kernels.bucket_ms))

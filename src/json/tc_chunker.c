@@ -1,8 +1,15 @@
 /* The scanner is a small state machine over the byte stream. Inside an
- * event it only needs three facts: whether it is inside a string, whether
- * the previous byte was an escaping backslash, and the nesting depth; the
- * event ends when the depth returns to zero. Strings are skipped sixteen
- * bytes at a time (SSE2) since they are most of a trace's bytes. */
+ * event it only needs four facts: whether it is inside a string, whether
+ * the previous byte was an escaping backslash, the nesting depth, and which
+ * bracket opened each level; the event ends when the depth returns to zero.
+ * Strings are skipped sixteen bytes at a time (SSE2) since they are most of
+ * a trace's bytes; inside containers 64-byte blocks are classified at once.
+ *
+ * The bracket kinds fit one 64-bit word, one bit per level, innermost in
+ * bit 0. Levels deeper than 64 are not checked (their closers pop nothing),
+ * the same in both scanners, so a split never changes the result. A closer
+ * of the wrong kind ends the value there: counting depth alone, "[1}" would
+ * leave the event open and swallow the rest of the trace into it. */
 #include "json/tc_chunker.h"
 
 #include <stdlib.h>
@@ -15,6 +22,7 @@
 #define TC_METADATA_MAX (1u << 20)
 #define TC_FIRST_RESERVE_MAX ((size_t)16 << 20)
 #define TC_KEY_MAX 64
+#define TC_KIND_LEVELS 64
 
 typedef enum {
   ST_START,     /* before the first byte of the trace */
@@ -25,6 +33,8 @@ typedef enum {
   ST_OBJ_NEXT,  /* after a value, expecting ',' or '}' */
   ST_ARRAY,     /* in the events array, between elements */
   ST_VALUE,     /* inside a value being scanned (event or skipped value) */
+  ST_BAD_TAIL,  /* after a value that a mismatched closer ended: the closers
+                   that follow are taken as its own, then st = resume */
   ST_DONE
 } scan_state;
 
@@ -32,12 +42,14 @@ typedef enum { V_EVENT, V_SKIP_ELEMENT, V_SKIP_MEMBER, V_METADATA, V_EVENTS_NOT_
 
 struct tc_chunker {
   size_t target, max_event;
-  scan_state st;
+  scan_state st, resume;
   uint64_t pos; /* absolute offset of the next byte to scan */
-  int object_form, saw_events, unterminated, trailing;
+  int object_form, saw_events, unterminated, trailing, cut_event;
   /* value scanning */
   value_kind vkind;
   int depth, in_str, esc, scalar;
+  uint64_t kinds; /* per open level up to TC_KIND_LEVELS: 1 if opened by '[' */
+  int mismatch;   /* the value was ended by a closer of the wrong kind */
   uint64_t vstart;   /* offset of the value's first byte */
   size_t vbytes;     /* bytes of the current event copied so far */
   int too_big;
@@ -104,6 +116,7 @@ void tc_chunker_shape(const tc_chunker *ch, tc_trace_shape *out) {
   out->object_form = ch->object_form;
   out->unterminated = ch->unterminated;
   out->trailing_bytes = ch->trailing;
+  out->cut_event = ch->cut_event;
   out->metadata_cut = ch->meta_cut;
   out->metadata.ptr = ch->meta;
   out->metadata.len = ch->meta_len;
@@ -174,23 +187,36 @@ static tc_err begin_event(tc_chunker *ch) {
   return TC_OK;
 }
 
+/* Drops what was copied of the current event; the separator before it
+ * goes too. */
+static void drop_event(tc_chunker *ch) {
+  tc_chunk *c = ch->cur;
+  c->len = c->events[c->nevents].start - (c->nevents ? 1 : 0);
+}
+
 /* Copies the part of the current event that lies in this piece of input. */
 static tc_err copy_event_bytes(tc_chunker *ch, const char *p, size_t n) {
   if (ch->too_big || n == 0)
     return TC_OK;
   ch->vbytes += n;
   if (ch->max_event && ch->vbytes > ch->max_event) {
-    /* Drop what was copied of it; the separator before it goes too. */
-    tc_chunk *c = ch->cur;
-    c->len = c->events[c->nevents].start - (c->nevents ? 1 : 0);
+    drop_event(ch);
     ch->too_big = 1;
     return TC_OK;
   }
   return chunk_append(ch->cur, p, n) ? TC_OK : TC_E_NOMEM;
 }
 
+/* Mismatched brackets are reported before size: the event is broken
+ * whatever its size. */
 static void end_event(tc_chunker *ch) {
   tc_chunk *c = ch->cur;
+  if (ch->mismatch) {
+    if (!ch->too_big)
+      drop_event(ch);
+    add_error(ch, ch->elements, ch->vstart, TC_E_BAD_BRACKETS);
+    return;
+  }
   if (ch->too_big) {
     add_error(ch, ch->elements, ch->vstart, TC_E_EVENT_TOO_BIG);
     return;
@@ -237,14 +263,41 @@ static inline size_t find_quote_or_backslash(const char *p, size_t n) {
   return n;
 }
 
+/* Level DEPTH was just opened, by '[' if SQUARE, else by '{'. */
+static inline uint64_t kinds_push(uint64_t kinds, int depth, int square) {
+  return depth <= TC_KIND_LEVELS ? kinds << 1 | (uint64_t)square : kinds;
+}
+
+/* Level DEPTH is closed by ']' if SQUARE, else by '}'. Returns 1 when its
+ * opener was of the other kind. */
+static inline int kinds_pop(uint64_t *kinds, int depth, int square) {
+  if (depth > TC_KIND_LEVELS)
+    return 0;
+  int bad = (int)(*kinds & 1) != square;
+  *kinds >>= 1;
+  return bad;
+}
+
+/* The current container value ends at AT, by a closer of the right kind or
+ * (MISMATCH) the wrong one. */
+static size_t value_ends(tc_chunker *ch, size_t at, int mismatch, int *done) {
+  ch->depth = 0;
+  ch->in_str = 0;
+  ch->esc = 0;
+  ch->mismatch = mismatch;
+  *done = 1;
+  return at;
+}
+
 #if defined(__SSE2__)
 /* Bit masks of one 64-byte block: quotes, backslashes, openers ({ and [,
- * which differ only in bit 5) and closers (} and ]). */
+ * which differ only in bit 5), closers (} and ]) and bytes with bit 5
+ * clear, which tells '[' and ']' from '{' and '}'. */
 static inline void classify64(const char *p, uint64_t *quote, uint64_t *bslash, uint64_t *open,
-                              uint64_t *close) {
+                              uint64_t *close, uint64_t *bit5_clear) {
   const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), lower = _mm_set1_epi8(0x20),
                 o = _mm_set1_epi8('{'), c = _mm_set1_epi8('}');
-  uint64_t mq = 0, mb = 0, mo = 0, mc = 0;
+  uint64_t mq = 0, mb = 0, mo = 0, mc = 0, m5 = 0;
   for (int k = 0; k < 4; k++) {
     __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * k));
     __m128i f = _mm_or_si128(v, lower);
@@ -252,11 +305,14 @@ static inline void classify64(const char *p, uint64_t *quote, uint64_t *bslash, 
     mb |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, b)) << (16 * k);
     mo |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(f, o)) << (16 * k);
     mc |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(f, c)) << (16 * k);
+    /* A 16-bit shift by 2 moves each byte's bit 5 to its sign bit. */
+    m5 |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_slli_epi16(v, 2)) << (16 * k);
   }
   *quote = mq;
   *bslash = mb;
   *open = mo;
   *close = mc;
+  *bit5_clear = ~m5;
 }
 
 /* The characters escaped by a backslash, with the carry across blocks
@@ -288,33 +344,35 @@ static inline uint64_t prefix_xor(uint64_t x) {
 
 /* Scans whole 64-byte blocks of a container value from P[i]. Returns the
  * index just past the value (*done = 1) or where the whole blocks ran out,
- * with the string/escape state saved for the byte-wise scan to go on. */
+ * with the string/escape/bracket state saved for the byte-wise scan to go
+ * on. */
 static size_t scan_blocks(tc_chunker *ch, const char *p, size_t i, size_t n, int *done) {
   uint64_t prev_in = ch->in_str ? ~0ULL : 0, prev_esc = (uint64_t)ch->esc;
   int depth = ch->depth;
+  uint64_t kinds = ch->kinds;
   for (; i + 64 <= n; i += 64) {
-    uint64_t quote, bslash, open, close;
-    classify64(p + i, &quote, &bslash, &open, &close);
+    uint64_t quote, bslash, open, close, square;
+    classify64(p + i, &quote, &bslash, &open, &close, &square);
     uint64_t escaped = find_escaped(bslash, &prev_esc);
     quote &= ~escaped;
     uint64_t in_str = prefix_xor(quote) ^ prev_in;
     uint64_t structural = (open | close) & ~in_str & ~escaped;
     while (structural) {
       int bit = __builtin_ctzll(structural);
+      int sq = (int)(square >> bit & 1);
       if (open >> bit & 1) {
-        depth++;
-      } else if (--depth == 0) {
-        ch->depth = 0;
-        ch->in_str = 0;
-        ch->esc = 0;
-        *done = 1;
-        return i + (size_t)bit + 1;
+        kinds = kinds_push(kinds, ++depth, sq);
+      } else {
+        int bad = kinds_pop(&kinds, depth--, sq);
+        if (bad || depth == 0)
+          return value_ends(ch, i + (size_t)bit + 1, bad, done);
       }
       structural &= structural - 1;
     }
     prev_in = (uint64_t)((int64_t)in_str >> 63);
   }
   ch->depth = depth;
+  ch->kinds = kinds;
   ch->in_str = prev_in != 0;
   ch->esc = (int)prev_esc;
   return i;
@@ -338,10 +396,12 @@ static size_t scan_value(tc_chunker *ch, const char *p, size_t i, size_t n, int 
   if (ch->depth == 0 && !ch->in_str) {
     /* The value's first byte. A string value ends at its closing quote,
      * which the block scan does not look for: only containers go there. */
-    if (p[i] == '"')
+    if (p[i] == '"') {
       ch->in_str = 1;
-    else
+    } else {
       ch->depth = 1;
+      ch->kinds = kinds_push(0, 1, p[i] == '[');
+    }
     i++;
   }
 #if defined(__SSE2__)
@@ -383,15 +443,15 @@ static size_t scan_value(tc_chunker *ch, const char *p, size_t i, size_t n, int 
       break;
     case '{':
     case '[':
-      ch->depth++;
+      ch->kinds = kinds_push(ch->kinds, ++ch->depth, p[i] == '[');
       break;
     case '}':
-    case ']':
-      if (--ch->depth == 0) {
-        *done = 1;
-        return i + 1;
-      }
+    case ']': {
+      int bad = kinds_pop(&ch->kinds, ch->depth--, p[i] == ']');
+      if (bad || ch->depth == 0)
+        return value_ends(ch, i + 1, bad, done);
       break;
+    }
     default:
       break;
     }
@@ -405,30 +465,34 @@ static void start_value(tc_chunker *ch, char first, value_kind kind) {
   ch->depth = 0;
   ch->in_str = 0;
   ch->esc = 0;
+  ch->kinds = 0;
+  ch->mismatch = 0;
   ch->scalar = !(first == '{' || first == '[' || first == '"');
   ch->vstart = ch->pos;
   ch->st = ST_VALUE;
 }
 
-/* What follows a finished value depends on where it was. */
+/* What follows a finished value depends on where it was. An element that
+ * is not an object is reported as such even if its brackets mismatch. */
 static void after_value(tc_chunker *ch) {
   switch (ch->vkind) {
   case V_EVENT:
     end_event(ch);
     ch->elements++;
-    ch->st = ST_ARRAY;
+    ch->resume = ST_ARRAY;
     break;
   case V_SKIP_ELEMENT:
     add_error(ch, ch->elements, ch->vstart, TC_E_NOT_OBJECT);
     ch->elements++;
-    ch->st = ST_ARRAY;
+    ch->resume = ST_ARRAY;
     break;
   case V_EVENTS_NOT_ARRAY:
   case V_SKIP_MEMBER:
   case V_METADATA:
-    ch->st = ST_OBJ_NEXT;
+    ch->resume = ST_OBJ_NEXT;
     break;
   }
+  ch->st = ch->mismatch ? ST_BAD_TAIL : ch->resume;
 }
 
 static int key_is(const tc_chunker *ch, const char *k) {
@@ -562,6 +626,14 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_
       }
       continue;
     }
+    case ST_BAD_TAIL:
+      /* "[1}]}" is more likely one broken event than "[1}" followed by
+       * the end of the events array; a comma or the next event ends it. */
+      if (!is_space(c) && c != ']' && c != '}') {
+        ch->st = ch->resume;
+        continue;
+      }
+      break;
     case ST_DONE:
       if (!is_space(c))
         ch->trailing = 1;
@@ -580,10 +652,10 @@ tc_err tc_chunker_finish(tc_chunker *ch, tc_chunk **last) {
   if (ch->st == ST_VALUE) {
     if (ch->vkind == V_EVENT) {
       /* Cut off mid-event: drop its bytes, report where it began. */
-      tc_chunk *c = ch->cur;
-      c->len = c->events[c->nevents].start - (c->nevents ? 1 : 0);
+      drop_event(ch);
       add_error(ch, ch->elements, ch->vstart, TC_E_TRUNCATED_JSON);
       ch->elements++;
+      ch->cut_event = 1;
     } else if (ch->vkind == V_SKIP_ELEMENT) {
       if (ch->scalar) {
         after_value(ch);

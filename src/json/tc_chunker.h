@@ -78,6 +78,7 @@ typedef struct {
   int object_form;     /* {"traceEvents": [...]} rather than a bare array */
   int unterminated;    /* the events array (or object) was never closed */
   int trailing_bytes;  /* non-space bytes after the trace ended */
+  int cut_event;       /* the stream ended inside an event: the trace is truncated */
   int metadata_cut;    /* metadata longer than the kept limit */
   tc_str metadata;     /* raw JSON of the "metadata" member, or empty;
                           valid until tc_chunker_free */

@@ -77,7 +77,7 @@ static tc_err add_site(builder *b, const char *name, tc_site **out) {
   return TC_OK;
 }
 
-static tc_err add_trace(builder *b, const char *site, char *path, uint64_t size) {
+static tc_err add_trace(builder *b, const char *site, char *path, const struct stat *st) {
   tc_site *s;
   tc_err e = add_site(b, site, &s);
   if (!e)
@@ -94,8 +94,10 @@ static tc_err add_trace(builder *b, const char *site, char *path, uint64_t size)
   }
   tc_trace *t = &b->c->traces[b->c->ntraces++];
   t->path = path;
-  t->size = size;
-  b->c->bytes += size;
+  t->size = (uint64_t)st->st_size;
+  t->dev = (uint64_t)st->st_dev;
+  t->ino = (uint64_t)st->st_ino;
+  b->c->bytes += t->size;
   return TC_OK;
 }
 
@@ -130,7 +132,7 @@ static tc_err scan_site_dir(builder *b, const char *dir, const char *site) {
     } else if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
       free(p);
     } else {
-      e = add_trace(b, site, p, (uint64_t)st.st_size);
+      e = add_trace(b, site, p, &st);
     }
   }
   closedir(d);
@@ -146,7 +148,7 @@ static tc_err scan_input(builder *b, const char *in) {
   if (S_ISREG(st.st_mode)) {
     char *site = tc_corpus_site_of_file(in);
     char *p = dupstr(in);
-    tc_err e = site && p ? add_trace(b, site, p, (uint64_t)st.st_size) : TC_E_NOMEM;
+    tc_err e = site && p ? add_trace(b, site, p, &st) : TC_E_NOMEM;
     if (!site || !p)
       free(p);
     free(site);
@@ -172,7 +174,7 @@ static tc_err scan_input(builder *b, const char *in) {
       free(p);
     } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
       char *site = tc_corpus_site_of_file(de->d_name);
-      e = site ? add_trace(b, site, p, (uint64_t)st.st_size) : TC_E_NOMEM;
+      e = site ? add_trace(b, site, p, &st) : TC_E_NOMEM;
       if (!site)
         free(p);
       free(site);
@@ -255,6 +257,21 @@ static int cmp_trace(const void *a, const void *b) {
   return strcmp(x->path, y->path);
 }
 
+typedef struct {
+  uint64_t dev, ino;
+  uint32_t idx;
+} file_key;
+
+/* By file, then corpus order. */
+static int cmp_file(const void *a, const void *b) {
+  const file_key *x = a, *y = b;
+  if (x->dev != y->dev)
+    return x->dev < y->dev ? -1 : 1;
+  if (x->ino != y->ino)
+    return x->ino < y->ino ? -1 : 1;
+  return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
 static tc_err finish(builder *b) {
   tc_corpus *c = b->c;
   qsort(c->sites, c->nsites, sizeof *c->sites, cmp_site);
@@ -265,17 +282,28 @@ static tc_err finish(builder *b) {
     s->ntraces++;
   }
   qsort(c->traces, c->ntraces, sizeof *c->traces, cmp_trace);
-  /* The same file given twice (or reached twice) is one trace. */
-  uint32_t w = 0;
-  for (uint32_t i = 0; i < c->ntraces; i++) {
-    if (w && cmp_trace(&c->traces[w - 1], &c->traces[i]) == 0) {
-      c->sites[c->traces[i].site].ntraces--;
-      c->bytes -= c->traces[i].size;
-      free(c->traces[i].path);
-      continue;
+  /* The same file given twice, or reached by two paths, is one trace: the
+   * first in corpus order keeps it. */
+  file_key *by_file = malloc((c->ntraces ? c->ntraces : 1) * sizeof *by_file);
+  if (!by_file)
+    return TC_E_NOMEM;
+  for (uint32_t i = 0; i < c->ntraces; i++)
+    by_file[i] = (file_key){c->traces[i].dev, c->traces[i].ino, i};
+  qsort(by_file, c->ntraces, sizeof *by_file, cmp_file);
+  for (uint32_t i = 1; i < c->ntraces; i++) {
+    tc_trace *t = &c->traces[by_file[i].idx];
+    if (by_file[i - 1].dev == by_file[i].dev && by_file[i - 1].ino == by_file[i].ino) {
+      c->sites[t->site].ntraces--;
+      c->bytes -= t->size;
+      free(t->path);
+      t->path = NULL;
     }
-    c->traces[w++] = c->traces[i];
   }
+  free(by_file);
+  uint32_t w = 0;
+  for (uint32_t i = 0; i < c->ntraces; i++)
+    if (c->traces[i].path)
+      c->traces[w++] = c->traces[i];
   c->ntraces = w;
   return TC_OK;
 }

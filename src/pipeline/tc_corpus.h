@@ -28,6 +28,7 @@ typedef struct {
   char *path;    /* as given or joined, usable with fopen */
   uint32_t site; /* index into sites */
   uint64_t size; /* bytes on disk */
+  uint64_t dev, ino; /* the file itself: one file reached by two paths is one trace */
 } tc_trace;
 
 typedef struct {

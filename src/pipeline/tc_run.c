@@ -86,9 +86,8 @@ static void record_error(tc_trace_status *st, uint64_t index, uint64_t offset, t
 static tc_err finish_kernels(trace_job *t) {
   run_ctx *r = t->run;
   const tc_trace_status *st = &r->status[t->idx];
-  int cut = st->stream_err == TC_E_TRUNCATED;
-  for (size_t i = 0; i < st->nerrors; i++)
-    cut |= st->errors[i].code == TC_E_TRUNCATED_JSON;
+  /* Any stream error ends the trace early, as does an event cut off. */
+  int cut = st->stream_err != TC_OK || st->shape.cut_event;
   tc_trace_ref ref = {r->corpus->sites[r->corpus->traces[t->idx].site].name,
                       r->corpus->traces[t->idx].path, cut, st->bad_events > 0};
   tc_trace_metrics *m;
@@ -155,7 +154,7 @@ static int fold_ready(trace_job *t) {
 }
 
 static void trace_job_free(trace_job *t) {
-  for (unsigned i = 0; i < t->inflight; i++)
+  for (unsigned i = 0; t->ring && i < t->inflight; i++)
     tc_seq_free(&t->ring[i].seq);
   free(t->ring);
   tc_pairing_free(t->pairing);
@@ -369,13 +368,17 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static const tc_corpus *sort_corpus;
+/* Largest traces first, so the long ones start early; ties by index. */
+typedef struct {
+  uint64_t size;
+  uint32_t idx;
+} by_size;
+
 static int by_size_desc(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  uint64_t sx = sort_corpus->traces[x].size, sy = sort_corpus->traces[y].size;
-  if (sx != sy)
-    return sx > sy ? -1 : 1;
-  return x < y ? -1 : x > y;
+  const by_size *x = a, *y = b;
+  if (x->size != y->size)
+    return x->size > y->size ? -1 : 1;
+  return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 static tc_err setup_workers(run_ctx *r) {
@@ -421,7 +424,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     r.opts.inflight = 2 * r.opts.threads + 2;
   r.nw = r.opts.threads;
   r.status = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *r.status);
-  uint32_t *order = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *order);
+  by_size *order = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *order);
   tc_err e = r.status && order ? setup_workers(&r) : TC_E_NOMEM;
   if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
     e = TC_E_NOMEM;
@@ -429,11 +432,10 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     e = TC_E_NOMEM;
   if (!e) {
     for (uint32_t i = 0; i < corpus->ntraces; i++)
-      order[i] = i;
-    sort_corpus = corpus;
+      order[i] = (by_size){corpus->traces[i].size, i};
     qsort(order, corpus->ntraces, sizeof *order, by_size_desc);
     for (uint32_t i = 0; i < corpus->ntraces && !e; i++) {
-      trace_job *t = trace_job_new(&r, order[i]);
+      trace_job *t = trace_job_new(&r, order[i].idx);
       if (!t)
         e = TC_E_NOMEM;
       else if ((e = tc_pool_submit(r.pool, trace_task, t)))

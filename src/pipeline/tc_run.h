@@ -44,6 +44,9 @@ typedef struct {
 
 void tc_run_opts_default(tc_run_opts *o);
 
+/* Chunk offsets are 32-bit: chunks stay well below 4 GiB. */
+#define TC_MAX_CHUNK_BYTES ((size_t)1 << 30)
+
 #define TC_TRACE_MAX_ERRORS 20
 
 /* What happened to one trace file. */

@@ -5,14 +5,18 @@
 #include "report/tc_census_report.h"
 #include "report/tc_outfile.h"
 
-/* RFC 4180: quote every text field, double inner quotes. */
-static void csv_text(FILE *fp, tc_str s) {
-  fputc('"', fp);
+/* RFC 4180: text fields are quoted, inner quotes doubled. */
+static void csv_body(FILE *fp, tc_str s) {
   for (size_t i = 0; i < s.len; i++) {
     if (s.ptr[i] == '"')
       fputc('"', fp);
     fputc(s.ptr[i], fp);
   }
+}
+
+static void csv_text(FILE *fp, tc_str s) {
+  fputc('"', fp);
+  csv_body(fp, s);
   fputc('"', fp);
 }
 
@@ -27,7 +31,7 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
   fputs("name,records,sites,sites_total,usage,records_per_site,categories,phases,"
         "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
         "dur_records,dur_median_us,dur_p95_us,duration,arg_paths,devtools_known,"
-        "in_devtools_recording,undeclared_args\n",
+        "in_devtools_recording,undeclared_args,begin_end_unmatched\n",
         fp);
   for (size_t i = 0; i < r->nevents; i++) {
     const tc_res_event *ev = &r->events[i];
@@ -37,8 +41,11 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
     tc_res_cat *cats;
     size_t n = tc_split_categories(ev, &cats);
     fputc('"', fp);
-    for (size_t k = 0; k < n; k++)
-      fprintf(fp, "%s%.*s", k ? ";" : "", (int)cats[k].cat.len, cats[k].cat.ptr);
+    for (size_t k = 0; k < n; k++) {
+      if (k)
+        fputc(';', fp);
+      csv_body(fp, cats[k].cat);
+    }
     free(cats);
     fputs("\",\"", fp);
     int first = 1;
@@ -62,11 +69,12 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
     fprintf(fp, "%zu,", ev->nargs);
     if (c->devtools) {
       const tc_devtools_view *v = &c->devtools->events[i];
-      fprintf(fp, "%s,%s,%zu\n", v->known ? "true" : "false", v->recorded ? "true" : "false",
+      fprintf(fp, "%s,%s,%zu,", v->known ? "true" : "false", v->recorded ? "true" : "false",
               v->nundeclared);
     } else {
-      fputs(",,\n", fp);
+      fputs(",,,", fp);
     }
+    fprintf(fp, "%" PRIu64 "\n", ev->pairs[TC_PAIR_BE_UNMATCHED]);
   }
   return tc_outfile_commit(f);
 }

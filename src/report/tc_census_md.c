@@ -54,7 +54,7 @@ static void md_event(FILE *fp, const tc_res_event *ev, uint32_t S, const tc_devt
   for (size_t k = 0; k < n; k++)
     fprintf(fp, "%s%.*s", k ? ", " : "", (int)cats[k].cat.len, cats[k].cat.ptr);
   free(cats);
-  fprintf(fp, "  \n**usage** %s (%.1f records per surveyed site)  \n",
+  fprintf(fp, "  \n**usage** %s (%.3g records per surveyed site)  \n",
           tc_usage_label(ev->records, S), S ? (double)ev->records / S : 0.0);
   if (ev->dur.n) {
     double med = tc_sketch_quantile(&ev->dur, 0.5);

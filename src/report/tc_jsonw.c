@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "util/tc_json_valid.h"
+
 void tc_jsonw_init(tc_jsonw *w, FILE *fp, int indent) {
   w->fp = fp;
   w->depth = 0;
@@ -73,8 +75,17 @@ void tc_json_escape(FILE *fp, tc_str s) {
         fputs("\\u00", fp);
         fputc(hex[c >> 4], fp);
         fputc(hex[c & 15], fp);
-      } else {
+      } else if (c < 0x80) {
         fputc(c, fp);
+      } else {
+        /* Output is UTF-8 whatever the input was (file names need not be). */
+        size_t n = tc_utf8_len((const unsigned char *)s.ptr + i, s.len - i);
+        if (n) {
+          fwrite(s.ptr + i, 1, n, fp);
+          i += n - 1;
+        } else {
+          fputs("\\ufffd", fp);
+        }
       }
     }
   }

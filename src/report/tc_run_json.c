@@ -1,10 +1,12 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "report/tc_census_report.h"
 #include "report/tc_jsonw.h"
 #include "report/tc_outfile.h"
+#include "util/tc_json_valid.h"
 
 /* The string value of "product-version" in a metadata object ("Chrome/..."),
  * or empty. Metadata is small; a plain search is enough. */
@@ -87,6 +89,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
     tc_jsonw_key(w, "stream_error_json_offset");
     tc_jsonw_uint(w, st->stream_offset);
   }
+  tc_jsonw_key(w, "truncated");
+  tc_jsonw_bool(w, st->stream_err != TC_OK || st->shape.cut_event);
   tc_jsonw_key(w, "errors");
   tc_jsonw_arr(w);
   for (size_t k = 0; k < st->nerrors; k++) {
@@ -113,36 +117,44 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
   else
     tc_jsonw_null(w);
   tc_jsonw_key(w, "metadata");
-  if (st->shape.metadata.len && !st->shape.metadata_cut)
+  if (st->shape.metadata.len && !st->shape.metadata_cut && tc_json_valid(st->shape.metadata)) {
     tc_jsonw_raw(w, st->shape.metadata);
-  else
+  } else {
     tc_jsonw_null(w);
+    if (st->shape.metadata.len) {
+      tc_jsonw_key(w, "metadata_error");
+      tc_jsonw_str(w, st->shape.metadata_cut ? "longer than the 1 MiB kept" : "not valid JSON");
+    }
+  }
   tc_jsonw_obj_end(w);
 }
 
+static int cmp_version(const void *a, const void *b) {
+  return tc_str_cmp(*(const tc_str *)a, *(const tc_str *)b);
+}
+
+/* Each Chrome version seen, sorted, with how many traces carry it. */
 static void write_versions(tc_jsonw *w, const tc_report_ctx *c) {
-  /* Distinct versions in trace order of first sight; corpus order is sorted. */
+  uint32_t n = c->corpus->ntraces, k = 0;
+  tc_str *v = malloc((n ? n : 1) * sizeof *v);
   tc_jsonw_obj(w);
-  for (uint32_t i = 0; i < c->corpus->ntraces; i++) {
-    tc_str v = chrome_version(c->run->traces[i].shape.metadata);
-    if (!v.len)
-      continue;
-    int seen = 0;
-    uint64_t count = 0;
-    for (uint32_t j = 0; j < c->corpus->ntraces; j++) {
-      tc_str u = chrome_version(c->run->traces[j].shape.metadata);
-      if (!tc_str_eq(u, v))
-        continue;
-      if (j < i)
-        seen = 1;
-      count++;
-    }
-    if (seen)
-      continue;
-    tc_jsonw_keyn(w, v);
-    tc_jsonw_uint(w, count);
+  for (uint32_t i = 0; v && i < n; i++) {
+    tc_str s = chrome_version(c->run->traces[i].shape.metadata);
+    if (s.len)
+      v[k++] = s;
+  }
+  if (v)
+    qsort(v, k, sizeof *v, cmp_version);
+  for (uint32_t i = 0; i < k;) {
+    uint32_t j = i;
+    while (j < k && tc_str_eq(v[j], v[i]))
+      j++;
+    tc_jsonw_keyn(w, v[i]);
+    tc_jsonw_uint(w, j - i);
+    i = j;
   }
   tc_jsonw_obj_end(w);
+  free(v);
 }
 
 tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {

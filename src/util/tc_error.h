@@ -22,7 +22,8 @@
   X(BAD_MANIFEST, "invalid sites manifest")                                    \
   X(BAD_SCHEMA, "invalid DevTools schema file")                                \
   X(WRITE, "cannot write output")                                              \
-  X(USAGE, "invalid arguments")
+  X(USAGE, "invalid arguments")                                                \
+  X(BAD_BRACKETS, "mismatched brackets in event")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,
