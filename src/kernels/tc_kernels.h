@@ -75,6 +75,19 @@ typedef struct {
 tc_err tc_kernels_finish(tc_kernels *k, const tc_trace_ref *ref,
                          tc_trace_metrics **out);
 
+/* The metrics of a trace that could not be read at all (it would not open,
+ * is not a trace, has no traceEvents): the run makes them instead of
+ * calling tc_kernels_finish for a trace whose status is fatal, so the trace
+ * keeps its row in every report. Every group, the main thread and the
+ * window are n/a with TC_NA_TRACE_UNREADABLE (that is how readers tell such
+ * a trace); every number is NaN or 0, the bucket and frame budget too;
+ * `error` is a copy of WHY (e.g. tc_strerror's text; NULL leaves it NULL).
+ * REF's site, trace and flags are copied as tc_kernels_finish copies them.
+ * On TC_OK *out is a new object the caller owns, as for tc_kernels_finish.
+ * Fails only with TC_E_NOMEM, *out then NULL. */
+tc_err tc_metrics_unreadable(const tc_trace_ref *ref, const char *why,
+                             tc_trace_metrics **out);
+
 /* Accepts NULL. */
 void tc_kernels_free(tc_kernels *k);
 

@@ -9,7 +9,9 @@
  *   4. the top-level tasks, then from them busy rate, long tasks and lag;
  *   5. frames, heap and user timing, each on its own events.
  * A truncated trace is n/a throughout: its window end, its last tasks and
- * its survivors are unknown (harness 8.4, thesis "survivorship"). */
+ * its survivors are unknown (harness 8.4, thesis "survivorship"). A trace
+ * that could not be read at all gets its n/a object from
+ * tc_metrics_unreadable, so it is counted rather than lost. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,25 +129,49 @@ static tc_err compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   return TC_OK;
 }
 
+/* A metrics object naming REF's trace, nothing measured yet; NULL when
+ * out of memory. WHY is copied into `error`. */
+static tc_trace_metrics *metrics_new(const tc_trace_ref *ref, const char *why) {
+  tc_trace_metrics *m = calloc(1, sizeof *m);
+  if (!m)
+    return NULL;
+  int nomem = 0;
+  m->site = tc_kdup(ref ? ref->site : NULL, &nomem);
+  m->trace = tc_kdup(ref ? ref->trace : NULL, &nomem);
+  m->error = tc_kdup(why, &nomem);
+  if (nomem) {
+    tc_trace_metrics_free(m);
+    return NULL;
+  }
+  m->flags = (ref && ref->truncated ? TC_TRACE_TRUNCATED : 0) |
+             (ref && ref->had_parse_errors ? TC_TRACE_PARSE_ERRORS : 0);
+  m->window_start_us = m->window_end_us = NAN;
+  return m;
+}
+
+tc_err tc_metrics_unreadable(const tc_trace_ref *ref, const char *why,
+                             tc_trace_metrics **out) {
+  *out = metrics_new(ref, why);
+  if (!*out)
+    return TC_E_NOMEM;
+  tc_trace_metrics *m = *out;
+  /* No job options reach here, so even the bucket and the budget are
+   * unknown rather than defaults. */
+  m->busy.bucket_ms = m->frames.budget_ms = NAN;
+  m->main_na = m->window_na = TC_NA_TRACE_UNREADABLE;
+  all_na(m, TC_NA_TRACE_UNREADABLE);
+  return TC_OK;
+}
+
 tc_err tc_kernels_finish(tc_kernels *k, const tc_trace_ref *ref, tc_trace_metrics **out) {
   *out = NULL;
   if (k->nomem)
     return TC_E_NOMEM;
-  tc_trace_metrics *m = calloc(1, sizeof *m);
+  tc_trace_metrics *m = metrics_new(ref, NULL);
   if (!m)
     return TC_E_NOMEM;
-  int nomem = 0;
-  m->site = tc_kdup(ref ? ref->site : NULL, &nomem);
-  m->trace = tc_kdup(ref ? ref->trace : NULL, &nomem);
-  if (nomem) {
-    tc_trace_metrics_free(m);
-    return TC_E_NOMEM;
-  }
-  m->flags = (ref && ref->truncated ? TC_TRACE_TRUNCATED : 0) |
-             (ref && ref->had_parse_errors ? TC_TRACE_PARSE_ERRORS : 0);
   m->busy.bucket_ms = k->bucket_ms;
   m->frames.budget_ms = tc_kround(1000.0 / k->refresh_hz);
-  m->window_start_us = m->window_end_us = NAN;
 
   tc_kctx c = {0};
   tc_err e = compute(k, &c, m);

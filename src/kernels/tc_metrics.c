@@ -93,6 +93,7 @@ void tc_trace_metrics_free(tc_trace_metrics *m) {
     return;
   free(m->site);
   free(m->trace);
+  free(m->error);
   free(m->main_frame);
   free(m->main_threads);
   free(m->busy.series_pct);

@@ -36,7 +36,10 @@
   X(NOT_CONTINUOUS, "no_continuous_updates",                                   \
     "no two DrawFrames while the compositor was asking for frames")           \
   X(NO_HEAP, "no_heap_samples", "no UpdateCounters jsHeapSizeUsed sample")     \
-  X(NO_MEASURES, "no_user_timing", "no closed blink.user_timing measure")
+  X(NO_MEASURES, "no_user_timing", "no closed blink.user_timing measure")      \
+  X(TRACE_UNREADABLE, "trace_unreadable",                                      \
+    "the trace could not be read (its error says why)")                       \
+  X(NO_TRACE, "no_trace", "the crawl left no trace for the site") /* sites only */
 
 typedef enum {
 #define TC_NA_ENUM(name, code, text) TC_NA_##name,
@@ -168,6 +171,8 @@ typedef struct {
   char *site;
   char *trace;
   unsigned flags; /* TC_TRACE_* */
+  char *error;    /* why the trace could not be read (tc_metrics_unreadable),
+                     else NULL */
 
   tc_na main_na;
   tc_main_rule main_rule;

@@ -91,7 +91,8 @@ static tc_err finish_kernels(trace_job *t) {
   tc_trace_ref ref = {r->corpus->sites[r->corpus->traces[t->idx].site].name,
                       r->corpus->traces[t->idx].path, cut, st->bad_events > 0};
   tc_trace_metrics *m;
-  tc_err e = tc_kernels_finish(t->kernels, &ref, &m);
+  tc_err e = st->fatal ? tc_metrics_unreadable(&ref, tc_strerror(st->fatal), &m)
+                       : tc_kernels_finish(t->kernels, &ref, &m);
   return e ? e : tc_metrics_set_add(r->metrics, m);
 }
 
@@ -99,7 +100,7 @@ static void finalize_trace(trace_job *t, unsigned worker) {
   run_ctx *r = t->run;
   tc_err e = tc_pairing_finish(t->pairing, r->workers[worker].census,
                                r->corpus->traces[t->idx].site);
-  if (!e && t->kernels && !r->status[t->idx].fatal)
+  if (!e && t->kernels)
     e = finish_kernels(t);
   if (e && !r->status[t->idx].fatal)
     r->status[t->idx].fatal = e;
@@ -442,6 +443,13 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
         trace_job_free(t);
     }
     tc_pool_wait(r.pool);
+  }
+  /* Sites of the crawl that left no trace are n/a in the metrics, not absent. */
+  for (uint32_t i = 0; !e && r.metrics && i < corpus->nsites; i++) {
+    const tc_site *site = &corpus->sites[i];
+    if (!site->ntraces)
+      e = tc_metrics_set_add_site_without_trace(
+          r.metrics, site->name, site->reason ? site->reason : "no trace file in the corpus");
   }
   tc_pool_free(r.pool);
   if (!e) {

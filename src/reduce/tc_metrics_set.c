@@ -5,12 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/tc_grow.h"
 #include "util/tc_str.h"
 
+typedef struct {
+  char *site, *reason;
+} no_trace;
+
 struct tc_metrics_set {
-  pthread_mutex_t lock; /* guards traces, n, cap */
+  pthread_mutex_t lock; /* guards every field below */
   tc_trace_metrics **traces;
   size_t n, cap;
+  no_trace *empty; /* sites without trace, in the order registered */
+  size_t nempty, capempty;
 };
 
 tc_metrics_set *tc_metrics_set_create(void) {
@@ -30,43 +37,69 @@ void tc_metrics_set_free(tc_metrics_set *s) {
   for (size_t i = 0; i < s->n; i++)
     tc_trace_metrics_free(s->traces[i]);
   free(s->traces);
+  for (size_t i = 0; i < s->nempty; i++) {
+    free(s->empty[i].site);
+    free(s->empty[i].reason);
+  }
+  free(s->empty);
   pthread_mutex_destroy(&s->lock);
   free(s);
 }
 
-/* Appends under the lock held by the caller. */
-static tc_err append(tc_metrics_set *s, tc_trace_metrics **v, size_t n) {
-  if (s->n + n > s->cap) {
-    size_t cap = s->cap ? s->cap : 64;
-    while (cap < s->n + n)
-      cap *= 2;
-    tc_trace_metrics **nv = realloc(s->traces, cap * sizeof *nv);
-    if (!nv)
-      return TC_E_NOMEM;
-    s->traces = nv;
-    s->cap = cap;
-  }
+/* Appends under the lock held by the caller; all or nothing. */
+static tc_err append(tc_metrics_set *s, tc_trace_metrics **v, size_t n,
+                     const no_trace *empty, size_t nempty) {
+  if (TC_GROW(s->traces, s->cap, s->n + n) || TC_GROW(s->empty, s->capempty, s->nempty + nempty))
+    return TC_E_NOMEM;
   if (n)
     memcpy(s->traces + s->n, v, n * sizeof *v);
   s->n += n;
+  if (nempty)
+    memcpy(s->empty + s->nempty, empty, nempty * sizeof *empty);
+  s->nempty += nempty;
   return TC_OK;
 }
 
 tc_err tc_metrics_set_add(tc_metrics_set *s, tc_trace_metrics *m) {
   pthread_mutex_lock(&s->lock);
-  tc_err e = append(s, &m, 1);
+  tc_err e = append(s, &m, 1, NULL, 0);
   pthread_mutex_unlock(&s->lock);
   if (e)
     tc_trace_metrics_free(m);
   return e;
 }
 
+static char *dup_or_null(const char *s, int *nomem) {
+  if (!s)
+    return NULL;
+  char *d = strdup(s);
+  *nomem |= !d;
+  return d;
+}
+
+tc_err tc_metrics_set_add_site_without_trace(tc_metrics_set *s, const char *site,
+                                             const char *reason) {
+  int nomem = 0;
+  no_trace v = {dup_or_null(site ? site : "", &nomem), dup_or_null(reason, &nomem)};
+  tc_err e = TC_E_NOMEM;
+  if (!nomem) {
+    pthread_mutex_lock(&s->lock);
+    e = append(s, NULL, 0, &v, 1);
+    pthread_mutex_unlock(&s->lock);
+  }
+  if (e) {
+    free(v.site);
+    free(v.reason);
+  }
+  return e;
+}
+
 tc_err tc_metrics_set_merge(tc_metrics_set *dst, tc_metrics_set *src) {
   pthread_mutex_lock(&dst->lock);
-  tc_err e = append(dst, src->traces, src->n);
+  tc_err e = append(dst, src->traces, src->n, src->empty, src->nempty);
   pthread_mutex_unlock(&dst->lock);
   if (!e)
-    src->n = 0;
+    src->n = src->nempty = 0;
   return e;
 }
 
@@ -97,7 +130,27 @@ static int trace_cmp(const void *pa, const void *pb) {
     if (!isnan(x) && x != y)
       return x < y ? -1 : 1;
   }
-  return 0;
+  if (!a->error != !b->error)
+    return a->error ? 1 : -1;
+  return a->error ? strcmp(a->error, b->error) : 0;
+}
+
+/* Site, then reason (none first): a site registered twice keeps its first. */
+static int no_trace_cmp(const void *pa, const void *pb) {
+  const no_trace *a = *(const no_trace *const *)pa, *b = *(const no_trace *const *)pb;
+  int r = tc_str_cmp(str_of(a->site), str_of(b->site));
+  if (r || !a->reason != !b->reason)
+    return r ? r : (a->reason ? 1 : -1);
+  return a->reason ? strcmp(a->reason, b->reason) : 0;
+}
+
+static int site_cmp(const void *pa, const void *pb) {
+  const tc_site_metrics *a = pa, *b = pb;
+  return tc_str_cmp(str_of(a->site), str_of(b->site));
+}
+
+static int unreadable(const tc_trace_metrics *m) {
+  return m->main_na == TC_NA_TRACE_UNREADABLE;
 }
 
 static int dbl_cmp(const void *pa, const void *pb) {
@@ -119,14 +172,25 @@ void tc_metrics_reduction_free(tc_metrics_reduction *r) {
   free(r);
 }
 
+/* A readable trace's reason says more than trace_unreadable does, so the
+ * first readable trace speaks for an unmeasured group. */
+static tc_na site_na(const tc_trace_metrics **t, size_t n, tc_metric_group g) {
+  for (size_t i = 0; i < n; i++)
+    if (!unreadable(t[i]))
+      return tc_metric_group_na(t[i], g);
+  return TC_NA_TRACE_UNREADABLE;
+}
+
 static tc_err reduce_site(tc_metrics_reduction *r, tc_site_metrics *site, double *scratch) {
   const tc_trace_metrics **t = r->traces + site->first;
+  for (size_t i = 0; i < site->ntraces; i++)
+    site->unreadable += unreadable(t[i]);
   for (int g = 0; g < TC_GROUP_COUNT_; g++) {
-    site->na[g] = tc_metric_group_na(t[0], (tc_metric_group)g);
     for (size_t i = 0; i < site->ntraces; i++)
       site->measured[g] += tc_metric_group_na(t[i], (tc_metric_group)g) == TC_NA_NONE;
-    if (site->measured[g])
-      site->na[g] = TC_NA_NONE;
+    site->na[g] = site->measured[g] ? TC_NA_NONE
+                  : site->ntraces   ? site_na(t, site->ntraces, (tc_metric_group)g)
+                                    : TC_NA_NO_TRACE;
   }
   site->values = malloc(r->nfields * sizeof *site->values);
   if (!site->values)
@@ -149,6 +213,38 @@ static tc_err reduce_site(tc_metrics_reduction *r, tc_site_metrics *site, double
   return TC_OK;
 }
 
+/* Adds the registered sites without trace that have no traces either, one
+ * per site, to the sites with traces already in R (in order), then puts
+ * them all in order. */
+static tc_err add_sites_without_trace(tc_metrics_reduction *r, const tc_metrics_set *s,
+                                      double *scratch) {
+  const no_trace **v = malloc((s->nempty + 1) * sizeof *v);
+  if (!v)
+    return TC_E_NOMEM;
+  for (size_t i = 0; i < s->nempty; i++)
+    v[i] = &s->empty[i];
+  if (s->nempty)
+    qsort(v, s->nempty, sizeof *v, no_trace_cmp);
+  size_t with_traces = r->nsites;
+  tc_err e = TC_OK;
+  for (size_t i = 0; i < s->nempty && !e; i++) {
+    tc_site_metrics key = {.site = v[i]->site};
+    if ((i && tc_str_eq(str_of(v[i]->site), str_of(v[i - 1]->site))) ||
+        (with_traces && bsearch(&key, r->sites, with_traces, sizeof key, site_cmp)))
+      continue;
+    tc_site_metrics *site = &r->sites[r->nsites++];
+    site->site = v[i]->site;
+    site->no_trace_reason = v[i]->reason;
+    site->first = r->ntraces;
+    r->nsites_without_trace++;
+    e = reduce_site(r, site, scratch);
+  }
+  free(v);
+  if (r->nsites_without_trace)
+    qsort(r->sites, r->nsites, sizeof *r->sites, site_cmp);
+  return e;
+}
+
 tc_err tc_metrics_reduce(const tc_metrics_set *s, tc_metrics_reduction **out) {
   *out = NULL;
   tc_metrics_reduction *r = calloc(1, sizeof *r);
@@ -157,7 +253,7 @@ tc_err tc_metrics_reduce(const tc_metrics_set *s, tc_metrics_reduction **out) {
   r->fields = tc_metric_fields(&r->nfields);
   r->ntraces = s->n;
   r->traces = malloc((s->n + 1) * sizeof *r->traces);
-  r->sites = calloc(s->n + 1, sizeof *r->sites);
+  r->sites = calloc(s->n + s->nempty + 1, sizeof *r->sites);
   r->corpus = calloc(r->nfields, sizeof *r->corpus);
   double *scratch = malloc((s->n + 1) * sizeof *scratch);
   tc_err e = TC_E_NOMEM;
@@ -167,9 +263,11 @@ tc_err tc_metrics_reduce(const tc_metrics_set *s, tc_metrics_reduction **out) {
     memcpy(r->traces, s->traces, s->n * sizeof *r->traces);
     qsort(r->traces, r->ntraces, sizeof *r->traces, trace_cmp);
   }
-  for (size_t i = 0; i < r->ntraces; i++)
+  for (size_t i = 0; i < r->ntraces; i++) {
+    r->ntraces_unreadable += unreadable(r->traces[i]);
     for (int g = 0; g < TC_GROUP_COUNT_; g++)
       r->na_traces[g][tc_metric_group_na(r->traces[i], (tc_metric_group)g)]++;
+  }
   for (size_t i = 0; i < r->ntraces;) {
     size_t j = i;
     while (j < r->ntraces &&
@@ -183,6 +281,8 @@ tc_err tc_metrics_reduce(const tc_metrics_set *s, tc_metrics_reduction **out) {
       goto fail;
     i = j;
   }
+  if ((e = add_sites_without_trace(r, s, scratch)))
+    goto fail;
   free(scratch);
   *out = r;
   return TC_OK;

@@ -11,7 +11,16 @@
  * measured it; all its traces are kept. Corpus distributions take the page
  * view as the unit, one per site (its median trace), in tc_sketch histograms
  * (relative error TC_SKETCH_ALPHA): sites reduced on different shards merge
- * into the same table, as long as a site is not split across shards. */
+ * into the same table, as long as a site is not split across shards.
+ *
+ * Nothing is dropped for lack of data. A trace that could not be read is
+ * added like any other (tc_metrics_unreadable): it is listed and counted,
+ * and being n/a throughout it adds no value to its site's medians; a site
+ * whose traces were all unreadable is n/a with trace_unreadable. A site the
+ * crawl left no trace for is registered with
+ * tc_metrics_set_add_site_without_trace: it is listed among the sites, n/a
+ * with no_trace and the crawl's reason, and, having no page view, is in no
+ * corpus distribution (their `n` counts the sites that measured a metric). */
 #ifndef TC_METRICS_SET_H
 #define TC_METRICS_SET_H
 
@@ -33,26 +42,44 @@ void tc_metrics_set_free(tc_metrics_set *s);
 /* Thread-safe. Takes ownership of M in every case (freed on failure). */
 tc_err tc_metrics_set_add(tc_metrics_set *s, tc_trace_metrics *m);
 
-/* Moves every trace of SRC into DST (shards into one set); SRC is left
- * empty. Thread-safe on DST; SRC must not be in use. */
+/* Thread-safe. Registers SITE as a site of the crawl that left no trace;
+ * REASON says why (the manifest's words, may be NULL). Both are copied.
+ * A site that also has traces in the set is reported from its traces and
+ * this registration is ignored; a site registered twice keeps the reason
+ * first in bytewise order, so the outcome never depends on the order of
+ * calls. TC_E_NOMEM leaves the set unchanged. */
+tc_err tc_metrics_set_add_site_without_trace(tc_metrics_set *s, const char *site,
+                                             const char *reason);
+
+/* Moves every trace and site without trace of SRC into DST (shards into
+ * one set); SRC is left empty. Thread-safe on DST; SRC must not be in use. */
 tc_err tc_metrics_set_merge(tc_metrics_set *dst, tc_metrics_set *src);
 
+/* Traces added, unreadable ones included. */
 size_t tc_metrics_set_count(const tc_metrics_set *s);
 
 typedef struct {
   const char *site;       /* borrowed from the set */
-  size_t first, ntraces;  /* its traces: traces[first .. first+ntraces) */
+  size_t first, ntraces;  /* its traces: traces[first .. first+ntraces); 0 for
+                             a site without trace */
   double *values;         /* per tc_metric_fields() entry; NaN: no trace measured it */
   tc_na na[TC_GROUP_COUNT_];          /* NONE if any trace measured the group, else the
-                                         reason of its first trace */
+                                         reason of its first readable trace;
+                                         TRACE_UNREADABLE if none was readable,
+                                         NO_TRACE if it has no trace */
   uint32_t measured[TC_GROUP_COUNT_]; /* traces that measured the group */
+  uint32_t unreadable;    /* its traces that could not be read */
+  const char *no_trace_reason; /* a site without trace: the crawl's reason,
+                                  borrowed from the set (may be NULL); else NULL */
 } tc_site_metrics;
 
 typedef struct {
-  size_t ntraces;
+  size_t ntraces;                  /* unreadable ones included */
   const tc_trace_metrics **traces; /* sorted; borrowed from the set */
-  size_t nsites;
-  tc_site_metrics *sites;          /* by site */
+  size_t ntraces_unreadable;       /* main_na TC_NA_TRACE_UNREADABLE */
+  size_t nsites;                   /* with or without traces */
+  tc_site_metrics *sites;          /* by site, bytewise */
+  size_t nsites_without_trace;
   size_t nfields;
   const tc_metric_field *fields;   /* tc_metric_fields() */
   tc_sketch *corpus;  /* per field: site values; empty for can_be_negative fields */

@@ -1,6 +1,8 @@
 /* metrics.csv: one row per trace, raw numbers in the units their column
  * names say, an empty cell where a metric is n/a and its reason in the
- * group's *_na column (RFC 4180 quoting where a cell needs it). */
+ * group's *_na column (RFC 4180 quoting where a cell needs it). A trace
+ * that could not be read has its row too: every number empty, every *_na
+ * trace_unreadable, and why in the last column, `error`. */
 #include <math.h>
 #include <string.h>
 
@@ -47,7 +49,7 @@ static void header(const tc_metrics_reduction *r, FILE *fp) {
     if (f + 1 == r->nfields || r->fields[f + 1].group != r->fields[f].group)
       fprintf(fp, ",%s_na", tc_metric_group_code(r->fields[f].group));
   }
-  fputc('\n', fp);
+  fputs(",error\n", fp);
 }
 
 static void row(const tc_metrics_reduction *r, const tc_trace_metrics *m, FILE *fp) {
@@ -70,7 +72,7 @@ static void row(const tc_metrics_reduction *r, const tc_trace_metrics *m, FILE *
   sep(fp);
   cell_num(fp, m->nmain ? (double)m->main_threads[0].tid : NAN);
   sep(fp);
-  cell_num(fp, m->nmain);
+  cell_num(fp, m->main_na == TC_NA_TRACE_UNREADABLE ? NAN : m->nmain);
   sep(fp);
   fputs(tc_na_code(m->window_na), fp);
   sep(fp);
@@ -105,6 +107,8 @@ static void row(const tc_metrics_reduction *r, const tc_trace_metrics *m, FILE *
       fputs(tc_na_code(tc_metric_group_na(m, r->fields[f].group)), fp);
     }
   }
+  sep(fp);
+  cell_str(fp, m->error);
   fputc('\n', fp);
 }
 

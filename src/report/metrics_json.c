@@ -1,7 +1,10 @@
 /* metrics.json: everything the CSV has, plus what does not fit a row: the
  * bucket series, each long task, user-timing names, the sites with their
  * traces, the corpus distributions and the rules. Numbers of an n/a group
- * are null; its "na" says why. */
+ * are null; its "na" says why. A trace's "error" says why it could not be
+ * read (null when it was); a site's "no_trace_reason" why the crawl left it
+ * without trace (null when it has traces). The corpus's "sites" counts
+ * every listed site, "sites_without_trace" included. */
 #include <math.h>
 #include <stdio.h>
 
@@ -212,6 +215,8 @@ static void trace(tc_jsonw *w, const tc_trace_metrics *m) {
   if (m->flags & TC_TRACE_PARSE_ERRORS)
     tc_jsonw_str(w, "parse_errors");
   tc_jsonw_arr_end(w);
+  tc_jsonw_key(w, "error");
+  tc_jsonw_str(w, m->error);
   main_thread(w, m);
   window(w, m);
   busy_and_tasks(w, m);
@@ -228,6 +233,10 @@ static void site(tc_jsonw *w, const tc_metrics_reduction *r, const tc_site_metri
   for (size_t i = 0; i < s->ntraces; i++)
     tc_jsonw_str(w, r->traces[s->first + i]->trace ? r->traces[s->first + i]->trace : "");
   tc_jsonw_arr_end(w);
+  tc_jsonw_key(w, "traces_unreadable");
+  tc_jsonw_uint(w, s->unreadable);
+  tc_jsonw_key(w, "no_trace_reason");
+  tc_jsonw_str(w, s->no_trace_reason);
   tc_jsonw_key(w, "values");
   tc_jsonw_obj(w);
   for (size_t f = 0; f < r->nfields; f++)
@@ -259,6 +268,10 @@ static void corpus(tc_jsonw *w, const tc_metrics_reduction *r) {
   tc_jsonw_uint(w, r->nsites);
   tc_jsonw_key(w, "traces");
   tc_jsonw_uint(w, r->ntraces);
+  tc_jsonw_key(w, "traces_unreadable");
+  tc_jsonw_uint(w, r->ntraces_unreadable);
+  tc_jsonw_key(w, "sites_without_trace");
+  tc_jsonw_uint(w, r->nsites_without_trace);
   key_num(w, "relative_error", TC_SKETCH_ALPHA);
   tc_jsonw_key(w, "na_traces");
   tc_jsonw_obj(w);

@@ -1,6 +1,8 @@
 /* metrics.md: the summary for people. Corpus percentiles first, then why
- * metrics were missing, then one line per site, then the rules. Rounded for
- * reading; the CSV and JSON keep the raw numbers. */
+ * metrics were missing (with the traces that could not be read and the
+ * sites the crawl left without trace, when there are any), then one line
+ * per site, then the rules. Rounded for reading; the CSV and JSON keep the
+ * raw numbers. */
 #include <math.h>
 #include <string.h>
 
@@ -64,6 +66,45 @@ static void missing(const tc_metrics_reduction *r, FILE *fp) {
     fputs("| (none) | every metric measured | 0 |\n", fp);
 }
 
+static void unreadable(const tc_metrics_reduction *r, FILE *fp) {
+  if (!r->ntraces_unreadable)
+    return;
+  fputs("\n## Unreadable traces\n\nEvery metric of these traces is n/a.\n\n"
+        "| site | trace | error |\n|---|---|---|\n",
+        fp);
+  for (size_t i = 0; i < r->ntraces; i++) {
+    const tc_trace_metrics *m = r->traces[i];
+    if (m->main_na != TC_NA_TRACE_UNREADABLE)
+      continue;
+    fputs("| ", fp);
+    md_text(fp, m->site);
+    fputs(" | ", fp);
+    md_text(fp, m->trace);
+    fputs(" | ", fp);
+    md_text(fp, m->error ? m->error : "unknown");
+    fputs(" |\n", fp);
+  }
+}
+
+static void without_trace(const tc_metrics_reduction *r, FILE *fp) {
+  if (!r->nsites_without_trace)
+    return;
+  fputs("\n## Sites without a trace\n\nThe crawl left no trace for these sites: every "
+        "metric is n/a and they are in no corpus distribution.\n\n"
+        "| site | reason |\n|---|---|\n",
+        fp);
+  for (size_t i = 0; i < r->nsites; i++) {
+    const tc_site_metrics *s = &r->sites[i];
+    if (s->ntraces)
+      continue;
+    fputs("| ", fp);
+    md_text(fp, s->site);
+    fputs(" | ", fp);
+    md_text(fp, s->no_trace_reason ? s->no_trace_reason : "unknown");
+    fputs(" |\n", fp);
+  }
+}
+
 /* The per-site columns worth reading at a glance. */
 static const char *const site_cols[] = {"busy_mean_pct", "long_tasks", "tbt_ms", "lag_p90_ms",
                                         "long_task_share_pct", "frame_p95_ms",
@@ -94,10 +135,25 @@ static void sites(const tc_metrics_reduction *r, FILE *fp) {
   }
 }
 
+static const char *plural(size_t n) {
+  return n == 1 ? "" : "s";
+}
+
 void tc_metrics_write_md(const tc_metrics_reduction *r, FILE *fp) {
-  fprintf(fp, "# Runtime metrics\n\n%zu traces from %zu sites.\n\n", r->ntraces, r->nsites);
+  fprintf(fp, "# Runtime metrics\n\n%zu traces from %zu sites.", r->ntraces,
+          r->nsites - r->nsites_without_trace);
+  if (r->ntraces_unreadable)
+    fprintf(fp, " %zu trace%s could not be read: every metric n/a (see Unreadable traces).",
+            r->ntraces_unreadable, plural(r->ntraces_unreadable));
+  if (r->nsites_without_trace)
+    fprintf(fp, " %zu more site%s of the crawl left no trace: every metric n/a (see Sites "
+            "without a trace).",
+            r->nsites_without_trace, plural(r->nsites_without_trace));
+  fputs("\n\n", fp);
   corpus(r, fp);
   missing(r, fp);
+  unreadable(r, fp);
+  without_trace(r, fp);
   sites(r, fp);
   fputs("\n## Rules\n\n", fp);
   for (const tc_metrics_rule *rule = tc_metrics_rules(); rule->key; rule++)

@@ -336,8 +336,27 @@ class Checker:
                 self.num('%s.%s' % (what, k), got[k], v)
 
 
+GROUPS = ('main_thread', 'window', 'busy', 'long_tasks', 'lag', 'frames', 'heap', 'user_timing')
+
+
+def check_unreadable(c, record, path):
+    """A trace tracecensus could not read must be n/a throughout and fail to
+    load here too."""
+    for g in GROUPS:
+        if record[g]['na'] != 'trace_unreadable':
+            c.bad.append('%s.na %r, want trace_unreadable' % (g, record[g]['na']))
+    try:
+        load(path)
+    except (OSError, ValueError, KeyError, TypeError, EOFError) as e:
+        return c, 'unreadable (%s), reference: %s' % (record['error'], type(e).__name__)
+    c.bad.append('unreadable (%s), but the reference reads it' % record['error'])
+    return c, ''
+
+
 def check(record, path, refresh_hz):
     c = Checker(record['site'])
+    if record.get('error') is not None:
+        return check_unreadable(c, record, path)
     if record['main_thread']['na'] or record['window']['na']:
         return c, 'n/a (%s)' % (record['main_thread']['na'] or record['window']['na'])
     t = Trace(load(path), record)
@@ -378,7 +397,8 @@ def check(record, path, refresh_hz):
 
 def main():
     doc = json.load(open(sys.argv[1]))
-    refresh_hz = 1000.0 / doc['traces'][0]['frames']['budget_ms'] if doc['traces'] else 60
+    budgets = [t['frames']['budget_ms'] for t in doc['traces'] if t['frames']['budget_ms']]
+    refresh_hz = 1000.0 / budgets[0] if budgets else 60
     bad = 0
     for record in doc['traces']:
         path = os.path.join(sys.argv[2], os.path.basename(record['trace']))

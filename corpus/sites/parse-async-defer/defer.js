@@ -1,0 +1,3 @@
+// Runs after parsing, before DOMContentLoaded.
+window.tcOrder('defer.js');
+document.addEventListener('DOMContentLoaded', () => window.tcOrder('DOMContentLoaded'));

@@ -1,0 +1,1 @@
+window.tcOrder('inserted.js');

@@ -1,0 +1,3 @@
+export function late() {
+  return 'late.mjs imported dynamically';
+}

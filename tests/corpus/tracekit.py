@@ -1,0 +1,145 @@
+"""Reading crawls and traces for the corpus tests, with the stdlib only.
+
+Independent of corpus/recorder/: the tests read what the recorder wrote the
+way any other tool would, from the manifest and the compressed files.
+"""
+import csv
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections import defaultdict
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CORPUS = os.path.join(REPO, "corpus")
+CRAWL = os.path.join(CORPUS, "crawl")
+SITES = os.path.join(CORPUS, "sites")
+RECORD = os.path.join(CORPUS, "record")
+MANUAL = os.path.join(REPO, "..", "shared", "seeds", "chrome-trace-event-manual.txt")
+
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def have_zstd():
+    return shutil.which("zstd") is not None
+
+
+def read_json_trace(path):
+    """Parse a plain, gzip or zstd trace file, recognised by its magic bytes."""
+    with open(path, "rb") as f:
+        head = f.read(4)
+    if head.startswith(ZSTD_MAGIC):
+        raw = subprocess.run(["zstd", "-dcq", path], check=True, capture_output=True).stdout
+    elif head.startswith(GZIP_MAGIC):
+        with gzip.open(path, "rb") as f:
+            raw = f.read()
+    else:
+        with open(path, "rb") as f:
+            raw = f.read()
+    return json.loads(raw)
+
+
+def read_manifest(crawl_dir):
+    """manifest.tsv rows as dicts (all values strings, as written)."""
+    with open(os.path.join(crawl_dir, "manifest.tsv"), newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+def site_names():
+    """Fixture site folders; names starting with '_' hold shared assets."""
+    return sorted(n for n in os.listdir(SITES)
+                  if os.path.isdir(os.path.join(SITES, n)) and not n.startswith("_"))
+
+
+def manual_event_names(path=MANUAL):
+    """The name of every entry's example event in the manual.
+
+    Each entry ends with a JSON example: a line that is exactly "{" up to the
+    next line that is exactly "}". Nested objects are indented, so those two
+    lines delimit one event.
+    """
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    names = []
+    for block in re.findall(r"^\{\n.*?^\}$", text, re.M | re.S):
+        event = json.loads(block)
+        if isinstance(event.get("name"), str):
+            names.append(event["name"])
+    return names
+
+
+def _data(event):
+    args = event.get("args")
+    return args if isinstance(args, dict) else {}
+
+
+class Trace:
+    """One trace, with its events split by process and threads named."""
+
+    def __init__(self, parsed):
+        self.events = parsed["traceEvents"] if isinstance(parsed, dict) else parsed
+        self.metadata = parsed.get("metadata", {}) if isinstance(parsed, dict) else {}
+        self.thread_names = {}
+        for e in self.events:
+            if e.get("ph") == "M" and e.get("name") == "thread_name":
+                self.thread_names[(e.get("pid"), e.get("tid"))] = _data(e).get("name", "")
+
+    @classmethod
+    def load(cls, path):
+        return cls(read_json_trace(path))
+
+    def pids_for_url(self, url):
+        """Renderer processes that committed a document at or under `url`."""
+        pids = set()
+        for e in self.events:
+            if e.get("name") in ("CommitLoad", "navigationStart"):
+                d = _data(e).get("data", {})
+                loaded = d.get("url") or d.get("documentLoaderURL") or ""
+                if loaded.startswith(url):
+                    pids.add(e.get("pid"))
+        return pids
+
+    def thread(self, event):
+        return self.thread_names.get((event.get("pid"), event.get("tid")), "")
+
+
+class SiteView:
+    """The events of one site: those in the renderer process(es) that loaded it."""
+
+    def __init__(self, trace, url):
+        self.trace = trace
+        self.url = url
+        self.pids = trace.pids_for_url(url)
+        self.by_name = defaultdict(list)
+        for e in trace.events:
+            if e.get("pid") in self.pids:
+                self.by_name[e.get("name")].append(e)
+
+    def named(self, name, thread=None):
+        """Events called `name`; `thread`, if given, is a thread-name prefix."""
+        found = self.by_name.get(name, [])
+        if thread is None:
+            return found
+        return [e for e in found if self.trace.thread(e).startswith(thread)]
+
+    def slices(self, name, thread=None):
+        """(start, end, pid, tid) of every complete slice called `name`, in µs.
+
+        Chrome's JSON export writes finished slices as X events; a B event
+        here is a slice still open when tracing stopped, with no end to use.
+        """
+        return [(e["ts"], e["ts"] + e["dur"], e.get("pid"), e.get("tid"))
+                for e in self.named(name, thread) if e.get("ph") == "X" and "dur" in e]
+
+
+def arg(event, *path):
+    """args[path...] or None."""
+    node = _data(event)
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
