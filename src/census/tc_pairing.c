@@ -11,10 +11,14 @@ typedef struct {
   size_t n, cap;
 } be_stack;
 
+/* Pairs are counted as they close: a begin meets an earlier unmatched end
+ * or waits, and the other way round, so a key whose begins and ends balance
+ * holds nothing and can be dropped. That is the same count as
+ * min(begins, ends) per key, with memory for the open keys only. */
 typedef struct {
   uint32_t name;
   int span_kind; /* TC_PAIR_FLOW or TC_PAIR_ASYNC */
-  uint64_t begins, ends;
+  int64_t open; /* begins - ends so far */
 } id_counts;
 
 struct tc_pairing {
@@ -27,6 +31,7 @@ struct tc_pairing {
   tc_map keys; /* "kind cat \0 name \0 id" -> id_counts index */
   id_counts *ids;
   size_t ids_cap;
+  size_t open_keys; /* keys with open != 0 */
   char *keybuf;
   size_t keybuf_cap;
 };
@@ -94,6 +99,33 @@ static size_t put_field(char *k, size_t n, tc_str s) {
   return n + s.len + 1;
 }
 
+/* Rebuilds the key table with the open keys only, once balanced ones are
+ * most of it, so memory follows the flows still open, not the trace. */
+static tc_err compact(tc_pairing *p) {
+  size_t n = tc_map_count(&p->keys);
+  if (n < 4096 || n < 4 * p->open_keys)
+    return TC_OK;
+  tc_map keys;
+  tc_map_init(&keys);
+  size_t kept = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!p->ids[i].open)
+      continue;
+    uint32_t id;
+    tc_err e = tc_map_intern(&keys, tc_map_key(&p->keys, i), &id, NULL);
+    if (e) {
+      tc_map_free(&keys);
+      return e;
+    }
+    p->ids[id] = p->ids[i]; /* id <= i: ids are dense in insertion order */
+    kept++;
+  }
+  tc_map_free(&p->keys);
+  p->keys = keys;
+  p->open_keys = kept;
+  return TC_OK;
+}
+
 static tc_err feed_id(tc_pairing *p, const tc_kevent *ev, uint32_t name, int kind, int begin) {
   size_t need = 2 + ev->cat.len + 1 + ev->name.len + 1 + ev->id.len + 1;
   tc_err e = TC_GROW(p->keybuf, p->keybuf_cap, need);
@@ -117,12 +149,15 @@ static tc_err feed_id(tc_pairing *p, const tc_kevent *ev, uint32_t name, int kin
   if (inserted) {
     c->name = name;
     c->span_kind = kind;
+    c->open = 0;
   }
-  if (begin)
-    c->begins++;
-  else
-    c->ends++;
-  return TC_OK;
+  int was_open = c->open != 0;
+  int64_t step = begin ? 1 : -1;
+  if (c->open * step < 0)
+    p->pairs[c->name][kind]++; /* closes an earlier opposite record */
+  c->open += step;
+  p->open_keys += (size_t)(c->open != 0) - (size_t)was_open;
+  return compact(p);
 }
 
 tc_err tc_pairing_feed(tc_pairing *p, const tc_kevent *ev) {
@@ -149,9 +184,7 @@ tc_err tc_pairing_finish(tc_pairing *p, tc_census_worker *w, uint32_t site) {
       p->pairs[p->stacks[t].names[i]][TC_PAIR_BE_UNMATCHED]++;
   for (uint32_t i = 0; i < tc_map_count(&p->keys); i++) {
     const id_counts *c = &p->ids[i];
-    uint64_t pairs = c->begins < c->ends ? c->begins : c->ends;
-    p->pairs[c->name][c->span_kind] += pairs;
-    p->pairs[c->name][c->span_kind + 1] += c->begins + c->ends - 2 * pairs;
+    p->pairs[c->name][c->span_kind + 1] += (uint64_t)(c->open < 0 ? -c->open : c->open);
   }
   for (uint32_t n = 0; n < tc_map_count(&p->names); n++) {
     int any = 0;

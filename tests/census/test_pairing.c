@@ -273,13 +273,40 @@ static void test_thread_key_collision(void **state) {
   assert_int_equal(t1[TC_PAIR_BE_UNMATCHED], 1);
 }
 
+/* Many flows with unique ids: counts stay exact across the compactions of
+ * the key table (balanced keys are dropped as the trace goes). */
+static void test_many_unique_flows(void **state) {
+  fixture *f = *state;
+  enum { N = 20000 };
+  tc_pairing *p = tc_pairing_create();
+  assert_non_null(p);
+  char id[32];
+  for (int i = 0; i < N; i++) {
+    snprintf(id, sizeof id, "0x%x", i);
+    tc_kevent s = ev('s', "flow", "c", id, 1, 1), e = ev('f', "flow", "c", id, 1, 2);
+    assert_int_equal(tc_pairing_feed(p, &s), TC_OK);
+    /* Every tenth flow never ends; the others end at once. */
+    if (i % 10)
+      assert_int_equal(tc_pairing_feed(p, &e), TC_OK);
+  }
+  /* An end that comes before its start still pairs. */
+  tc_kevent late_end = ev('f', "flow", "c", "late", 1, 1), late_start = ev('s', "flow", "c", "late", 1, 1);
+  assert_int_equal(tc_pairing_feed(p, &late_end), TC_OK);
+  assert_int_equal(tc_pairing_feed(p, &late_start), TC_OK);
+  assert_int_equal(tc_pairing_finish(p, f->w, 1), TC_OK);
+  tc_pairing_free(p);
+  const uint64_t *got = pairs_of(f->w, 1, tc_str_c("flow"));
+  assert_int_equal(got[TC_PAIR_FLOW], N - N / 10 + 1);
+  assert_int_equal(got[TC_PAIR_FLOW_UNPAIRED], N / 10);
+}
+
 int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
   const struct CMUnitTest tests[] = {
       T(test_nested_on_one_thread),  T(test_interleaved_threads),
       T(test_e_without_b),           T(test_b_without_e),
       T(test_e_closes_b_of_other_name), T(test_threads_told_apart_by_pid),
-      T(test_flow_pairs),            T(test_async_pairs),
+      T(test_flow_pairs),            T(test_many_unique_flows),            T(test_async_pairs),
       T(test_other_phases_ignored),  T(test_empty_fields),
       T(test_sites_and_sums),
       T(test_thread_key_collision),
