@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "census/tc_census.h"
