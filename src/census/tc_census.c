@@ -206,8 +206,11 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
       return e;
   }
   if (needs_order(ph) || (w->kernels && tc_kernels_wants(ev->name, ev->cat, ph))) {
+    /* A missing pid or tid is no process or thread at all, not 0. */
+    int64_t pid = (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID;
+    int64_t tid = (ev->flags & TC_EV_HAS_TID) ? ev->tid : TC_NO_ID;
     tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
-                   (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, ev->pid, ev->tid, ev->id,
+                   (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, pid, tid, ev->id,
                    c->events[i].index, ev->nwant ? p->wanted + ev->want_begin : NULL, ev->nwant};
     if ((e = tc_seq_push(seq, &k)))
       return e;

@@ -122,7 +122,8 @@ struct tc_parser {
   void mark(uint32_t node, uint8_t type);
   error_code visit(ondemand::value v, uint32_t node, int depth);
   error_code parse_event(ondemand::object obj, tc_event &ev);
-  error_code text_of(ondemand::value v, std::string_view &out, const char *prefix);
+  error_code text_of(ondemand::value v, std::string_view &out, const char *prefix,
+                     bool numbers);
 };
 
 void tc_parser::grow_table() {
@@ -268,7 +269,10 @@ error_code tc_parser::visit(ondemand::value v, uint32_t node, int depth) {
 }
 
 // Text of an id-like value: strings as they are, numbers as written.
-error_code tc_parser::text_of(ondemand::value v, std::string_view &out, const char *prefix) {
+// A text field: a string as is; with NUMBERS (ids) a number as written. Any
+// other value leaves the field absent.
+error_code tc_parser::text_of(ondemand::value v, std::string_view &out, const char *prefix,
+                              bool numbers) {
   std::string_view s;
   auto err = v.get_string().get(s);
   if (err == SUCCESS) {
@@ -286,7 +290,7 @@ error_code tc_parser::text_of(ondemand::value v, std::string_view &out, const ch
   ondemand::json_type t;
   if ((err = v.type().get(t)))
     return err;
-  if (t == ondemand::json_type::number || t == ondemand::json_type::boolean) {
+  if (numbers && t == ondemand::json_type::number) {
     s = raw_token(v);
   } else {
     out = std::string_view();
@@ -309,12 +313,8 @@ static error_code id_of_signed(ondemand::value v, int64_t &out, bool &present) {
   if (t == ondemand::json_type::number) {
     if (v.get_int64().get(out) == SUCCESS)
       return SUCCESS;
-    double d;
-    if (v.get_double().get(d) == SUCCESS && d >= -0x1p63 && d < 0x1p63) {
-      out = int64_t(d);
-      return SUCCESS;
-    }
-    // Beyond int64: the number's text is the id, as a string's is.
+    // Fractional or beyond int64: the number's text is the id, as a
+    // string's is, so 1.5 and 1 stay two processes.
     out = int64_t(hash_key(0, raw_token(v)) >> 1);
     return SUCCESS;
   }
@@ -349,13 +349,14 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
       return err;
     ondemand::value v = fl.value();
     // Text fields, by key; everything else by its own rule below.
+    bool is_id = key == "id" || key == "bind_id";
     tc_str *text = key == "ph" ? &ev.ph : key == "cat" ? &ev.cat : key == "id" ? &ev.id
                  : key == "s" ? &ev.scope : key == "bind_id" ? &ev.bind_id : nullptr;
     std::string_view s;
     if (text) {
       // A repeated key keeps its first value, as for every field here.
       if (!text->ptr) {
-        if ((err = text_of(v, s, nullptr)))
+        if ((err = text_of(v, s, nullptr, is_id)))
           return err;
         *text = S(s);
       }
@@ -394,7 +395,7 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
             if ((err = key_of(fo, k)))
               return err;
             if (k == "local" || k == "global") {
-              if ((err = text_of(fo.value(), id2, k == "local" ? "L:" : "G:")))
+              if ((err = text_of(fo.value(), id2, k == "local" ? "L:" : "G:", true)))
                 return err;
               break;
             }

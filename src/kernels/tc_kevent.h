@@ -11,6 +11,9 @@
 
 #include "util/tc_str.h"
 
+/* The pid or tid of an event that has none: matches no real process. */
+#define TC_NO_ID INT64_MIN
+
 /* JSON type of a value, as a bit so that sets of types fit in a byte. */
 enum {
   TC_JT_NULL = 1 << 0,
@@ -40,7 +43,7 @@ typedef struct {
   char ph;     /* '\0' if absent */
   double ts;   /* microseconds */
   double dur;  /* microseconds; < 0 if absent */
-  int64_t pid, tid;
+  int64_t pid, tid; /* TC_NO_ID when the event has none */
   tc_str id;   /* id, or id2.local / id2.global, as text; empty if none */
   uint64_t index; /* ordinal of the event in its trace, from 0 */
   const tc_argval *args;

@@ -7,14 +7,21 @@ so that agreement between the two means something. Standard library only.
 Usage: census_oracle.py CORPUS [--manifest FILE.tsv] [-o OUT.json]
 
 Output (stdout or -o) is the census.json subset:
-  {"sites_total": S,
-   "events": [{"name", "records", "sites", "phases": {ph: records},
+  {"sites_total": S, "sites_with_traces", "traces", "records",
+   "events": [{"name", "records", "sites", "sentence", "phases": {ph: records},
+               "pairs": {"begin_end", "begin_end_unmatched", "flow",
+                         "flow_unpaired", "async", "async_unpaired"},
+               "categories": [{"name", "records"}], "usage",
+               "records_per_site", "duration": null or {"records",
+               "median_us", "p95_us", "min_us", "max_us", "class"},
                "args": [{"path", "records", "sites", "types": [...]}]}],
    "files_failed": [{"site", "file", "error"}], "notes": {...}}
 events sorted by name, args by path (code-point order, which is also UTF-8
-byte order, i.e. what strcmp gives). files_failed and notes are extra keys
-the comparison ignores; a failed file is reported on stderr and makes the
-exit status 2 so it is never silently dropped.
+byte order, i.e. what strcmp gives). median_us and p95_us are exact here; the
+census answers from a sketch, so compare_census.py allows its stated error.
+files_failed and notes are extra keys the comparison ignores; a failed file
+is reported on stderr and makes the exit status 2 so it is never silently
+dropped.
 
 Definitions (the C census implements exactly these):
 - Sites: every subdirectory of CORPUS is a site named after it, holding the
@@ -33,16 +40,52 @@ Definitions (the C census implements exactly these):
   commas are stripped and "]" appended ("]}" when the text starts with "{").
   A text that still fails is a failed file.
 - Events are the JSON objects in that array; other elements are ignored.
-  name = the "name" member if it is a string, else ""; ph likewise.
-  When an object repeats a key, name/ph take the first occurrence and every
-  occurrence under args contributes paths (what a streaming parser that
-  walks each field sees); repeats are counted in notes.
+  name = the "name" member if it is a string, else ""; cat likewise.
+  ph = the "ph" member if it is a string of one character among
+  PHASE_LETTERS, else "" (missing, multi-character, unknown and non-string
+  ph all count under ""). When an object repeats a key, every member but
+  args takes its first occurrence, and every occurrence of args contributes
+  paths (what a streaming parser that walks each field sees); repeats are
+  counted in notes.
+- records counts events, traces counts trace files (failed ones too),
+  sites_with_traces the sites holding at least one file.
 - Arg paths: for an event whose "args" is an object, each member is
   "args.<key>" (key unescaped, verbatim); an object value's members extend
   the path with ".<key>"; an array value is itself a path of type array and
   its elements are "<path>[]", each with its own type, recursing into
   element objects and nested arrays ("args.a[][]"). A path counts once per
   event; its types are the set of JSON types seen for it anywhere.
+- Pairs are counted per trace file, over its events in file order, then
+  summed over the corpus under the name each pair counts for:
+  begin_end: ph B pushes its name on the stack of its thread (pid, tid); ph
+  E pops the innermost open B of that thread, whatever the names, and the
+  pair counts for the B's name. begin_end_unmatched: an E whose thread has
+  no open B (for the E's name), and every B still open at the end of the
+  trace (for its name). pid and tid are numbers (by value) or strings;
+  anything else is "absent", one more value.
+  flow, flow_unpaired: ph s (begin) and f (end) grouped by (id, cat, name);
+  per group pairs = min(begins, ends), unpaired = begins + ends - 2 pairs.
+  ph t is no part of it. async, async_unpaired: the same over two separate
+  families, b with e (nestable) and S with F (legacy); a b never pairs with
+  an F. The id is "id" if it is a string (as is) or a number (its JSON text
+  as written; an integer's is its digits, "-0" reading as "0"), else the
+  first "local" or "global" member of an "id2" object, a string or number
+  likewise, prefixed "L:" or "G:"; else "" (which groups like any id).
+- categories: cat split on commas, each field stripped of spaces; every
+  distinct non-empty field counts once per record. Sorted by records
+  descending, then by name.
+- usage from N/S (records / sites_total): rare < 2 <= low < 5 <= moderate
+  < 300 <= high < 3000 <= very high; "n/a" when S is 0, as is
+  records_per_site (null here).
+- duration, over the records whose dur is a JSON number (not a bool):
+  records, min_us, max_us; median_us and p95_us are nearest-rank quantiles
+  (the value of rank ceil(q n), ranks from 1, in sorted order); class from
+  that exact median: very short < 10 <= short < 100 <= typical < 1000 <=
+  long. null when no record has a dur.
+- sentence: "Observed N time(s) on M of S site(s)", numbers with thousands
+  separators, then, only when more than one of SENTENCE_PARTS has a
+  non-zero count, ": " and those counts in that order, "a, b and c", then
+  ".". A part counts pairs or the records of some phases.
 """
 
 import argparse
@@ -59,6 +102,34 @@ ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 UTF8_BOM = b"\xef\xbb\xbf"
 SITE_SUFFIXES = (".gz", ".zst", ".json", "__trace", ".trace")
 NOT_TRACE_NAMES = ("manifest.tsv", "manifest.json")
+PHASE_LETTERS = "BEXIibneSTpFstfPNODMCRcVv()=<>"
+PAIR_KEYS = ("begin_end", "begin_end_unmatched", "flow", "flow_unpaired", "async", "async_unpaired")
+# ph -> (family, begins?, pair key); families never pair with each other.
+KEYED_PHASES = {
+    "s": ("flow", True, "flow"), "f": ("flow", False, "flow"),
+    "b": ("nestable", True, "async"), "e": ("nestable", False, "async"),
+    "S": ("legacy", True, "async"), "F": ("legacy", False, "async"),
+}
+USAGE_LIMITS = ((2, "rare"), (5, "low"), (300, "moderate"), (3000, "high"))
+DURATION_LIMITS_US = ((10, "very short"), (100, "short"), (1000, "typical"))
+# The sentence's breakdown, in order: (pair keys, phase letters, one, many).
+SENTENCE_PARTS = (
+    ((), "X", "complete slice", "complete slices"),
+    (("begin_end",), "", "begin/end pair", "begin/end pairs"),
+    (("begin_end_unmatched",), "", "unmatched begin or end", "unmatched begins or ends"),
+    (("flow",), "", "flow pair", "flow pairs"),
+    (("flow_unpaired",), "", "unpaired flow record", "unpaired flow records"),
+    ((), "t", "flow step", "flow steps"),
+    (("async",), "", "async span", "async spans"),
+    (("async_unpaired",), "", "unpaired async record", "unpaired async records"),
+    ((), "nTp", "async instant or step", "async instants and steps"),
+    ((), "Ii", "instant", "instants"),
+    ((), "R", "mark", "marks"),
+    ((), "C", "counter", "counters"),
+    ((), "M", "metadata record", "metadata records"),
+    ((), "P", "sample", "samples"),
+    ((), "NOD", "object record", "object records"),
+)
 
 
 class TraceError(Exception):
@@ -74,6 +145,15 @@ class JsonObject(list):
                 return v
         return default
 
+
+class JsonFloat(float):
+    """A non-integer JSON number that keeps the text it was written as."""
+
+    @classmethod
+    def parse(cls, text):
+        value = cls(text)
+        value.text = text
+        return value
 
 
 def is_trace_name(filename):
@@ -161,7 +241,8 @@ def _loads(text):
         repeats += len(obj) - len({k for k, _ in obj})
         return obj
 
-    doc = json.loads(text, object_pairs_hook=make_object, parse_constant=_reject_constant)
+    doc = json.loads(text, object_pairs_hook=make_object, parse_float=JsonFloat.parse,
+                     parse_constant=_reject_constant)
     return doc, repeats
 
 
@@ -234,6 +315,149 @@ def string_or_empty(value):
     return value if isinstance(value, str) else ""
 
 
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def phase_of(value):
+    if isinstance(value, str) and len(value) == 1 and value in PHASE_LETTERS:
+        return value
+    return ""
+
+
+def id_text(value, prefix=""):
+    """Text of an id-like value, or None when it is neither string nor number."""
+    if isinstance(value, str):
+        return prefix + value
+    if is_number(value):
+        return prefix + (value.text if isinstance(value, JsonFloat) else str(value))
+    return None
+
+
+def event_id(event):
+    text = id_text(event.first("id"))
+    if text is not None:
+        return text
+    id2 = event.first("id2")
+    if isinstance(id2, JsonObject):
+        for key, value in id2:
+            if key in ("local", "global"):
+                text = id_text(value, "L:" if key == "local" else "G:")
+                if text is not None:
+                    return text
+    return ""
+
+
+def thread_part(value):
+    if is_number(value):
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    return None
+
+
+def event_categories(event):
+    fields = (field.strip(" ") for field in string_or_empty(event.first("cat")).split(","))
+    return {field for field in fields if field}
+
+
+def event_duration(event):
+    dur = event.first("dur")
+    return dur if is_number(dur) else None
+
+
+def usage_label(records, sites_total):
+    if not sites_total:
+        return "n/a"
+    for limit, label in USAGE_LIMITS:
+        if records < limit * sites_total:
+            return label
+    return "very high"
+
+
+def duration_class(median_us):
+    for limit, label in DURATION_LIMITS_US:
+        if median_us < limit:
+            return label
+    return "long"
+
+
+def nearest_rank(sorted_values, percent):
+    """The value of rank ceil(percent/100 * n), in integers so no rounding moves it."""
+    rank = max(1, -(-percent * len(sorted_values) // 100))
+    return sorted_values[rank - 1]
+
+
+def duration_summary(values):
+    if not values:
+        return None
+    values = sorted(values)
+    median = nearest_rank(values, 50)
+    return {
+        "records": len(values),
+        "median_us": median,
+        "p95_us": nearest_rank(values, 95),
+        "min_us": values[0],
+        "max_us": values[-1],
+        "class": duration_class(median),
+    }
+
+
+def sentence(records, sites, sites_total, phases, pairs):
+    text = "Observed {:,} {} on {:,} of {:,} {}".format(
+        records, "time" if records == 1 else "times", sites, sites_total,
+        "site" if sites_total == 1 else "sites")
+    parts = []
+    for pair_keys, letters, one, many in SENTENCE_PARTS:
+        n = sum(pairs[k] for k in pair_keys) + sum(phases.get(ph, 0) for ph in letters)
+        if n:
+            parts.append("{:,} {}".format(n, one if n == 1 else many))
+    if len(parts) > 1:
+        text += ": " + ", ".join(parts[:-1]) + " and " + parts[-1]
+    return text + "."
+
+
+class Pairing:
+    """The pair counts of one trace, fed its events in file order."""
+
+    def __init__(self):
+        self.stacks = {}  # (pid, tid) -> names of the open B records, innermost last
+        self.keyed = {}   # (family, id, cat, name) -> [begins, ends]
+        self.pairs = {}   # name -> {pair key: count}
+
+    def count(self, name, key, n=1):
+        if n:
+            counts = self.pairs.setdefault(name, dict.fromkeys(PAIR_KEYS, 0))
+            counts[key] += n
+
+    def feed(self, event, name, ph):
+        if ph in ("B", "E"):
+            thread = (thread_part(event.first("pid")), thread_part(event.first("tid")))
+            stack = self.stacks.setdefault(thread, [])
+            if ph == "B":
+                stack.append(name)
+            elif stack:
+                self.count(stack.pop(), "begin_end")
+            else:
+                self.count(name, "begin_end_unmatched")
+        elif ph in KEYED_PHASES:
+            family, begins, _ = KEYED_PHASES[ph]
+            key = (family, event_id(event), string_or_empty(event.first("cat")), name)
+            self.keyed.setdefault(key, [0, 0])[0 if begins else 1] += 1
+
+    def finish(self):
+        """Return {name: {pair key: count}} for the names with any."""
+        for stack in self.stacks.values():
+            for name in stack:
+                self.count(name, "begin_end_unmatched")
+        pair_key = {family: key for family, _, key in KEYED_PHASES.values()}
+        for (family, _, _, name), (begins, ends) in self.keyed.items():
+            paired = min(begins, ends)
+            self.count(name, pair_key[family], paired)
+            self.count(name, pair_key[family] + "_unpaired", begins + ends - 2 * paired)
+        return self.pairs
+
+
 class Census:
     """Accumulates the census over events tagged with their site."""
 
@@ -242,15 +466,24 @@ class Census:
         self.events = 0
 
     def add(self, site, event):
+        """Count one event; return its (name, ph) for the trace's pairing."""
         self.events += 1
         name = string_or_empty(event.first("name"))
-        ph = string_or_empty(event.first("ph"))
+        ph = phase_of(event.first("ph"))
         entry = self.names.get(name)
         if entry is None:
-            entry = self.names[name] = {"records": 0, "sites": set(), "phases": {}, "args": {}}
+            entry = self.names[name] = {
+                "records": 0, "sites": set(), "phases": {}, "args": {},
+                "pairs": dict.fromkeys(PAIR_KEYS, 0), "categories": {}, "durations": [],
+            }
         entry["records"] += 1
         entry["sites"].add(site)
         entry["phases"][ph] = entry["phases"].get(ph, 0) + 1
+        for category in event_categories(event):
+            entry["categories"][category] = entry["categories"].get(category, 0) + 1
+        dur = event_duration(event)
+        if dur is not None:
+            entry["durations"].append(dur)
         for path, types in event_arg_paths(event).items():
             arg = entry["args"].get(path)
             if arg is None:
@@ -258,26 +491,44 @@ class Census:
             arg["records"] += 1
             arg["sites"].add(site)
             arg["types"] |= types
+        return name, ph
 
-    def events_json(self):
-        return [
-            {
-                "name": name,
-                "records": e["records"],
-                "sites": len(e["sites"]),
-                "phases": {ph: e["phases"][ph] for ph in sorted(e["phases"])},
-                "args": [
-                    {
-                        "path": path,
-                        "records": a["records"],
-                        "sites": len(a["sites"]),
-                        "types": sorted(a["types"]),
-                    }
-                    for path, a in sorted(e["args"].items())
-                ],
-            }
-            for name, e in sorted(self.names.items())
-        ]
+    def add_pairs(self, pairs):
+        for name, counts in pairs.items():
+            total = self.names[name]["pairs"]
+            for key, n in counts.items():
+                total[key] += n
+
+    def events_json(self, sites_total):
+        return [self.event_json(name, e, sites_total) for name, e in sorted(self.names.items())]
+
+    @staticmethod
+    def event_json(name, e, sites_total):
+        phases = {ph: e["phases"][ph] for ph in sorted(e["phases"])}
+        return {
+            "name": name,
+            "records": e["records"],
+            "sites": len(e["sites"]),
+            "sentence": sentence(e["records"], len(e["sites"]), sites_total, phases, e["pairs"]),
+            "phases": phases,
+            "pairs": dict(e["pairs"]),
+            "categories": [
+                {"name": c, "records": n}
+                for c, n in sorted(e["categories"].items(), key=lambda item: (-item[1], item[0]))
+            ],
+            "usage": usage_label(e["records"], sites_total),
+            "records_per_site": e["records"] / sites_total if sites_total else None,
+            "duration": duration_summary(e["durations"]),
+            "args": [
+                {
+                    "path": path,
+                    "records": a["records"],
+                    "sites": len(a["sites"]),
+                    "types": sorted(a["types"]),
+                }
+                for path, a in sorted(e["args"].items())
+            ],
+        }
 
 
 def run_census(corpus, manifest=None, log=None):
@@ -303,13 +554,18 @@ def run_census(corpus, manifest=None, log=None):
             if was_repaired:
                 repaired.append(path)
                 log("note: %s: repaired an unterminated event array" % path)
+            pairing = Pairing()
             for event in events:
                 if isinstance(event, JsonObject):
-                    census.add(site, event)
+                    pairing.feed(event, *census.add(site, event))
+            census.add_pairs(pairing.finish())
     sites_total = count_manifest_rows(manifest) if manifest else len(sites)
     return {
         "sites_total": sites_total,
-        "events": census.events_json(),
+        "sites_with_traces": sum(1 for files in sites.values() if files),
+        "traces": files,
+        "records": census.events,
+        "events": census.events_json(sites_total),
         "files_failed": failed,
         "notes": {
             "sites_found": len(sites),

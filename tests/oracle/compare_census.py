@@ -3,20 +3,37 @@
 
 Usage: compare_census.py ORACLE.json CENSUS.json
 
-Both files have the shape census_oracle.py prints; keys that only one side
-has beyond sites_total/events (and name/records/sites/phases/args inside an
-event, path/records/sites/types inside an arg) are ignored. Every difference
-is printed, down to one phase or one arg path; the order of events, of arg
-paths and of types is checked too (sorted by code point = UTF-8 byte order).
+Both files have the shape census_oracle.py prints. Compared: sites_total,
+and sites_with_traces/traces/records when the oracle has them; per event
+name, records, sites, phases, args (path, records, sites, types) and, when
+the oracle has them, sentence, pairs, categories (order included), usage,
+records_per_site and duration. Keys the oracle lacks are ignored. Every
+difference is printed, down to one phase, pair count, category or arg path;
+the order of events, of arg paths and of types is checked too (sorted by
+code point = UTF-8 byte order).
+
+Durations: records, min_us, max_us and class must be equal; median_us and
+p95_us are the census's sketch answers, which must lie within
+SKETCH_ALPHA (relative) of the oracle's exact nearest-rank quantile, or be
+0 where that quantile is below SKETCH_ZERO (the sketch counts those as 0).
+
+The last line reads "compare: N events, M arg paths, K phase counts checked,
+D differences; also P pair counts, C category counts, U durations, S
+sentences, L usage labels".
 Exit status: 0 if equal, 1 on any difference, 2 if a file cannot be read.
 """
 
 import json
 import sys
 
+SKETCH_ALPHA = 0.005
+SKETCH_ZERO = 1e-4
+EVENT_EXACT_FIELDS = ("sentence", "usage", "records_per_site")
 
-def by_key(items, key, side, where, diffs):
-    """Index items by item[key], reporting repeats, missing keys and bad order."""
+
+def by_key(items, key, side, where, diffs, ordered=True):
+    """Index items by item[key], reporting repeats, missing keys and, if
+    ordered, items not sorted by key."""
     table = {}
     for item in items:
         value = item.get(key) if isinstance(item, dict) else None
@@ -27,7 +44,7 @@ def by_key(items, key, side, where, diffs):
         else:
             table[value] = item
     keys = [item.get(key) for item in items if isinstance(item, dict) and isinstance(item.get(key), str)]
-    if keys != sorted(keys):
+    if ordered and keys != sorted(keys):
         diffs.append("%s: %s not sorted by %s" % (side, where, key))
     return table
 
@@ -47,11 +64,69 @@ def compare_fields(want, got, fields, where, diffs):
             diffs.append("%s %s: oracle %r, census %r" % (where, field, want.get(field), got.get(field)))
 
 
+def within_sketch_error(exact, answer):
+    if not isinstance(answer, (int, float)) or isinstance(answer, bool):
+        return False
+    if exact < SKETCH_ZERO:
+        return answer == 0
+    return abs(answer - exact) <= SKETCH_ALPHA * exact * (1 + 1e-12)
+
+
+def compare_duration(want, got, where, diffs):
+    if want is None or not isinstance(got, dict):
+        if want != got:
+            diffs.append("%s duration: oracle %r, census %r" % (where, want, got))
+        return
+    compare_fields(want, got, ["records", "min_us", "max_us", "class"], where + " duration", diffs)
+    for key in ("median_us", "p95_us"):
+        if not within_sketch_error(want[key], got.get(key)):
+            diffs.append("%s duration %s: census %r is not within %g of the exact %r"
+                         % (where, key, got.get(key), SKETCH_ALPHA, want[key]))
+
+
+def compare_categories(want, got, where, diffs):
+    if not isinstance(got, list):
+        diffs.append("%s categories: census %r is not a list" % (where, got))
+        return 0
+    w = {c["name"]: c["records"] for c in want}
+    g = by_key(got, "name", "census", where + " categories", diffs, ordered=False)
+    for name in compare_sets(w, g, where + " category", diffs):
+        if w[name] != g[name].get("records"):
+            diffs.append("%s category %r records: oracle %d, census %r"
+                         % (where, name, w[name], g[name].get("records")))
+    order = [c.get("name") for c in got if isinstance(c, dict)]
+    if sorted(order) == sorted(w) and order != [c["name"] for c in want]:
+        diffs.append("%s categories order: oracle %r, census %r"
+                     % (where, [c["name"] for c in want], order))
+    return len(w)
+
+
+def compare_event_extras(w, g, where, counts, diffs):
+    """The figures an older oracle output may lack: checked when present."""
+    present = [f for f in EVENT_EXACT_FIELDS if f in w]
+    compare_fields(w, g, present, where, diffs)
+    counts["sentences"] += "sentence" in w
+    counts["usage"] += "usage" in w
+    if "pairs" in w:
+        g_pairs = g.get("pairs") if isinstance(g.get("pairs"), dict) else {}
+        for key in sorted(w["pairs"]):
+            counts["pairs"] += 1
+            if w["pairs"][key] != g_pairs.get(key):
+                diffs.append("%s pairs %s: oracle %d, census %r" % (where, key, w["pairs"][key], g_pairs.get(key)))
+    if "categories" in w:
+        counts["categories"] += compare_categories(w["categories"], g.get("categories"), where, diffs)
+    if "duration" in w:
+        counts["durations"] += w["duration"] is not None
+        compare_duration(w["duration"], g.get("duration"), where, diffs)
+
+
 def compare(oracle, census):
-    """Return (differences, counts of events, arg paths, phase counts checked)."""
+    """Return (differences, counts of what was checked)."""
     diffs = []
-    counts = {"events": 0, "args": 0, "phases": 0}
-    compare_fields(oracle, census, ["sites_total"], "corpus", diffs)
+    counts = dict.fromkeys(("events", "args", "phases", "pairs", "categories", "durations",
+                            "sentences", "usage"), 0)
+    compare_fields(oracle, census, ["sites_total"] + [f for f in ("sites_with_traces", "traces", "records")
+                                                      if f in oracle], "corpus", diffs)
     want = by_key(oracle["events"], "name", "oracle", "events", diffs)
     got = by_key(census.get("events", []), "name", "census", "events", diffs)
     for name in compare_sets(want, got, "event", diffs):
@@ -59,6 +134,7 @@ def compare(oracle, census):
         w, g = want[name], got[name]
         where = "event %r" % name
         compare_fields(w, g, ["records", "sites"], where, diffs)
+        compare_event_extras(w, g, where, counts, diffs)
 
         g_phases = g.get("phases", {})
         if list(g_phases) != sorted(g_phases):
@@ -95,8 +171,10 @@ def main(argv=None):
     diffs, counts = compare(load(argv[0]), load(argv[1]))
     for d in diffs:
         print(d)
-    print("compare: %d events, %d arg paths, %d phase counts checked, %d differences"
-          % (counts["events"], counts["args"], counts["phases"], len(diffs)))
+    print("compare: %d events, %d arg paths, %d phase counts checked, %d differences; "
+          "also %d pair counts, %d category counts, %d durations, %d sentences, %d usage labels"
+          % (counts["events"], counts["args"], counts["phases"], len(diffs), counts["pairs"],
+             counts["categories"], counts["durations"], counts["sentences"], counts["usage"]))
     return 1 if diffs else 0
 
 
