@@ -182,6 +182,18 @@ class EdgeCasesAgainstOracle(unittest.TestCase):
     def test_many_ids(self):
         self.check({'s/t.json': many_ids_trace()})
 
+    def test_id_and_process_rules(self):
+        # A boolean is no id, a number is no category, 1.5 is not pid 1, and
+        # an event without a pid shares no stack with pid 0.
+        self.check({'s/t.json': '[' + ','.join([
+            '{"name":"F","ph":"s","id":true,"cat":"c","pid":1,"tid":1,"ts":1}',
+            '{"name":"F","ph":"f","id":"true","cat":"c","pid":1,"tid":1,"ts":2}',
+            '{"name":"N","ph":"X","cat":5,"pid":1,"tid":1,"ts":1,"dur":1}',
+            '{"name":"B1","ph":"B","pid":1.5,"tid":1,"ts":1}',
+            '{"name":"E1","ph":"E","pid":1,"tid":1,"ts":2}',
+            '{"name":"B2","ph":"B","tid":1,"ts":1}',
+            '{"name":"E2","ph":"E","pid":0,"tid":1,"ts":2}']) + ']'})
+
 
 class Determinism(unittest.TestCase):
     def test_threads_and_order(self):
