@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs=(meson ninja-build pkg-config clang libzstd-dev libsimdjson-dev zlib1g-dev libcmocka-dev
       zstd gzip python3)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(chromium libclang-rt-14-dev)
+  pkgs+=(chromium libclang-rt-14-dev jq)
   # Node may come from elsewhere than Debian (as on the project's machines,
   # whose nodejs bundles npm and conflicts with Debian's npm package).
   command -v node >/dev/null || pkgs+=(nodejs)

@@ -11,9 +11,15 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 # An oracle that cannot run is a failure here, not a skip.
 export TC_REQUIRE_ORACLES=1
-bash scripts/deps.sh --test || exit 2
 fail=0
 pass=0
+# A step that cannot even start still ends with the summary line.
+give_up() {
+  echo "scripts/test.sh: $*" >&2
+  echo "tests: $pass passed, $((fail + 1)) failed"
+  exit 2
+}
+bash scripts/deps.sh --test || give_up "installing dependencies failed"
 
 count() { # build dir -> adds its meson results to pass/fail
   local log="$1/meson-logs/testlog.json"
@@ -40,27 +46,27 @@ step "npm packages for the oracles"
 (cd tests/kernels && npm ci --no-audit --no-fund --loglevel=error) || fail=$((fail + 1))
 
 step "release build"
-bash scripts/build.sh build || exit 2
+bash scripts/build.sh build || give_up "release build failed"
 meson test -C build --print-errorlogs --num-processes 2
 count build
 
 step "ASan + UBSan"
 bash scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false \
-  -Dbuildtype=debugoptimized || exit 2
+  -Dbuildtype=debugoptimized || give_up "ASan build failed"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite oracle --no-suite corpus
 count build-asan
 
 step "TSan"
 bash scripts/build.sh build-tsan -Db_sanitize=thread -Db_lundef=false \
-  -Dbuildtype=debugoptimized || exit 2
+  -Dbuildtype=debugoptimized || give_up "TSan build failed"
 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs --num-processes 1 \
   --suite pool --suite e2e
 count build-tsan
 
 step "fuzz targets (30 s each)"
 bash scripts/build.sh build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
-  -Dbuildtype=debugoptimized || exit 2
+  -Dbuildtype=debugoptimized || give_up "fuzz build failed"
 for t in build-fuzz/tests/fuzz/fuzz_*; do
   [[ -f $t && -x $t ]] || continue
   name=$(basename "$t")
