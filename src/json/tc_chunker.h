@@ -2,16 +2,28 @@
  *
  * The chunker is fed the stream piece by piece and finds where each event
  * (an element of the top-level array, or of "traceEvents" in the object
- * form) starts and ends, tracking only strings and nesting depth, so it runs
- * far faster than the parser behind it. Complete events are copied into the
- * current chunk as one JSON array ("[ev,ev,...]") with parser padding after
- * it, so a chunk can be parsed in one call and handed to any worker.
+ * form) starts and ends, tracking only strings, nesting depth and bracket
+ * kinds, so it runs far faster than the parser behind it. Complete events
+ * are copied into the current chunk as one JSON array ("[ev,ev,...]") with
+ * parser padding after it, so a chunk can be parsed in one call and handed
+ * to any worker.
  *
  * Accepted like Chrome and Perfetto accept them: an array with no closing
  * bracket, trailing or repeated commas, an object whose traceEvents is not
  * the first member. Elements that are not objects, events larger than the
  * limit, and an event cut off by the end of the stream are recorded as
- * errors with their index and byte offset, and scanning goes on. */
+ * errors with their index and byte offset, and scanning goes on.
+ *
+ * So are events with mismatched brackets (TC_E_BAD_BRACKETS, which wins
+ * over TC_E_EVENT_TOO_BIG): a closer of the wrong kind, at one of the outer
+ * 64 levels, ends the event there, outside strings. The closers and spaces
+ * right after it are taken as its own (in "{"a":[1}]}," the "]}" is), and
+ * scanning goes on in the events array at the next byte, so the events that
+ * follow are found. The cost: a broken last event takes the array's "]" too,
+ * so the trace is reported unterminated, or in the object form the members
+ * after the array are read as elements (not objects). Other members of the
+ * top-level object end the same way as events. Deeper than 64 levels
+ * bracket kinds are not checked. */
 #ifndef TC_CHUNKER_H
 #define TC_CHUNKER_H
 

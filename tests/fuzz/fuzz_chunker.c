@@ -2,7 +2,10 @@
  * come from the input, must give exactly the chunks, errors and shape of the
  * same bytes fed whole, and both runs must be well formed: each chunk "["
  * events "," "]" with readable padding, each event the input's own bytes at
- * its offset, every element an event or an error (tests/json/chunk_run.h).
+ * its offset from '{' to '}', every element an event or an error
+ * (tests/json/chunk_run.h). Pieces shorter than 64 bytes are scanned byte by
+ * byte and the whole input in 64-byte blocks, so the two scanners must agree
+ * on strings, escapes, depth and bracket kinds, past 64 levels too.
  * The first three bytes pick the chunk target, the event size limit and the
  * piece sizes. */
 #include <stddef.h>

@@ -129,7 +129,7 @@ void chunk_run_assert_well_formed(const chunk_run *r, const char *in, size_t n, 
   for (size_t i = 0; i < r->nkept; i++) {
     const tc_chunk_error *e = &r->errors[i];
     check(e->code == TC_E_NOT_OBJECT || e->code == TC_E_EVENT_TOO_BIG ||
-          e->code == TC_E_TRUNCATED_JSON);
+          e->code == TC_E_TRUNCATED_JSON || e->code == TC_E_BAD_BRACKETS);
     check(e->offset < n && e->index < r->elements);
     check(i == 0 || e->index > r->errors[i - 1].index);
   }
@@ -153,8 +153,8 @@ void chunk_run_assert_well_formed(const chunk_run *r, const char *in, size_t n, 
       check_eq(e->start, expect_start);
       check(e->end > e->start && e->end < c->len);
       check_eq(c->buf[e->start], '{');
-      /* Depth is all the scanner tracks: "{]" ends an event too. */
-      check(c->buf[e->end - 1] == '}' || c->buf[e->end - 1] == ']');
+      /* The outermost level's kind is always checked: "{]" is no event. */
+      check_eq(c->buf[e->end - 1], '}');
       check_eq(c->buf[e->end], k + 1 < c->nevents ? ',' : ']');
       expect_start = e->end + 1;
       size_t elen = e->end - e->start;

@@ -36,9 +36,9 @@ void chunk_run_assert_same(const chunk_run *a, const chunk_run *b);
 
 /* Fails unless every element is an event or a recorded error, every chunk
  * is "[" events joined by "," "]" followed by TC_JSON_PADDING readable
- * bytes, each event is the text of IN at its offset, seq runs 0, 1, 2, ...,
- * indices and offsets increase, and chunks were cut at TARGET as
- * tc_chunker_create promises. */
+ * bytes, each event is the text of IN at its offset from '{' to '}', seq
+ * runs 0, 1, 2, ..., indices and offsets increase, and chunks were cut at
+ * TARGET as tc_chunker_create promises. */
 void chunk_run_assert_well_formed(const chunk_run *r, const char *in, size_t n, size_t target);
 
 /* Total events over all chunks. */

@@ -7,6 +7,8 @@
 
 /* Metadata up to this size must be kept whole (the chunker keeps 1 MiB). */
 #define REF_META_KEPT (64u * 1024)
+/* Levels whose bracket kinds are checked, as in the chunker. */
+#define REF_KIND_LEVELS 64
 
 static int is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -16,10 +18,13 @@ static size_t skip_ws(const char *p, size_t i, size_t n) {
   return i;
 }
 
-/* Skips the value at P[i]; *complete = 0 when the input ends inside it. */
-static size_t skip_value(const char *p, size_t i, size_t n, int *complete) {
+/* Skips the value at P[i]; *complete = 0 when the input ends inside it,
+ * *mismatched = 1 when a closer of the wrong kind for its level ends it. */
+static size_t skip_value(const char *p, size_t i, size_t n, int *complete, int *mismatched) {
   *complete = 1;
+  *mismatched = 0;
   if (p[i] == '"' || p[i] == '{' || p[i] == '[') {
+    char opener[REF_KIND_LEVELS]; /* opener[d]: the bracket that opened level d + 1 */
     int depth = 0, in_str = 0;
     for (; i < n; i++) {
       char c = p[i];
@@ -34,9 +39,17 @@ static size_t skip_value(const char *p, size_t i, size_t n, int *complete) {
       } else if (c == '"') {
         in_str = 1;
       } else if (c == '{' || c == '[') {
+        if (depth < REF_KIND_LEVELS)
+          opener[depth] = c;
         depth++;
-      } else if ((c == '}' || c == ']') && --depth == 0) {
-        return i + 1;
+      } else if (c == '}' || c == ']') {
+        depth--;
+        if (depth < REF_KIND_LEVELS && opener[depth] != (c == '}' ? '{' : '[')) {
+          *mismatched = 1;
+          return i + 1;
+        }
+        if (depth == 0)
+          return i + 1;
       }
     }
     *complete = 0;
@@ -47,7 +60,16 @@ static size_t skip_value(const char *p, size_t i, size_t n, int *complete) {
   return i;
 }
 
-void ref_trace_add(ref_trace *t, uint64_t offset, size_t len, int is_object, int complete) {
+/* The closers (and spaces) after a value that a mismatched closer ended
+ * belong to it. */
+static size_t skip_bad_tail(const char *p, size_t i, size_t n) {
+  while (i < n && (is_ws(p[i]) || p[i] == ']' || p[i] == '}'))
+    i++;
+  return i;
+}
+
+void ref_trace_add(ref_trace *t, uint64_t offset, size_t len, int is_object, int complete,
+                   int mismatched) {
   if (t->n == t->cap) {
     t->cap = t->cap ? t->cap * 2 : 64;
     t->elems = realloc(t->elems, t->cap * sizeof *t->elems);
@@ -58,6 +80,7 @@ void ref_trace_add(ref_trace *t, uint64_t offset, size_t len, int is_object, int
   e->len = len;
   e->is_object = is_object;
   e->complete = complete;
+  e->mismatched = mismatched;
 }
 
 void ref_trace_free(ref_trace *t) {
@@ -79,11 +102,13 @@ static size_t split_array(const char *p, size_t i, size_t n, ref_trace *t, int *
       return i + 1;
     }
     size_t start = i;
-    int complete;
-    i = skip_value(p, i, n, &complete);
+    int complete, bad;
+    i = skip_value(p, i, n, &complete, &bad);
     if (i == start)
       i++; /* a stray '}' is a one-byte element */
-    ref_trace_add(t, start, i - start, p[start] == '{', complete);
+    ref_trace_add(t, start, i - start, p[start] == '{', complete, bad);
+    if (bad)
+      i = skip_bad_tail(p, i, n);
   }
 }
 
@@ -95,9 +120,13 @@ static void split_object(const char *p, size_t i, size_t n, ref_trace *t) {
       t->unterminated = i >= n;
       return;
     }
-    int complete;
+    int complete, bad;
     size_t key = i;
-    i = skip_value(p, i, n, &complete);
+    i = skip_value(p, i, n, &complete, &bad);
+    if (bad) {
+      i = skip_bad_tail(p, i, n);
+      continue;
+    }
     size_t keylen = i - key;
     i = skip_ws(p, i, n);
     if (i < n && p[i] == ':')
@@ -118,7 +147,7 @@ static void split_object(const char *p, size_t i, size_t n, ref_trace *t) {
       continue;
     }
     size_t start = i;
-    i = skip_value(p, i, n, &complete);
+    i = skip_value(p, i, n, &complete, &bad);
     if (keylen == 10 && memcmp(p + key, "\"metadata\"", 10) == 0 && !t->has_meta) {
       t->has_meta = 1;
       t->meta_offset = start;
@@ -128,6 +157,8 @@ static void split_object(const char *p, size_t i, size_t n, ref_trace *t) {
       t->unterminated = 1;
       return;
     }
+    if (bad)
+      i = skip_bad_tail(p, i, n);
   }
 }
 
@@ -154,6 +185,8 @@ static tc_err expected_error(const char *in, const ref_elem *e, size_t max_event
     return TC_E_TRUNCATED_JSON;
   if (in[e->offset] != '{')
     return TC_E_NOT_OBJECT;
+  if (e->mismatched)
+    return TC_E_BAD_BRACKETS;
   if (max_event && e->len > max_event)
     return TC_E_EVENT_TOO_BIG;
   return TC_OK;

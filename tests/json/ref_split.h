@@ -1,9 +1,9 @@
 /* Test helper: a deliberately simple, byte-at-a-time reference for what the
  * chunker must find in a trace (each element of the events array, where it
- * starts, whether it is an object and whether it was cut off), and the check
- * of a chunker run against it. The random trace generator of the chunker
- * test fills the same structure as it writes, so the reference itself is
- * checked too. */
+ * starts, whether it is an object, whether it was cut off and whether a
+ * closer of the wrong kind ended it), and the check of a chunker run
+ * against it. The random trace generator of the chunker test fills the same
+ * structure as it writes, so the reference itself is checked too. */
 #ifndef TC_TEST_REF_SPLIT_H
 #define TC_TEST_REF_SPLIT_H
 
@@ -16,7 +16,10 @@ typedef struct {
   uint64_t offset; /* of its first byte */
   size_t len;
   int is_object;
-  int complete; /* 0 when the input ends inside it */
+  int complete;   /* 0 when the input ends inside it */
+  int mismatched; /* it ends at a closer that does not match its opener, at
+                     one of the outer 64 levels; the closers and spaces after
+                     it are skipped, not elements */
 } ref_elem;
 
 typedef struct {
@@ -33,7 +36,8 @@ typedef struct {
 /* Splits IN[0..n), which must start (after an optional BOM and spaces) with
  * '[' or '{'. Returns 0 if it does not. */
 int ref_split(const char *in, size_t n, ref_trace *out);
-void ref_trace_add(ref_trace *t, uint64_t offset, size_t len, int is_object, int complete);
+void ref_trace_add(ref_trace *t, uint64_t offset, size_t len, int is_object, int complete,
+                   int mismatched);
 void ref_trace_free(ref_trace *t);
 
 /* Fails the test unless the run found exactly what T describes: events,

@@ -53,13 +53,19 @@ static void tb_rep(tb *x, char c, size_t n) {
 
 /* An element of the events array, and what the chunker must make of it. */
 static void tb_elem(tb *x, const char *s) {
-  ref_trace_add(&x->t, x->len, strlen(s), s[0] == '{', 1);
+  ref_trace_add(&x->t, x->len, strlen(s), s[0] == '{', 1, 0);
   tb_raw(x, s);
 }
 
 /* A last element that the end of the input cuts off. */
 static void tb_cut(tb *x, const char *s) {
-  ref_trace_add(&x->t, x->len, strlen(s), s[0] == '{', 0);
+  ref_trace_add(&x->t, x->len, strlen(s), s[0] == '{', 0, 0);
+  tb_raw(x, s);
+}
+
+/* An element that a closer of the wrong kind ends; S ends with it. */
+static void tb_bad(tb *x, const char *s) {
+  ref_trace_add(&x->t, x->len, strlen(s), s[0] == '{', 1, 1);
   tb_raw(x, s);
 }
 
@@ -124,6 +130,7 @@ static void assert_same_truth(const ref_trace *a, const ref_trace *b) {
     assert_int_equal(a->elems[i].len, b->elems[i].len);
     assert_int_equal(a->elems[i].is_object, b->elems[i].is_object);
     assert_int_equal(a->elems[i].complete, b->elems[i].complete);
+    assert_int_equal(a->elems[i].mismatched, b->elems[i].mismatched);
   }
   assert_int_equal(a->object_form, b->object_form);
   assert_int_equal(a->found_events, b->found_events);
@@ -640,26 +647,6 @@ static void test_stray_closer(void **state) {
   tb_free(&x);
 }
 
-/* Found by fuzz_chunker: the scanner counts depth, not which bracket, so
- * "{]" is an event; the parser then rejects it alone (test_parser). */
-static void test_mismatched_brackets(void **state) {
-  (void)state;
-  tb x = {0};
-  tb_raw(&x, "[");
-  tb_elem(&x, "{]");
-  tb_raw(&x, ",");
-  tb_elem(&x, "{\"a\":[1}]");
-  tb_raw(&x, ",");
-  tb_elem(&x, "{\"b\":\"long enough to reach past one 64-byte block of the scanner\"}");
-  tb_raw(&x, "]");
-  x.t.found_events = 1;
-  chunk_run r;
-  check_tb(&x, TARGET, 0, &r);
-  assert_int_equal(chunk_run_nevents(&r), 3);
-  chunk_run_free(&r);
-  tb_free(&x);
-}
-
 /* Found by fuzz_chunker: a backslash outside any string (bad JSON). The
  * block scan takes it as escaping the next byte, the byte-wise scan did
  * not, so the events found depended on where the pieces fell; fed in small
@@ -726,6 +713,277 @@ static void test_metadata_cut(void **state) {
   assert_int_equal(r.shape.unterminated, 0);
   assert_int_equal(chunk_run_nevents(&r), 1);
   assert_int_equal(r.chunks[0]->events[0].offset, x.t.elems[0].offset);
+  chunk_run_free(&r);
+  tb_free(&x);
+}
+
+/* ---- mismatched brackets ---- */
+
+/* One broken event must not take the rest of the trace with it. Counting
+ * depth alone, the "}" closing "[" left the event open to the array's end:
+ * no events, one error. */
+static void test_mismatch_then_good_events(void **state) {
+  (void)state;
+  tb x = {0};
+  tb_raw(&x, "[");
+  tb_bad(&x, "{\"name\":\"bad\",\"x\":[1}");
+  for (int i = 0; i < 1000; i++) {
+    char ev[64];
+    snprintf(ev, sizeof ev, "{\"name\":\"good\",\"ts\":%d}", i);
+    tb_raw(&x, ",");
+    tb_elem(&x, ev);
+  }
+  tb_raw(&x, "]");
+  x.t.found_events = 1;
+  chunk_run r;
+  check_tb(&x, TARGET, 0, &r);
+  assert_int_equal(chunk_run_nevents(&r), 1000);
+  assert_int_equal(r.nerrors, 1);
+  assert_int_equal(r.errors[0].code, TC_E_BAD_BRACKETS);
+  assert_int_equal(r.errors[0].index, 0);
+  assert_int_equal(r.errors[0].offset, 1);
+  assert_int_equal(r.elements, 1001);
+  assert_int_equal(r.chunks[0]->events[0].index, 1);
+  assert_int_equal(r.shape.unterminated, 0);
+  chunk_run_free(&r);
+  tb_free(&x);
+}
+
+/* Fails unless the run's chunks hold exactly the elements of X's truth
+ * that are events, joined by commas: a broken event leaves no byte behind. */
+static void assert_kept_exactly(const chunk_run *r, const tb *x) {
+  tb want = {0};
+  tb_raw(&want, "[");
+  size_t k = 0;
+  for (size_t i = 0; i < x->t.n; i++) {
+    const ref_elem *e = &x->t.elems[i];
+    if (!e->is_object || e->mismatched || !e->complete)
+      continue;
+    tb_raw(&want, k++ ? "," : "");
+    tb_put(&want, x->p + e->offset, e->len);
+  }
+  tb_raw(&want, "]");
+  assert_int_equal(r->nchunks, 1);
+  assert_int_equal(r->chunks[0]->len, want.len);
+  assert_memory_equal(r->chunks[0]->buf, want.p, want.len);
+  tb_free(&want);
+}
+
+/* Each kind of wrong closer, at depth 1 to 4, in both trace forms, between
+ * good events: the broken one ends at its wrong closer, the closers and
+ * spaces after it are its own, and the next event is found. */
+static void test_wrong_closers(void **state) {
+  (void)state;
+  static const struct {
+    const char *bad, *tail;
+    tc_err code;
+  } cases[] = {
+      {"{]", "", TC_E_BAD_BRACKETS},                                /* ']' for '{', depth 1 */
+      {"{\"a\":1]", "", TC_E_BAD_BRACKETS},                         /* the same after members */
+      {"{\"a\":[1}", "", TC_E_BAD_BRACKETS},                        /* '}' for '[', depth 2 */
+      {"{\"a\":{\"b\":1]", "}", TC_E_BAD_BRACKETS},                 /* ']' for '{', depth 2 */
+      {"{\"a\":[1}", "]}", TC_E_BAD_BRACKETS},                      /* swapped closers */
+      {"{\"a\":[{\"b\":[[1]}", " ]\n}\t] } ", TC_E_BAD_BRACKETS},   /* depth 4 */
+      {"{\"a\":[\"]\",{\"b\":\"}\"}}", "]}", TC_E_BAD_BRACKETS},    /* strings hide nothing */
+      {"[1,{\"a\":2]", "]", TC_E_NOT_OBJECT},                       /* not an event at all */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (int object = 0; object < 2; object++) {
+      tb x = {0};
+      tb_raw(&x, object ? "{\"traceEvents\":[" : "[");
+      tb_elem(&x, "{\"name\":\"before\"}");
+      tb_raw(&x, ",");
+      tb_bad(&x, cases[i].bad);
+      tb_raw(&x, cases[i].tail);
+      tb_raw(&x, ",");
+      tb_elem(&x, "{\"name\":\"after\",\"args\":{\"s\":\"long enough to cross a 64-byte block\"}}");
+      tb_raw(&x, ",");
+      tb_elem(&x, "{\"name\":\"last\"}");
+      tb_raw(&x, object ? "],\"metadata\":" : "]");
+      if (object) {
+        tb_meta(&x, "{\"source\":\"x\"}");
+        tb_raw(&x, "}");
+      }
+      x.t.object_form = object;
+      x.t.found_events = 1;
+      chunk_run r;
+      check_tb(&x, TARGET, 0, &r);
+      assert_int_equal(r.nerrors, 1);
+      assert_int_equal(r.errors[0].code, cases[i].code);
+      assert_int_equal(r.errors[0].index, 1);
+      assert_int_equal(r.errors[0].offset, x.t.elems[1].offset);
+      assert_int_equal(r.elements, 4);
+      assert_int_equal(r.shape.unterminated, 0);
+      assert_int_equal(r.shape.trailing_bytes, 0);
+      assert_kept_exactly(&r, &x);
+      chunk_run_free(&r);
+      tb_free(&x);
+    }
+  }
+}
+
+/* A broken last event takes the array's "]" as one of its own closers:
+ * the array is then reported unterminated, its events all found. */
+static void test_wrong_closer_last(void **state) {
+  (void)state;
+  tb x = {0};
+  tb_raw(&x, "[");
+  tb_elem(&x, "{\"a\":1}");
+  tb_raw(&x, ",");
+  tb_bad(&x, "{\"b\":[2}");
+  tb_raw(&x, "]\n");
+  x.t.found_events = 1;
+  x.t.unterminated = 1;
+  chunk_run r;
+  check_tb(&x, TARGET, 0, &r);
+  assert_int_equal(chunk_run_nevents(&r), 1);
+  assert_int_equal(r.errors[0].code, TC_E_BAD_BRACKETS);
+  assert_int_equal(r.shape.unterminated, 1);
+  assert_int_equal(r.shape.trailing_bytes, 0);
+  chunk_run_free(&r);
+  tb_free(&x);
+}
+
+/* Members of the top-level object end at a wrong closer too, so the events
+ * after them are still found; the metadata kept is what the chunker saw. */
+static void test_wrong_closer_in_members(void **state) {
+  (void)state;
+  tb x = {0};
+  tb_raw(&x, "{\"otherData\":{\"x\":[}],\"metadata\":");
+  tb_meta(&x, "{\"a\":[1}");
+  tb_raw(&x, "} ,\"traceEvents\":[");
+  tb_elem(&x, "{\"a\":1}");
+  tb_raw(&x, ",");
+  tb_elem(&x, "{\"b\":2}");
+  tb_raw(&x, "]}");
+  x.t.object_form = 1;
+  x.t.found_events = 1;
+  chunk_run r;
+  check_tb(&x, TARGET, 0, &r);
+  assert_int_equal(chunk_run_nevents(&r), 2);
+  assert_int_equal(r.nerrors, 0);
+  assert_int_equal(r.shape.unterminated, 0);
+  assert_int_equal(r.shape.metadata.len, strlen("{\"a\":[1}"));
+  chunk_run_free(&r);
+  tb_free(&x);
+}
+
+/* An event nested LEVELS deep ({"d": then '[' or {"k": by PATTERN, one
+ * bit per level), whose closer of level WRONG (0: none) is of the wrong
+ * kind. Levels past 64 are not checked: such an event is kept whole. */
+static void tb_deep(tb *x, int levels, int wrong, uint64_t pattern) {
+  tb e = {0};
+  char square[128];
+  tb_raw(&e, "{\"d\":");
+  for (int l = 2; l <= levels; l++) {
+    square[l] = (char)(pattern >> (l % 64) & 1);
+    tb_raw(&e, square[l] ? "[" : "{\"k\":");
+  }
+  tb_raw(&e, "0");
+  square[1] = 0;
+  size_t bad_end = 0;
+  for (int l = levels; l >= 1; l--) {
+    int sq = square[l] != (l == wrong);
+    tb_raw(&e, sq ? "]" : "}");
+    if (l == wrong && l <= 64)
+      bad_end = e.len;
+  }
+  if (bad_end) {
+    ref_trace_add(&x->t, x->len, bad_end, 1, 1, 1);
+    tb_raw(x, e.p);
+  } else {
+    tb_elem(x, e.p);
+  }
+  tb_free(&e);
+}
+
+static void test_deep_mismatch(void **state) {
+  (void)state;
+  static const int levels[] = {2, 3, 63, 64, 65, 66, 100};
+  static const int wrongs[] = {0, 1, 2, 3, 63, 64, 65, 66, 100};
+  static const uint64_t patterns[] = {0, ~0ULL, 0x5555555555555555ULL, 0x0123456789ABCDEFULL};
+  size_t bad = 0, kept_unchecked = 0;
+  for (size_t li = 0; li < sizeof levels / sizeof levels[0]; li++) {
+    for (size_t wi = 0; wi < sizeof wrongs / sizeof wrongs[0]; wi++) {
+      if (wrongs[wi] > levels[li])
+        continue;
+      for (size_t pi = 0; pi < sizeof patterns / sizeof patterns[0]; pi++) {
+        tb x = {0};
+        tb_raw(&x, "[");
+        tb_deep(&x, levels[li], wrongs[wi], patterns[pi]);
+        tb_raw(&x, ",");
+        tb_elem(&x, "{\"a\":1}");
+        tb_raw(&x, "]");
+        x.t.found_events = 1;
+        chunk_run r;
+        check_tb(&x, TARGET, 0, &r);
+        int checked = wrongs[wi] && wrongs[wi] <= 64;
+        assert_int_equal(r.nerrors, checked);
+        assert_int_equal(chunk_run_nevents(&r), checked ? 1 : 2);
+        if (checked)
+          assert_int_equal(r.errors[0].code, TC_E_BAD_BRACKETS);
+        bad += (size_t)checked;
+        kept_unchecked += (size_t)(wrongs[wi] > 64);
+        assert_int_equal(r.shape.unterminated, 0);
+        chunk_run_free(&r);
+        tb_free(&x);
+      }
+    }
+  }
+  assert_true(bad > 50 && kept_unchecked > 10);
+}
+
+/* The wrong closer at every offset of a 64-byte block, after brackets in
+ * strings that would match or mismatch if they counted. */
+static void test_mismatch_at_every_offset(void **state) {
+  (void)state;
+  for (size_t pad = 0; pad <= 130; pad++) {
+    for (int hidden = 0; hidden < 2; hidden++) {
+      tb x = {0};
+      tb e = {0};
+      tb_raw(&e, "{\"p\":\"");
+      tb_rep(&e, 'x', pad);
+      tb_raw(&e, hidden ? "\",\"s\":[\"]\",\"\\\"}\"}" : "\",\"s\":{\"t\":\"}]\\\\\"]");
+      tb_raw(&x, "[");
+      tb_elem(&x, "{\"q\":[\"}\",{\"r\":\"]\"}]}");
+      tb_raw(&x, ",");
+      tb_bad(&x, e.p);
+      tb_raw(&x, "}]");
+      tb_raw(&x, ",");
+      tb_elem(&x, "{\"q\":\"\\\\\"}");
+      tb_raw(&x, "]");
+      x.t.found_events = 1;
+      chunk_run r;
+      check_tb(&x, TARGET, 0, &r);
+      assert_int_equal(chunk_run_nevents(&r), 2);
+      assert_int_equal(r.nerrors, 1);
+      assert_int_equal(r.errors[0].code, TC_E_BAD_BRACKETS);
+      assert_kept_exactly(&r, &x);
+      chunk_run_free(&r);
+      tb_free(&e);
+      tb_free(&x);
+    }
+  }
+}
+
+/* A broken event that is also too big is reported for its brackets; the
+ * size limit still keeps it out of memory. */
+static void test_mismatch_too_big(void **state) {
+  (void)state;
+  tb x = {0};
+  tb_raw(&x, "[");
+  tb_elem(&x, "{\"a\":1}");
+  tb_raw(&x, ",");
+  tb_bad(&x, "{\"p\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\",\"a\":[1}");
+  tb_raw(&x, "]}, ");
+  tb_elem(&x, "{\"b\":2}");
+  tb_raw(&x, "]");
+  x.t.found_events = 1;
+  chunk_run r;
+  check_tb(&x, TARGET, MAX_EVENT, &r);
+  assert_int_equal(r.nerrors, 1);
+  assert_int_equal(r.errors[0].code, TC_E_BAD_BRACKETS);
+  assert_kept_exactly(&r, &x);
   chunk_run_free(&r);
   tb_free(&x);
 }
@@ -829,6 +1087,11 @@ static void test_chunk_targets(void **state) {
 typedef struct {
   tb *x;
   uint64_t seed;
+  int inject;     /* elements of this trace may get a wrong closer */
+  int may_break;  /* the current element may */
+  int level;      /* brackets open in the current value */
+  size_t bad_end; /* just past the wrong closer written, or 0 */
+  size_t deep;    /* elements nested deeper than the 64 checked levels */
 } gen;
 
 static size_t g_below(gen *g, size_t n) { return below(&g->seed, n); }
@@ -901,11 +1164,31 @@ static void gen_number(gen *g) {
 
 static void gen_value(gen *g, int depth);
 
+/* Closes a container; in an element that may break, now and then with a
+ * closer of the wrong kind, at the levels whose kinds the chunker checks.
+ * After that the element gets only closers, some left out, as they would be
+ * written for the levels still open. */
+static void gen_close(gen *g, int object) {
+  if (g->bad_end) {
+    if (g_below(g, 3)) {
+      gen_ws(g);
+      tb_raw(g->x, g_below(g, 2) ? "}" : "]");
+    }
+  } else if (g->may_break && g->level <= 64 && !g_below(g, 12)) {
+    tb_raw(g->x, object ? "]" : "}");
+    g->bad_end = g->x->len;
+  } else {
+    tb_raw(g->x, object ? "}" : "]");
+  }
+  g->level--;
+}
+
 static void gen_container(gen *g, int depth, int object) {
   tb_raw(g->x, object ? "{" : "[");
+  g->level++;
   gen_ws(g);
   size_t n = g_below(g, depth ? 4 : 6);
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n && !g->bad_end; i++) {
     if (i) {
       tb_raw(g->x, ",");
       gen_ws(g);
@@ -919,7 +1202,19 @@ static void gen_container(gen *g, int depth, int object) {
     gen_value(g, depth + 1);
     gen_ws(g);
   }
-  tb_raw(g->x, object ? "}" : "]");
+  gen_close(g, object);
+}
+
+/* LEVELS containers one inside the other, each '[' or {"k":. */
+static void gen_deep(gen *g, size_t levels) {
+  int object = (int)g_below(g, 2);
+  tb_raw(g->x, object ? "{\"k\":" : "[");
+  g->level++;
+  if (levels > 1)
+    gen_deep(g, levels - 1);
+  else
+    gen_number(g);
+  gen_close(g, object);
 }
 
 static void gen_value(gen *g, int depth) {
@@ -945,14 +1240,30 @@ static void gen_value(gen *g, int depth) {
   }
 }
 
-/* An element of the events array: mostly objects, sometimes anything. */
-static void gen_element(gen *g) {
+/* An element of the events array: mostly objects, a few nested past the
+ * checked levels, sometimes anything. If MAY_BREAK, a wrong closer may end
+ * it; a comma must then follow its closers. */
+static void gen_element(gen *g, int may_break) {
   size_t off = g->x->len;
-  if (g_below(g, 7))
+  g->may_break = may_break;
+  g->bad_end = 0;
+  size_t kind = g_below(g, 28);
+  if (kind == 0) {
+    size_t levels = 1 + g_below(g, 100);
+    g->deep += levels >= 64;
+    tb_raw(g->x, "{\"deep\":");
+    g->level++;
+    gen_deep(g, levels);
+    gen_close(g, 1);
+  } else if (kind < 24) {
     gen_container(g, 0, 1);
-  else
+  } else {
     gen_value(g, 0);
-  ref_trace_add(&g->x->t, off, g->x->len - off, g->x->p[off] == '{', 1);
+  }
+  size_t end = g->bad_end ? g->bad_end : g->x->len;
+  ref_trace_add(&g->x->t, off, end - off, g->x->p[off] == '{', 1, g->bad_end != 0);
+  g->may_break = 0;
+  g->bad_end = 0;
 }
 
 static void gen_events(gen *g, int close) {
@@ -963,7 +1274,7 @@ static void gen_events(gen *g, int close) {
     if (!g_below(g, 8))
       tb_raw(g->x, ",");
     gen_ws(g);
-    gen_element(g);
+    gen_element(g, g->inject && i + 1 < n);
     gen_ws(g);
     if (i + 1 < n || !g_below(g, 4))
       tb_raw(g->x, g_below(g, 10) ? "," : ",,");
@@ -1023,8 +1334,10 @@ static void gen_object_trace(gen *g) {
   g->x->t.unterminated = !close;
 }
 
-static void gen_trace(tb *x, uint64_t seed) {
-  gen g = {x, seed};
+/* Returns the number of elements nested past the checked levels. */
+static size_t gen_trace(tb *x, uint64_t seed) {
+  gen g = {.x = x, .seed = seed};
+  g.inject = (int)g_below(&g, 2);
   if (!g_below(&g, 10))
     tb_raw(x, "\xEF\xBB\xBF");
   gen_ws(&g);
@@ -1037,6 +1350,7 @@ static void gen_trace(tb *x, uint64_t seed) {
   }
   if (!x->t.unterminated)
     gen_ws(&g);
+  return g.deep;
 }
 
 /* Every chunk must be a JSON array of valid events. */
@@ -1055,10 +1369,12 @@ static void test_random_traces(void **state) {
   static const size_t max_events[] = {0, 0, 40, 200, 1000};
   tc_parser *p = tc_parser_create(NULL, 0);
   assert_non_null(p);
-  size_t events = 0, errors = 0, bytes = 0;
+  size_t events = 0, errors = 0, bytes = 0, mismatched = 0, deep = 0;
   for (uint64_t seed = 1; seed <= 400; seed++) {
     tb x = {0};
-    gen_trace(&x, seed);
+    deep += gen_trace(&x, seed);
+    for (size_t i = 0; i < x.t.n; i++)
+      mismatched += (size_t)x.t.elems[i].mismatched;
     size_t target = targets[seed % 5], max_event = max_events[(seed / 5) % 5];
     ref_trace ref;
     assert_true(ref_split(x.p, x.len, &ref));
@@ -1083,10 +1399,12 @@ static void test_random_traces(void **state) {
     chunk_run_free(&whole);
     tb_free(&x);
   }
-  print_message("random traces: %zu bytes, %zu events, %zu element errors\n", bytes, events,
-                errors);
+  print_message("random traces: %zu bytes, %zu events, %zu element errors, %zu with mismatched "
+                "brackets, %zu nested past 64 levels\n",
+                bytes, events, errors, mismatched, deep);
   /* The generator must have produced enough of everything to mean much. */
   assert_true(events > 2000 && errors > 200 && bytes > (1u << 20));
+  assert_true(mismatched > 100 && deep > 20);
   tc_parser_free(p);
 }
 
@@ -1108,10 +1426,16 @@ int main(void) {
       cmocka_unit_test(test_too_big_event_alone_in_chunk),
       cmocka_unit_test(test_error_cap),
       cmocka_unit_test(test_stray_closer),
-      cmocka_unit_test(test_mismatched_brackets),
       cmocka_unit_test(test_backslash_outside_strings),
       cmocka_unit_test(test_trailing_bytes),
       cmocka_unit_test(test_metadata_cut),
+      cmocka_unit_test(test_mismatch_then_good_events),
+      cmocka_unit_test(test_wrong_closers),
+      cmocka_unit_test(test_wrong_closer_last),
+      cmocka_unit_test(test_wrong_closer_in_members),
+      cmocka_unit_test(test_deep_mismatch),
+      cmocka_unit_test(test_mismatch_at_every_offset),
+      cmocka_unit_test(test_mismatch_too_big),
       cmocka_unit_test(test_tricky_strings),
       cmocka_unit_test(test_staircase),
       cmocka_unit_test(test_chunk_targets),
