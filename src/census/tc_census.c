@@ -199,19 +199,28 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
     return e;
 
   char ph = ev->ph.len == 1 ? ev->ph.ptr[0] : '\0';
-  /* Metadata records carry ts 0: they would stretch every thread's extent. */
-  if ((ev->flags & TC_EV_HAS_TS) && ph != 'M') {
+  /* Thread extents are for the kernels' window. Metadata records carry ts 0:
+   * they would stretch every thread's extent. */
+  if (w->kernels && (ev->flags & TC_EV_HAS_TS) && ph != 'M') {
     double end = ev->ts + ((ev->flags & TC_EV_HAS_DUR) && ev->dur > 0 ? ev->dur : 0);
     if ((e = tc_seq_span(seq, ev->pid, ev->tid, ev->ts, end)))
       return e;
   }
-  if (needs_order(ph) || (w->kernels && tc_kernels_wants(ev->name, ev->cat, ph))) {
-    /* A missing pid or tid is no process or thread at all, not 0. */
-    int64_t pid = (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID;
-    int64_t tid = (ev->flags & TC_EV_HAS_TID) ? ev->tid : TC_NO_ID;
+  /* A missing pid or tid is no process or thread at all, not 0. */
+  int64_t pid = (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID;
+  int64_t tid = (ev->flags & TC_EV_HAS_TID) ? ev->tid : TC_NO_ID;
+  int task = w->kernels ? tc_kernels_task_kind(ev->name, ev->cat, ph) : -1;
+  if (task >= 0) {
+    tc_ktask_event t = {pid, tid, ev->ts, (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1,
+                        c->events[i].index, ph, (uint8_t)task};
+    return tc_seq_push_task(seq, &t);
+  }
+  int for_kernels = w->kernels && tc_kernels_wants(ev->name, ev->cat, ph);
+  if (for_kernels || needs_order(ph)) {
     tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
                    (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, pid, tid, ev->id,
-                   c->events[i].index, ev->nwant ? p->wanted + ev->want_begin : NULL, ev->nwant};
+                   c->events[i].index, for_kernels,
+                   ev->nwant ? p->wanted + ev->want_begin : NULL, ev->nwant};
     if ((e = tc_seq_push(seq, &k)))
       return e;
   }

@@ -20,12 +20,13 @@ static int seq_str(tc_seq *s, tc_str *dst) {
 
 void tc_seq_init(tc_seq *s) {
   memset(s, 0, sizeof *s);
-  s->arena.block_size = 256 * 1024;
+  s->arena.block_size = 64 * 1024; /* under malloc's mmap threshold: reused, no page faults */
 }
 
 void tc_seq_free(tc_seq *s) {
   tc_arena_free(&s->arena);
   free(s->events);
+  free(s->tasks);
   free(s->spans);
   tc_seq_init(s);
 }
@@ -53,21 +54,34 @@ tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev) {
   return TC_OK;
 }
 
+tc_err tc_seq_push_task(tc_seq *s, const tc_ktask_event *t) {
+  tc_err e = TC_GROW(s->tasks, s->tasks_cap, s->ntasks + 1);
+  if (!e)
+    s->tasks[s->ntasks++] = *t;
+  return e;
+}
+
 tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end) {
-  /* A chunk touches a handful of threads; the last one is usually the one. */
-  for (size_t i = s->nspans; i-- > 0;) {
+  /* A chunk touches a handful of threads, and runs of events share one:
+   * look at the thread of the previous event first. */
+  for (size_t k = 0; k <= s->nspans; k++) {
+    size_t i = k == 0 ? s->last_span : k - 1;
+    if (i >= s->nspans)
+      continue;
     tc_thread_span *t = &s->spans[i];
     if (t->pid == pid && t->tid == tid) {
       if (ts < t->min_ts)
         t->min_ts = ts;
       if (end > t->max_end)
         t->max_end = end;
+      s->last_span = i;
       return TC_OK;
     }
   }
   tc_err e = TC_GROW(s->spans, s->spans_cap, s->nspans + 1);
   if (e)
     return e;
+  s->last_span = s->nspans;
   tc_thread_span *t = &s->spans[s->nspans++];
   t->pid = pid;
   t->tid = tid;

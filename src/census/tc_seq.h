@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/tc_kernels.h"
 #include "kernels/tc_kevent.h"
 #include "util/tc_arena.h"
 #include "util/tc_error.h"
@@ -21,8 +22,11 @@ typedef struct {
 typedef struct {
   tc_kevent *events; /* strings and args point into the blocks below */
   size_t nevents, events_cap;
+  tc_ktask_event *tasks; /* task slices for the kernels, compact; by index too */
+  size_t ntasks, tasks_cap;
   tc_thread_span *spans;
   size_t nspans, spans_cap;
+  size_t last_span; /* index of the span used last */
   tc_arena arena; /* copied strings and args */
 } tc_seq;
 
@@ -31,6 +35,9 @@ void tc_seq_free(tc_seq *s);
 
 /* Appends a deep copy of EV (strings and args). */
 tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev);
+
+/* Appends a compact task slice (see tc_kernels_task_kind). */
+tc_err tc_seq_push_task(tc_seq *s, const tc_ktask_event *t);
 
 /* Widens the extent of thread (pid, tid) to cover [ts, end]. */
 tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end);

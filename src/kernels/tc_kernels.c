@@ -1,3 +1,5 @@
+/* memmem */
+#define _GNU_SOURCE
 /* The kernels' input side: which events and arguments they need, and the
  * compact copy feed keeps of them (see tc_kstate.h). */
 #include <stdlib.h>
@@ -112,7 +114,24 @@ static const name_kind names[] = {
 
 #undef NK
 
+/* Bit L set when some name above is L bytes long: most events of a trace
+ * are rejected by one shift, since tc_kernels_wants runs on every event. */
+static uint64_t name_lengths(void) {
+  uint64_t m = 0;
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    m |= (uint64_t)1 << names[i].len;
+  return m;
+}
+
 static kind kind_of(tc_str name, char ph, int *task) {
+  static uint64_t lengths; /* computed once; same value from any thread */
+  uint64_t m = __atomic_load_n(&lengths, __ATOMIC_RELAXED);
+  if (!m) {
+    m = name_lengths();
+    __atomic_store_n(&lengths, m, __ATOMIC_RELAXED);
+  }
+  if (name.len >= 64 || !(m >> name.len & 1))
+    return K_NONE;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
     const name_kind *nk = &names[i];
     if (name.len != nk->len || memcmp(name.ptr, nk->name, nk->len) != 0)
@@ -128,11 +147,14 @@ static kind kind_of(tc_str name, char ph, int *task) {
 
 static int is_user_timing(tc_str cat) {
   static const char ut[] = "blink.user_timing";
-  const size_t n = sizeof ut - 1;
-  for (size_t i = 0; i + n <= cat.len; i++)
-    if (cat.ptr[i] == 'b' && memcmp(cat.ptr + i, ut, n) == 0)
-      return 1;
-  return 0;
+  return cat.len >= sizeof ut - 1 && memmem(cat.ptr, cat.len, ut, sizeof ut - 1) != NULL;
+}
+
+int tc_kernels_task_kind(tc_str name, tc_str cat, char ph) {
+  int task;
+  if (ph != 'X' || is_user_timing(cat) || kind_of(name, ph, &task) != K_TASK)
+    return -1;
+  return task;
 }
 
 int tc_kernels_wants(tc_str name, tc_str cat, char ph) {
@@ -283,7 +305,7 @@ static const char *arg_str(tc_kernels *k, const tc_kevent *ev, int slot) {
   return s;
 }
 
-static void feed_task(tc_kernels *k, const tc_kevent *ev, int name) {
+static void feed_task(tc_kernels *k, const tc_ktask_event *ev, int name) {
   tc_kthread *t = thread_of(k, ev->pid, ev->tid);
   if (!t) {
     k->nomem = 1;
@@ -487,7 +509,11 @@ static void feed_user_timing(tc_kernels *k, const tc_kevent *ev) {
 void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev) {
   int task = 0;
   switch (kind_of(ev->name, ev->ph, &task)) {
-  case K_TASK: feed_task(k, ev, task); break;
+  case K_TASK: {
+    tc_ktask_event te = {ev->pid, ev->tid, ev->ts, ev->dur, ev->index, ev->ph, (uint8_t)task};
+    feed_task(k, &te, task);
+    break;
+  }
   case K_THREAD_NAME: feed_thread_name(k, ev); break;
   case K_STARTED_IN_BROWSER: feed_started_in_browser(k, ev); break;
   case K_STARTED_IN_PAGE:
@@ -507,4 +533,8 @@ void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev) {
   }
   if (is_user_timing(ev->cat))
     feed_user_timing(k, ev);
+}
+
+void tc_kernels_feed_task(tc_kernels *k, const tc_ktask_event *ev) {
+  feed_task(k, ev, ev->kind);
 }

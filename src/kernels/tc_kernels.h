@@ -45,6 +45,21 @@ int tc_kernels_wants(tc_str name, tc_str cat, char ph);
 
 typedef struct tc_kernels tc_kernels;
 
+/* Most wanted events are complete task slices (RunTask and its older
+ * names), and they need no strings: the census passes them in this compact
+ * form, in trace order with the rest, through tc_kernels_feed_task. */
+typedef struct {
+  int64_t pid, tid;
+  double ts, dur;
+  uint64_t index; /* ordinal in the trace, to merge with the other events */
+  char ph;
+  uint8_t kind;   /* from tc_kernels_task_kind */
+} tc_ktask_event;
+
+/* The task kind (>= 0) of a complete ('X') task slice the kernels want, or
+ * -1 for every other event (which goes through tc_kernels_wants/feed). */
+int tc_kernels_task_kind(tc_str name, tc_str cat, char ph);
+
 /* Copies what it needs from O (mark names included); O may be NULL, and a
  * bucket_ms or refresh_hz <= 0 takes the default. NULL when out of memory. */
 tc_kernels *tc_kernels_create(const tc_kernel_opts *o);
@@ -58,6 +73,10 @@ void tc_kernels_thread_span(tc_kernels *k, int64_t pid, int64_t tid,
 
 /* Out of memory while feeding is remembered and reported by finish. */
 void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev);
+
+/* Feeds one event for which tc_kernels_task_kind gave a kind, in its place
+ * in trace order; the same as tc_kernels_feed of the whole event. */
+void tc_kernels_feed_task(tc_kernels *k, const tc_ktask_event *ev);
 
 /* What the caller knows about the trace as a whole. */
 typedef struct {

@@ -46,6 +46,7 @@ typedef struct {
   int64_t pid, tid; /* TC_NO_ID when the event has none */
   tc_str id;   /* id, or id2.local / id2.global, as text; empty if none */
   uint64_t index; /* ordinal of the event in its trace, from 0 */
+  int for_kernels; /* tc_kernels_wants said yes (set by the census, which asked once) */
   const tc_argval *args;
   uint32_t nargs;
 } tc_kevent;

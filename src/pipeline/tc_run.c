@@ -114,14 +114,20 @@ static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
       const tc_thread_span *sp = &seq->spans[i];
       tc_kernels_thread_span(t->kernels, sp->pid, sp->tid, sp->min_ts, sp->max_end);
     }
+  /* Events and compact task slices are each in trace order: merge them. */
+  size_t j = 0;
   for (size_t i = 0; i < seq->nevents; i++) {
     const tc_kevent *ev = &seq->events[i];
+    for (; j < seq->ntasks && seq->tasks[j].index < ev->index; j++)
+      tc_kernels_feed_task(t->kernels, &seq->tasks[j]);
     tc_err e = tc_pairing_feed(t->pairing, ev);
     if (e)
       return e;
-    if (t->kernels && tc_kernels_wants(ev->name, ev->cat, ev->ph))
+    if (t->kernels && ev->for_kernels)
       tc_kernels_feed(t->kernels, ev);
   }
+  for (; j < seq->ntasks; j++)
+    tc_kernels_feed_task(t->kernels, &seq->tasks[j]);
   return TC_OK;
 }
 

@@ -60,8 +60,18 @@ void tc_jsonw_arr_end(tc_jsonw *w) { jw_close(w, ']'); }
 
 void tc_json_escape(FILE *fp, tc_str s) {
   static const char hex[] = "0123456789abcdef";
+  size_t run = 0; /* start of the bytes that need no escape */
   for (size_t i = 0; i < s.len; i++) {
     unsigned char c = (unsigned char)s.ptr[i];
+    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+      continue;
+    size_t n = c >= 0x80 ? tc_utf8_len((const unsigned char *)s.ptr + i, s.len - i) : 0;
+    if (n) { /* valid UTF-8 passes as it is */
+      i += n - 1;
+      continue;
+    }
+    fwrite(s.ptr + run, 1, i - run, fp);
+    run = i + 1;
     switch (c) {
     case '"': fputs("\\\"", fp); break;
     case '\\': fputs("\\\\", fp); break;
@@ -75,20 +85,13 @@ void tc_json_escape(FILE *fp, tc_str s) {
         fputs("\\u00", fp);
         fputc(hex[c >> 4], fp);
         fputc(hex[c & 15], fp);
-      } else if (c < 0x80) {
-        fputc(c, fp);
       } else {
         /* Output is UTF-8 whatever the input was (file names need not be). */
-        size_t n = tc_utf8_len((const unsigned char *)s.ptr + i, s.len - i);
-        if (n) {
-          fwrite(s.ptr + i, 1, n, fp);
-          i += n - 1;
-        } else {
-          fputs("\\ufffd", fp);
-        }
+        fputs("\\ufffd", fp);
       }
     }
   }
+  fwrite(s.ptr + run, 1, s.len - run, fp);
 }
 
 void tc_jsonw_keyn(tc_jsonw *w, tc_str k) {

@@ -12,6 +12,8 @@
  * doubling, with the new elements zeroed. On failure *P is unchanged. */
 tc_err tc_grow(void **p, size_t *cap, size_t need, size_t elem);
 
-#define TC_GROW(arr, cap, need) tc_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
+/* The common case, room enough, costs a compare and no call. */
+#define TC_GROW(arr, cap, need)                                                \
+  ((size_t)(need) <= (cap) ? TC_OK : tc_grow((void **)&(arr), &(cap), (need), sizeof *(arr)))
 
 #endif
