@@ -1,5 +1,3 @@
-/* memmem */
-#define _GNU_SOURCE
 /* The kernels' input side: which events and arguments they need, and the
  * compact copy feed keeps of them (see tc_kstate.h). */
 #include <stdlib.h>
@@ -147,12 +145,16 @@ static kind kind_of(tc_str name, char ph, int *task) {
 
 static int is_user_timing(tc_str cat) {
   static const char ut[] = "blink.user_timing";
-  return cat.len >= sizeof ut - 1 && memmem(cat.ptr, cat.len, ut, sizeof ut - 1) != NULL;
+  const size_t n = sizeof ut - 1;
+  for (size_t i = 0; i + n <= cat.len; i++)
+    if (cat.ptr[i] == 'b' && cat.ptr[i + 6] == 'u' && memcmp(cat.ptr + i, ut, n) == 0)
+      return 1;
+  return 0;
 }
 
 int tc_kernels_task_kind(tc_str name, tc_str cat, char ph) {
   int task;
-  if (ph != 'X' || is_user_timing(cat) || kind_of(name, ph, &task) != K_TASK)
+  if (ph != 'X' || kind_of(name, ph, &task) != K_TASK || is_user_timing(cat))
     return -1;
   return task;
 }
