@@ -121,6 +121,7 @@ struct tc_parser {
   void grow_table();
   void mark(uint32_t node, uint8_t type);
   error_code visit(ondemand::value v, uint32_t node, int depth);
+  error_code visit_members(ondemand::object obj, uint32_t node, int depth);
   error_code parse_event(ondemand::object obj, tc_event &ev);
   error_code text_of(ondemand::value v, std::string_view &out, const char *prefix,
                      bool numbers);
@@ -184,6 +185,23 @@ void tc_parser::mark(uint32_t node, uint8_t type) {
   }
 }
 
+// The members of an object at NODE (the root "args" is node 0, never
+// reported itself), each at its own path.
+error_code tc_parser::visit_members(ondemand::object obj, uint32_t node, int depth) {
+  error_code err;
+  for (auto field : obj) {
+    ondemand::field fl;
+    if ((err = std::move(field).get(fl)))
+      return err;
+    std::string_view key;
+    if ((err = key_of(fl, key)))
+      return err;
+    if ((err = visit(fl.value(), intern(node, key), depth)))
+      return err;
+  }
+  return SUCCESS;
+}
+
 error_code tc_parser::visit(ondemand::value v, uint32_t node, int depth) {
   ondemand::json_type t;
   auto err = v.type().get(t);
@@ -197,18 +215,7 @@ error_code tc_parser::visit(ondemand::value v, uint32_t node, int depth) {
     ondemand::object obj;
     if ((err = v.get_object().get(obj)))
       return err;
-    for (auto field : obj) {
-      ondemand::field fl;
-      if ((err = std::move(field).get(fl)))
-        return err;
-      std::string_view key;
-      if ((err = key_of(fl, key)))
-        return err;
-      uint32_t child = intern(node, key);
-      if ((err = visit(fl.value(), child, depth + 1)))
-        return err;
-    }
-    return SUCCESS;
+    return visit_members(obj, node, depth + 1);
   }
   case ondemand::json_type::array: {
     mark(node, TC_JT_ARRAY);
@@ -421,18 +428,8 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
         if (t == ondemand::json_type::object) {
           ev.flags |= TC_EV_HAS_ARGS;
           ondemand::object ao;
-          if ((err = v.get_object().get(ao)))
+          if ((err = v.get_object().get(ao)) || (err = visit_members(ao, 0, 1)))
             return err;
-          for (auto f : ao) {
-            ondemand::field fl2;
-            if ((err = std::move(f).get(fl2)))
-              return err;
-            std::string_view k;
-            if ((err = key_of(fl2, k)))
-              return err;
-            if ((err = visit(fl2.value(), intern(0, k), 1)))
-              return err;
-          }
         }
       }
       break;
