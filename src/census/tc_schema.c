@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/tc_map.h"
+#include "util/tc_tsv.h"
 
 struct tc_schema {
   tc_map events;     /* name */
@@ -59,13 +60,8 @@ tc_err tc_schema_load(const char *path, tc_schema **out, int *line) {
       buf[--n] = '\0';
     if (n == 0 || buf[0] == '#')
       continue;
-    char *f[3] = {buf, NULL, NULL};
-    int nf = 1;
-    for (char *p = buf; *p && nf < 3; p++)
-      if (*p == '\t') {
-        *p = '\0';
-        f[nf++] = p + 1;
-      }
+    char *f[3];
+    size_t nf = tc_tsv_split(buf, f, 3);
     uint32_t id;
     if (strcmp(f[0], "event") == 0 && nf == 2)
       e = tc_map_intern(&s->events, tc_str_c(f[1]), &id, NULL);

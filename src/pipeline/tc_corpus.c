@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "util/tc_grow.h"
+#include "util/tc_tsv.h"
 
 typedef struct {
   tc_corpus *c;
@@ -186,18 +187,6 @@ static tc_err scan_input(builder *b, const char *in) {
   return e;
 }
 
-/* Splits LINE on tabs in place; returns the field count (at most MAX). */
-static int split_tabs(char *line, char **f, int max) {
-  int n = 0;
-  f[n++] = line;
-  for (char *p = line; *p && n < max; p++)
-    if (*p == '\t') {
-      *p = '\0';
-      f[n++] = p + 1;
-    }
-  return n;
-}
-
 static tc_err read_manifest(builder *b, const char *path) {
   FILE *fp = fopen(path, "r");
   if (!fp)
@@ -213,16 +202,11 @@ static tc_err read_manifest(builder *b, const char *path) {
       line[--n] = '\0';
     if (n == 0)
       continue;
-    int nf = split_tabs(line, f, 64);
+    int nf = (int)tc_tsv_split(line, f, 64);
     if (header) {
-      for (int i = 0; i < nf; i++) {
-        if (strcmp(f[i], "site") == 0)
-          col_site = i;
-        else if (strcmp(f[i], "status") == 0)
-          col_status = i;
-        else if (strcmp(f[i], "reason") == 0)
-          col_reason = i;
-      }
+      col_site = tc_tsv_column(f, (size_t)nf, "site");
+      col_status = tc_tsv_column(f, (size_t)nf, "status");
+      col_reason = tc_tsv_column(f, (size_t)nf, "reason");
       header = 0;
       if (col_site < 0)
         e = TC_E_BAD_MANIFEST;

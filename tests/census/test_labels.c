@@ -16,28 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/tc_tsv.h"
 #include "census/tc_labels.h"
 
 static const char *tsv_path;
 
-/* Splits LINE in place on tabs; returns the number of fields. */
-static size_t split_tabs(char *line, char **f, size_t max) {
-  size_t n = 0;
-  f[n++] = line;
-  for (char *p = line; *p && n < max; p++)
-    if (*p == '\t') {
-      *p = '\0';
-      f[n++] = p + 1;
-    }
-  return n;
-}
-
+/* The index of column NAME; the test fails without it. */
 static int column(char **f, size_t n, const char *name) {
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(f[i], name) == 0)
-      return (int)i;
-  fail_msg("manual_entries.tsv has no column %s", name);
-  return -1;
+  int c = tc_tsv_column(f, n, name);
+  if (c < 0)
+    fail_msg("manual_entries.tsv has no column %s", name);
+  return c;
 }
 
 static uint64_t parse_count(const char *s, int line) {
@@ -58,14 +47,14 @@ static void test_every_manual_entry(void **state) {
   char *f[32];
   assert_non_null(fgets(line, sizeof line, fp));
   line[strcspn(line, "\r\n")] = '\0';
-  size_t nh = split_tabs(line, f, 32);
+  size_t nh = tc_tsv_split(line, f, 32);
   int c_name = column(f, nh, "name"), c_n = column(f, nh, "records"),
       c_s = column(f, nh, "sites_total"), c_usage = column(f, nh, "usage");
   int lineno = 1, with_ns = 0, checked = 0, unlabelled = 0;
   while (fgets(line, sizeof line, fp)) {
     lineno++;
     line[strcspn(line, "\r\n")] = '\0';
-    size_t n = split_tabs(line, f, 32);
+    size_t n = tc_tsv_split(line, f, 32);
     if (n < nh)
       fail_msg("manual_entries.tsv line %d: %zu fields, header has %zu", lineno, n, nh);
     if (!*f[c_n] || !*f[c_s])

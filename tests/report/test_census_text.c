@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/tc_tsv.h"
 #include "report/tc_census_report.h"
 
 static const char *tsv_path;
@@ -125,23 +126,11 @@ static void test_sentence_single_kind(void **state) {
   }
 }
 
-static size_t split_tabs(char *line, char **f, size_t max) {
-  size_t n = 0;
-  f[n++] = line;
-  for (char *p = line; *p && n < max; p++)
-    if (*p == '\t') {
-      *p = '\0';
-      f[n++] = p + 1;
-    }
-  return n;
-}
-
 static int column(char **f, size_t n, const char *name) {
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(f[i], name) == 0)
-      return (int)i;
-  fail_msg("manual_entries.tsv has no column %s", name);
-  return -1;
+  int c = tc_tsv_column(f, n, name);
+  if (c < 0)
+    fail_msg("manual_entries.tsv has no column %s", name);
+  return c;
 }
 
 static uint64_t count_of(const char *s) {
@@ -162,14 +151,14 @@ static void test_sentence_manual_entries(void **state) {
   char *f[32];
   assert_non_null(fgets(line, sizeof line, fp));
   line[strcspn(line, "\r\n")] = '\0';
-  size_t nh = split_tabs(line, f, 32);
+  size_t nh = tc_tsv_split(line, f, 32);
   int c_n = column(f, nh, "records"), c_m = column(f, nh, "sites"),
       c_s = column(f, nh, "sites_total"), c_sent = column(f, nh, "phase_sentence");
   int checked = 0, mixed = 0, lineno = 1;
   while (fgets(line, sizeof line, fp)) {
     lineno++;
     line[strcspn(line, "\r\n")] = '\0';
-    size_t n = split_tabs(line, f, 32);
+    size_t n = tc_tsv_split(line, f, 32);
     assert_true(n >= nh);
     if (!*f[c_n] || !*f[c_m] || !*f[c_s] || !*f[c_sent])
       continue;
