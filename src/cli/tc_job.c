@@ -1,6 +1,7 @@
 #include "cli/tc_job.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@ static int parse_double(const char *v, double *out) {
   char *end;
   errno = 0;
   double d = strtod(v, &end);
-  if (errno || end == v || *end || !(d > 0))
+  if (errno || end == v || *end || !(d > 0) || !isfinite(d))
     return 0;
   *out = d;
   return 1;
@@ -67,11 +68,11 @@ static const char *apply(tc_job *job, const char *key, const char *val) {
       return "chunk_bytes must be an integer from 4096 to 1073741824";
     job->run.chunk_bytes = n;
   } else if (strcmp(key, "bucket_ms") == 0) {
-    if (!parse_double(val, &job->run.kernels.bucket_ms))
-      return "bucket_ms must be a positive number";
+    if (!parse_double(val, &job->run.kernels.bucket_ms) || job->run.kernels.bucket_ms < 1)
+      return "bucket_ms must be a number of at least 1";
   } else if (strcmp(key, "refresh_hz") == 0) {
-    if (!parse_double(val, &job->run.kernels.refresh_hz))
-      return "refresh_hz must be a positive number";
+    if (!parse_double(val, &job->run.kernels.refresh_hz) || job->run.kernels.refresh_hz > 1000)
+      return "refresh_hz must be a number above 0 and at most 1000";
   } else if (strcmp(key, "window_start_mark") == 0 || strcmp(key, "window_end_mark") == 0) {
     int i = strstr(key, "end") != NULL;
     free(job->marks[i]);

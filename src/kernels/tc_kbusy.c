@@ -16,7 +16,7 @@
 static void charge(const tc_kctx *c, double bucket_us, size_t nb, double *busy, double s,
                    double e) {
   double a = (s > c->ws ? s : c->ws) - c->ws, b = (e < c->we ? e : c->we) - c->ws;
-  if (!(b > a))
+  if (!(b > a) || nb == 0)
     return;
   size_t first = (size_t)floor(a / bucket_us), last = (size_t)floor(b / bucket_us);
   if (last > first && (double)last * bucket_us >= b)

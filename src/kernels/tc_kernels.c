@@ -1,5 +1,6 @@
 /* The kernels' input side: which events and arguments they need, and the
  * compact copy feed keeps of them (see tc_kstate.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,8 +178,10 @@ tc_kernels *tc_kernels_create(const tc_kernel_opts *o) {
     return NULL;
   tc_kernel_opts def;
   tc_kernel_opts_default(&def);
-  k->bucket_ms = o && o->bucket_ms > 0 ? o->bucket_ms : def.bucket_ms;
-  k->refresh_hz = o && o->refresh_hz > 0 ? o->refresh_hz : def.refresh_hz;
+  /* Options out of range fall back to the defaults rather than make
+   * zero-sized or endless bucket series. */
+  k->bucket_ms = o && o->bucket_ms >= 1 && isfinite(o->bucket_ms) ? o->bucket_ms : def.bucket_ms;
+  k->refresh_hz = o && o->refresh_hz > 0 && o->refresh_hz <= 1000 ? o->refresh_hz : def.refresh_hz;
   int nomem = 0;
   k->start_mark = tc_kdup(o ? o->window_start_mark : NULL, &nomem);
   k->end_mark = tc_kdup(o ? o->window_end_mark : NULL, &nomem);

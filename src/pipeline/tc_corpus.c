@@ -117,6 +117,7 @@ static tc_err scan_site_dir(builder *b, const char *dir, const char *site) {
   tc_err e = add_site(b, site, &s);
   if (e)
     return e;
+  s->from_dir = 1;
   DIR *d = opendir(dir);
   if (!d) {
     note_problem(b->c, dir);
@@ -266,17 +267,27 @@ static tc_err finish(builder *b) {
     s->ntraces++;
   }
   qsort(c->traces, c->ntraces, sizeof *c->traces, cmp_trace);
-  /* The same file given twice, or reached by two paths, is one trace: the
-   * first in corpus order keeps it. */
+  /* The same file given twice, or reached by two paths, is one trace. It
+   * stays with a site that has a folder of its own (the corpus model), else
+   * with the first in corpus order. */
   file_key *by_file = malloc((c->ntraces ? c->ntraces : 1) * sizeof *by_file);
   if (!by_file)
     return TC_E_NOMEM;
   for (uint32_t i = 0; i < c->ntraces; i++)
     by_file[i] = (file_key){c->traces[i].dev, c->traces[i].ino, i};
   qsort(by_file, c->ntraces, sizeof *by_file, cmp_file);
-  for (uint32_t i = 1; i < c->ntraces; i++) {
-    tc_trace *t = &c->traces[by_file[i].idx];
-    if (by_file[i - 1].dev == by_file[i].dev && by_file[i - 1].ino == by_file[i].ino) {
+  for (uint32_t g = 0, end; g < c->ntraces; g = end) {
+    uint32_t keep = g;
+    for (end = g; end < c->ntraces && by_file[end].dev == by_file[g].dev &&
+                  by_file[end].ino == by_file[g].ino;
+         end++)
+      if (!c->sites[c->traces[by_file[keep].idx].site].from_dir &&
+          c->sites[c->traces[by_file[end].idx].site].from_dir)
+        keep = end;
+    for (uint32_t i = g; i < end; i++) {
+      tc_trace *t = &c->traces[by_file[i].idx];
+      if (i == keep)
+        continue;
       c->sites[t->site].ntraces--;
       c->bytes -= t->size;
       free(t->path);
@@ -289,6 +300,27 @@ static tc_err finish(builder *b) {
     if (c->traces[i].path)
       c->traces[w++] = c->traces[i];
   c->ntraces = w;
+  /* A site that existed only through a second path to a file it no longer
+   * holds (no folder, not in the manifest) is no site of the crawl. */
+  uint32_t *renum = malloc((c->nsites ? c->nsites : 1) * sizeof *renum);
+  if (!renum)
+    return TC_E_NOMEM;
+  uint32_t ns = 0;
+  for (uint32_t i = 0; i < c->nsites; i++) {
+    tc_site *s = &c->sites[i];
+    if (!s->ntraces && !s->in_manifest && !s->from_dir) {
+      free(s->name);
+      free(s->status);
+      free(s->reason);
+      continue;
+    }
+    renum[i] = ns;
+    c->sites[ns++] = *s;
+  }
+  c->nsites = ns;
+  for (uint32_t i = 0; i < c->ntraces; i++)
+    c->traces[i].site = renum[c->traces[i].site];
+  free(renum);
   return TC_OK;
 }
 

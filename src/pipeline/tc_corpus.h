@@ -21,6 +21,7 @@ typedef struct {
   char *status; /* from the manifest, or NULL */
   char *reason; /* from the manifest, or NULL */
   int in_manifest;
+  int from_dir; /* a site folder exists for it */
   uint32_t ntraces;
 } tc_site;
 
