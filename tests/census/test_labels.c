@@ -16,65 +16,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/tc_tsv.h"
+#include "manual_tsv.h"
 #include "census/tc_labels.h"
 
 static const char *tsv_path;
 
-/* The index of column NAME; the test fails without it. */
-static int column(char **f, size_t n, const char *name) {
-  int c = tc_tsv_column(f, n, name);
-  if (c < 0)
-    fail_msg("manual_entries.tsv has no column %s", name);
-  return c;
-}
-
-static uint64_t parse_count(const char *s, int line) {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || end == s)
-    fail_msg("manual_entries.tsv line %d: bad count '%s'", line, s);
-  return v;
-}
-
 static void test_every_manual_entry(void **state) {
   (void)state;
-  FILE *fp = fopen(tsv_path, "r");
-  if (!fp)
-    fail_msg("cannot open %s", tsv_path);
-  char line[8192];
-  char *f[32];
-  assert_non_null(fgets(line, sizeof line, fp));
-  line[strcspn(line, "\r\n")] = '\0';
-  size_t nh = tc_tsv_split(line, f, 32);
-  int c_name = column(f, nh, "name"), c_n = column(f, nh, "records"),
-      c_s = column(f, nh, "sites_total"), c_usage = column(f, nh, "usage");
-  int lineno = 1, with_ns = 0, checked = 0, unlabelled = 0;
-  while (fgets(line, sizeof line, fp)) {
-    lineno++;
-    line[strcspn(line, "\r\n")] = '\0';
-    size_t n = tc_tsv_split(line, f, 32);
-    if (n < nh)
-      fail_msg("manual_entries.tsv line %d: %zu fields, header has %zu", lineno, n, nh);
+  manual_tsv t;
+  manual_tsv_open(&t, tsv_path);
+  int c_name = manual_tsv_col(&t, "name"), c_n = manual_tsv_col(&t, "records"),
+      c_s = manual_tsv_col(&t, "sites_total"), c_usage = manual_tsv_col(&t, "usage");
+  int with_ns = 0, checked = 0, unlabelled = 0;
+  while (manual_tsv_next(&t)) {
+    char **f = t.f;
     if (!*f[c_n] || !*f[c_s])
       continue;
     with_ns++;
     if (!*f[c_usage]) {
       /* The manual states N and S but prints no usage word here. */
       unlabelled++;
-      print_message("line %d (%s): N and S but no usage label in the manual\n", lineno,
+      print_message("line %d (%s): N and S but no usage label in the manual\n", t.lineno,
                     *f[c_name] ? f[c_name] : "no name");
       continue;
     }
-    uint64_t records = parse_count(f[c_n], lineno), sites = parse_count(f[c_s], lineno);
+    uint64_t records = manual_tsv_count(&t, c_n), sites = manual_tsv_count(&t, c_s);
     const char *got = tc_usage_label(records, sites);
     if (strcmp(got, f[c_usage]) != 0)
-      fail_msg("line %d (%s): N=%llu S=%llu: manual says '%s', tc_usage_label says '%s'", lineno,
+      fail_msg("line %d (%s): N=%llu S=%llu: manual says '%s', tc_usage_label says '%s'", t.lineno,
                f[c_name], (unsigned long long)records, (unsigned long long)sites, f[c_usage], got);
     checked++;
   }
-  fclose(fp);
+  manual_tsv_close(&t);
   print_message("%d manual entries state N and S; %d labels reproduced, %d without a label\n",
                 with_ns, checked, unlabelled);
   assert_true(checked > 0);

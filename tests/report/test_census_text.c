@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/tc_tsv.h"
+#include "manual_tsv.h"
 #include "report/tc_census_report.h"
 
 static const char *tsv_path;
@@ -126,40 +126,15 @@ static void test_sentence_single_kind(void **state) {
   }
 }
 
-static int column(char **f, size_t n, const char *name) {
-  int c = tc_tsv_column(f, n, name);
-  if (c < 0)
-    fail_msg("manual_entries.tsv has no column %s", name);
-  return c;
-}
-
-static uint64_t count_of(const char *s) {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || end == s)
-    fail_msg("bad count '%s'", s);
-  return v;
-}
-
 static void test_sentence_manual_entries(void **state) {
   (void)state;
-  FILE *fp = fopen(tsv_path, "r");
-  if (!fp)
-    fail_msg("cannot open %s", tsv_path);
-  char line[8192];
-  char *f[32];
-  assert_non_null(fgets(line, sizeof line, fp));
-  line[strcspn(line, "\r\n")] = '\0';
-  size_t nh = tc_tsv_split(line, f, 32);
-  int c_n = column(f, nh, "records"), c_m = column(f, nh, "sites"),
-      c_s = column(f, nh, "sites_total"), c_sent = column(f, nh, "phase_sentence");
-  int checked = 0, mixed = 0, lineno = 1;
-  while (fgets(line, sizeof line, fp)) {
-    lineno++;
-    line[strcspn(line, "\r\n")] = '\0';
-    size_t n = tc_tsv_split(line, f, 32);
-    assert_true(n >= nh);
+  manual_tsv t;
+  manual_tsv_open(&t, tsv_path);
+  int c_n = manual_tsv_col(&t, "records"), c_m = manual_tsv_col(&t, "sites"),
+      c_s = manual_tsv_col(&t, "sites_total"), c_sent = manual_tsv_col(&t, "phase_sentence");
+  int checked = 0, mixed = 0;
+  while (manual_tsv_next(&t)) {
+    char **f = t.f;
     if (!*f[c_n] || !*f[c_m] || !*f[c_s] || !*f[c_sent])
       continue;
     if (strchr(f[c_sent], ':')) {
@@ -168,16 +143,16 @@ static void test_sentence_manual_entries(void **state) {
     }
     tc_res_event e;
     memset(&e, 0, sizeof e);
-    e.records = count_of(f[c_n]);
-    e.sites = count_of(f[c_m]);
+    e.records = manual_tsv_count(&t, c_n);
+    e.sites = manual_tsv_count(&t, c_m);
     set_ph(&e, 'X', e.records);
     char buf[512];
-    tc_phase_sentence(&e, (uint32_t)count_of(f[c_s]), buf, sizeof buf);
+    tc_phase_sentence(&e, (uint32_t)manual_tsv_count(&t, c_s), buf, sizeof buf);
     if (strcmp(buf, f[c_sent]) != 0)
-      fail_msg("line %d: manual '%s', tc_phase_sentence '%s'", lineno, f[c_sent], buf);
+      fail_msg("line %d: manual '%s', tc_phase_sentence '%s'", t.lineno, f[c_sent], buf);
     checked++;
   }
-  fclose(fp);
+  manual_tsv_close(&t);
   print_message("%d manual sentences reproduced (%d with a breakdown tested separately)\n", checked,
                 mixed);
   assert_true(checked > 0);
