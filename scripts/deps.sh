@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
 # Installs what tracecensus needs on a fresh Debian bookworm machine, only what
-# is missing. With --test, also what the test suite needs (Chromium for the
-# recorder test, Node for the schema and Lighthouse oracles).
+# is missing. With --slurm, also Slurm and munge, for a test cluster on this
+# machine (tests/slurm/cluster.sh). With --test, also what the test suite
+# needs: Chromium for the recorder test, Node for the schema and Lighthouse
+# oracles, shellcheck and Slurm for the Slurm suite.
 set -euo pipefail
 pkgs=(meson ninja-build pkg-config clang libzstd-dev libsimdjson-dev zlib1g-dev libcmocka-dev
       zstd gzip python3)
-if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(chromium libclang-rt-14-dev jq)
-  # Node may come from elsewhere than Debian (as on the project's machines,
-  # whose nodejs bundles npm and conflicts with Debian's npm package).
-  command -v node >/dev/null || pkgs+=(nodejs)
-  command -v npm >/dev/null || pkgs+=(npm)
-fi
+slurm=(slurmctld slurmd slurm-client munge)
+for arg in "$@"; do
+  case $arg in
+    --slurm) pkgs+=("${slurm[@]}") ;;
+    --test)
+      pkgs+=(chromium libclang-rt-14-dev jq shellcheck "${slurm[@]}")
+      # Node may come from elsewhere than Debian (as on the project's machines,
+      # whose nodejs bundles npm and conflicts with Debian's npm package).
+      command -v node >/dev/null || pkgs+=(nodejs)
+      command -v npm >/dev/null || pkgs+=(npm)
+      ;;
+    *) echo "usage: scripts/deps.sh [--test] [--slurm]" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

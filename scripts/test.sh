@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # README's second command (and CI's): every test.
-#   1. release build, every suite (unit, end-to-end on real traces, oracles)
+#   1. release build, every suite (unit, end-to-end on real traces, oracles,
+#      jobs/slurm on a single-node Slurm cluster started for the test)
 #   2. ASan+UBSan build, every C suite and the end-to-end suite
 #   3. TSan build, the pool and the end-to-end suite (threads)
 #   4. fuzz targets, a short run each over their seeds
@@ -54,7 +55,8 @@ step "ASan + UBSan"
 bash scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false \
   -Dbuildtype=debugoptimized || give_up "ASan build failed"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite oracle --no-suite corpus
+  meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite oracle --no-suite corpus \
+  --no-suite slurm
 count build-asan
 
 step "TSan"
