@@ -1,0 +1,183 @@
+"""jobs/slurm (submit, shard.sbatch, merge.sbatch, status) on the test cluster.
+
+tracecensus has no --shard, --state or merge yet (issue 10), so the jobs run
+stand_in_tracecensus, which records the command line each job was given and
+the Slurm variables it saw: this checks the plumbing, not the census."""
+import os
+import re
+import time
+import unittest
+
+from slurmkit import ROOT, Cluster, scratch
+
+STAND_IN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stand_in_tracecensus")
+SUBMIT = os.path.join(ROOT, "jobs", "slurm", "submit")
+STATUS = os.path.join(ROOT, "jobs", "slurm", "status")
+cluster = None
+
+
+def setUpModule():
+    global cluster
+    cluster = Cluster().up()
+
+
+def tearDownModule():
+    cluster.down()
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def record(path):
+    """A stand-in record: its arguments in order, and NAME VALUE lines."""
+    args, env = [], {}
+    for line in read(path).splitlines():
+        key, _, value = line.partition(" ")
+        if key == "arg":
+            args.append(value)
+        else:
+            env[key] = value
+    return args, env
+
+
+class SubmitWrapper(unittest.TestCase):
+    def setUp(self):
+        # A job file as a user writes one: comments, blanks, a relative
+        # output folder with a space in its name.
+        self.cwd = scratch(self)
+        self.jobfile = os.path.join(self.cwd, "nightly.job")
+        with open(self.jobfile, "w", encoding="utf-8") as f:
+            f.write("# a crawl\ncorpus = crawl\n  output =  merged out   # the tables\n")
+        self.work = os.path.join(self.cwd, "slurm", "nightly")  # submit's default
+        self.out = os.path.join(self.cwd, "merged out")
+
+    def submit(self, shards, env=None, *extra):
+        env = dict(cluster.env, TRACECENSUS=STAND_IN, **(env or {}))
+        p = cluster.run(SUBMIT, self.jobfile, str(shards), *extra, env=env, cwd=self.cwd)
+        m = re.fullmatch(r"array=(\d+) merge=(\d+)\n", p.stdout)
+        self.assertIsNotNone(m, p.stdout)
+        return m.groups()
+
+    def status(self):
+        return cluster.run(STATUS, self.work, check=False)
+
+    def wait_status(self):
+        """Polls jobs/slurm/status until it stops saying "in progress" (3)."""
+        def finished():
+            p = self.status()
+            return p if p.returncode != 3 else None
+        return cluster.wait_until(finished, "finished by jobs/slurm/status")
+
+    def test_one_shard_per_task_then_the_merge_over_all_of_them(self):
+        t0 = time.monotonic()
+        array_id, merge_id = self.submit(4)
+        p = self.wait_status()
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        print(f"4 shards and the merge done {time.monotonic() - t0:.1f} s after submit",
+              flush=True)
+
+        states = [os.path.join(self.work, "state", f"shard-{i}") for i in range(4)]
+        for i, state in enumerate(states):
+            args, env = record(os.path.join(state, "stand-in.txt"))
+            self.assertEqual(args, ["run", "-T", "1", "--shard", f"{i}/4", "--state", state,
+                                    self.jobfile])
+            self.assertEqual(env, {"SLURM_ARRAY_TASK_ID": str(i), "SLURM_ARRAY_TASK_COUNT": "4",
+                                   "SLURM_ARRAY_JOB_ID": array_id})
+            self.assertEqual(read(os.path.join(self.work, "logs", f"shard-{i}.exit")), "0\n")
+        # The merge ran in the submit folder (its relative -o), after every shard.
+        merged = os.path.join(self.out, "merged.txt")
+        args = [line[4:] for line in read(merged).splitlines() if line.startswith("arg ")]
+        self.assertEqual(args[:3 + len(states)], ["merge", "-o", "merged out"] + states)
+        self.assertEqual(read(merged).count("SLURM_ARRAY_TASK_COUNT 4\n"), 4)
+        self.assertEqual(read(os.path.join(self.work, "logs", "merge.exit")), "0\n")
+        self.assertEqual(cluster.job(merge_id)["Dependency"], "(null)")
+
+        lines = p.stdout.splitlines()
+        for i in range(4):
+            self.assertRegex(lines[i], rf"^shard {i} +job {array_id}_{i} +COMPLETED +exit 0:0 *$")
+        self.assertRegex(lines[4], rf"^merge +job {merge_id} +COMPLETED +exit 0:0 *$")
+        self.assertEqual(lines[5], "done: the merged outputs are in merged out")
+        self.assertEqual(read(os.path.join(self.work, "jobs")),
+                         f"array {array_id}\nmerge {merge_id}\nshards 4\nout merged out\n")
+
+    def test_a_failed_shard_is_shown_and_the_merge_never_starts(self):
+        array_id, merge_id = self.submit(4, {"TC_STAND_IN_FAIL_SHARD": "1"})
+        self.addCleanup(cluster.run, "scancel", merge_id)
+        cluster.wait_until(lambda: cluster.squeue(array_id, "%i") == ""
+                           and cluster.squeue(merge_id, "%r") == "DependencyNeverSatisfied",
+                           "every shard ended and the merge DependencyNeverSatisfied")
+        p = self.status()
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+
+        lines = p.stdout.splitlines()
+        self.assertRegex(lines[0], rf"^shard 0 +job {array_id}_0 +COMPLETED +exit 0:0 *$")
+        self.assertRegex(lines[1], rf"^shard 1 +job {array_id}_1 +FAILED +exit 2:0 +"
+                                   r"\(NonZeroExitCode\)$")
+        self.assertEqual(lines[2], "          last lines of "
+                         f"{self.work}/logs/shard-1.err:")
+        self.assertEqual(lines[3], "          | stand-in: shard 1/4 fails on purpose")
+        self.assertRegex(lines[4], rf"^shard 2 +job {array_id}_2 +COMPLETED")
+        self.assertRegex(lines[5], rf"^shard 3 +job {array_id}_3 +COMPLETED")
+        self.assertRegex(lines[6], rf"^merge +job {merge_id} +PENDING +exit 0:0 +"
+                                   r"\(DependencyNeverSatisfied\)$")
+        self.assertIn(f"scancel {merge_id}", p.stdout)
+        self.assertEqual(read(os.path.join(self.work, "logs", "shard-1.exit")), "2\n")
+        self.assertIn("shard 1/4: tracecensus exited 2",
+                      read(os.path.join(self.work, "logs", "shard-1.out")))
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_status_after_slurmctld_forgot_the_jobs_reads_their_exit_records(self):
+        # What status sees MinJobAge after the end: job ids scontrol no longer
+        # knows, and the exit status the job scripts left.
+        os.makedirs(os.path.join(self.work, "logs"))
+        with open(os.path.join(self.work, "jobs"), "w", encoding="utf-8") as f:
+            f.write("array 990000\nmerge 990001\nshards 3\nout merged out\n")
+        for name, text in (("shard-0.exit", "0\n"), ("shard-1.exit", "1\n"),
+                           ("shard-2.exit", "2\n"), ("shard-2.err", "fatal: no such corpus\n")):
+            with open(os.path.join(self.work, "logs", name), "w", encoding="utf-8") as f:
+                f.write(text)
+        p = self.status()
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        lines = p.stdout.splitlines()
+        self.assertRegex(lines[0], r"^shard 0 +job 990000_0 +COMPLETED +tracecensus exit 0 "
+                                   r"\(slurmctld has forgotten the job\)$")
+        # 1 = some inputs had errors: the shard counts as done, as in one run.
+        self.assertRegex(lines[1], r"^shard 1 +job 990000_1 +COMPLETED +tracecensus exit 1 ")
+        self.assertRegex(lines[2], r"^shard 2 +job 990000_2 +FAILED +tracecensus exit 2 ")
+        self.assertEqual(lines[4], "          | fatal: no such corpus")
+        self.assertRegex(lines[5], r"^merge +job 990001 +unknown to slurmctld and no .*merge\.exit")
+
+    def test_status_without_a_controller_is_an_error_not_a_lost_job(self):
+        os.makedirs(self.work)
+        with open(os.path.join(self.work, "jobs"), "w", encoding="utf-8") as f:
+            f.write("array 1\nmerge 2\nshards 1\nout o\n")
+        # A cluster whose controller is not there (nothing listens on port 1);
+        # scontrol retries a refused connection for about MessageTimeout.
+        dead = os.path.join(self.cwd, "dead.conf")
+        with open(dead, "w", encoding="utf-8") as f:
+            f.write("ClusterName=dead\nSlurmctldHost=localhost(127.0.0.1)\nSlurmctldPort=1\n"
+                    "MessageTimeout=1\n")
+        p = cluster.run(STATUS, self.work, check=False, env=dict(cluster.env, SLURM_CONF=dead))
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("status: scontrol show job 1_0: slurm_load_jobs error: "
+                      "Unable to contact slurm controller", p.stderr)
+
+    def test_submit_refuses_bad_arguments_before_submitting_anything(self):
+        before = cluster.run("squeue", "-h", "-o", "%i").stdout
+        env = dict(cluster.env, TRACECENSUS=STAND_IN)
+        for args, env_extra, message in (
+                ([self.jobfile, "0"], {}, "SHARDS must be a positive integer, not '0'"),
+                ([self.jobfile], {}, "usage: jobs/slurm/submit JOBFILE SHARDS"),
+                ([os.path.join(self.cwd, "none.job"), "2"], {}, "cannot read job file"),
+                ([self.jobfile, "2"], {"TRACECENSUS": os.path.join(self.cwd, "nothing")},
+                 "no tracecensus binary at")):
+            p = cluster.run(SUBMIT, *args, check=False, env=dict(env, **env_extra), cwd=self.cwd)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(message, p.stderr)
+        self.assertEqual(cluster.run("squeue", "-h", "-o", "%i").stdout, before)
+
+
+if __name__ == "__main__":
+    unittest.main()
