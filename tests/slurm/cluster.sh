@@ -80,8 +80,10 @@ SwitchType=switch/none
 # take the whole node and run one at a time.
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
-# The FIFO scheduler runs on every submit and every job end, so a dependent
-# job starts as soon as its dependency is met, not at the next backfill pass.
+# FIFO, no backfill pass to wait for; and batch jobs scheduled at once
+# rather than batched for up to 3 s (a 4-task array and its afterok job on a
+# warm cluster: 2.8 s instead of 8.9 s). The first pass after slurmctld
+# starts still comes 3 s later whatever these say.
 SchedulerType=sched/builtin
 SchedulerParameters=batch_sched_delay=0
 ReturnToService=2
@@ -91,17 +93,20 @@ EOF
 }
 
 # Starts one daemon in the foreground of a background job and records its pid.
+# Its stderr, DIR/NAME.console, holds what it says before its log file is
+# open (munged, in the foreground, logs only there).
 spawn() {
   local dir=$1 name=$2
   shift 2
-  "$@" </dev/null >"$dir/$name.out" 2>&1 &
+  "$@" </dev/null >"$dir/$name.console" 2>&1 &
   echo $! >"$dir/pids/$name"
 }
 
 show_logs() {
-  local dir=$1 f
-  for f in "$dir"/munged.out "$dir"/slurmctld.log "$dir"/slurmctld.out "$dir"/slurmd.log \
-    "$dir"/slurmd.out; do
+  local dir=$1 name f
+  for name in "${daemons[@]}"; do
+    f=$dir/$name.log
+    [[ -s $f ]] || f=$dir/$name.console
     [[ -s $f ]] || continue
     echo "----- $f (last 40 lines)" >&2
     tail -n 40 "$f" >&2

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -105,3 +106,20 @@ def scratch(test):
     os.chmod(d, 0o755)
     test.addCleanup(subprocess.run, ["rm", "-rf", d])
     return d
+
+
+class ClusterTestCase(unittest.TestCase):
+    """Tests sharing one cluster, self.cluster, up for the whole class."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.cluster = Cluster().up()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.cluster.down()
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()

@@ -83,7 +83,7 @@ class Harness(unittest.TestCase):
         node = subprocess.run(["hostname", "-s"], capture_output=True, text=True).stdout.strip()
         self.assertRegex(p.stderr, rf"cluster: node {re.escape(node)} not idle after 0 s "
                                    r"\(sinfo says '[^']*'; logs above\)")
-        self.assertIn(f"----- {d}/munged.out", p.stderr)
+        self.assertIn(f"----- {d}/munged.console", p.stderr)
         self.assertGone(d)
 
 
