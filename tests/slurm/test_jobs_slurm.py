@@ -120,7 +120,8 @@ class SubmitWrapper(ClusterTestCase):
         with open(os.path.join(self.work, "jobs"), "w", encoding="utf-8") as f:
             f.write("array 990000\nmerge 990001\nshards 3\nout merged out\n")
         for name, text in (("shard-0.exit", "0\n"), ("shard-1.exit", "1\n"),
-                           ("shard-2.exit", "2\n"), ("shard-2.err", "fatal: no such corpus\n")):
+                           ("shard-2.exit", "2\n"),
+                           ("shard-2.err", "tracecensus: crawl: no such corpus\n\nusage: ...\n")):
             with open(os.path.join(self.work, "logs", name), "w", encoding="utf-8") as f:
                 f.write(text)
         p = self.status()
@@ -131,7 +132,10 @@ class SubmitWrapper(ClusterTestCase):
         # 1 = some inputs had errors: the shard counts as done, as in one run.
         self.assertRegex(lines[1], r"^shard 1 +job 990000_1 +COMPLETED +tracecensus exit 1 ")
         self.assertRegex(lines[2], r"^shard 2 +job 990000_2 +FAILED +tracecensus exit 2 ")
-        self.assertEqual(lines[4], "          | fatal: no such corpus")
+        # tracecensus's message, not the usage text after it.
+        self.assertEqual(lines[3:5], [
+            f"          tracecensus said, in {self.work}/logs/shard-2.err:",
+            "          | tracecensus: crawl: no such corpus"])
         self.assertRegex(lines[5], r"^merge +job 990001 +unknown to slurmctld and no .*merge\.exit")
 
     def test_status_without_a_controller_is_an_error_not_a_lost_job(self):
