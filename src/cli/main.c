@@ -154,6 +154,8 @@ static void print_set_failure(const char *outdir, tc_err e, const tc_outset_why 
   fprintf(stderr, "tracecensus: %s: %s", outdir, tc_strerror(e));
   if (e == TC_E_OUT_BUSY && why->pid)
     fprintf(stderr, " (pid %ld holds %s)", why->pid, why->path);
+  else if (e == TC_E_OUT_BUSY)
+    fprintf(stderr, " (its lock is %s)", why->path);
   else if (e == TC_E_OUT_UNSAFE && why->detail)
     fprintf(stderr, ": %s", why->detail);
   else if (why->errnum)
