@@ -156,11 +156,6 @@ class Cli(unittest.TestCase):
         p = run('run', self.path('no.job'))
         self.assertEqual(p.returncode, 2)
         self.assertIn(f'{self.path("no.job")}: cannot open the job file: No such file or directory', p.stderr)
-        empty = self.path('empty')
-        os.mkdir(empty)
-        p = run('census', '-o', out, empty)
-        self.assertEqual(p.returncode, 2)
-        self.assertIn(f'no sites found in {empty} (a corpus folder holds one folder per site)', p.stderr)
 
     def test_end_of_run_line_counts(self):
         """Figures of the last line, each from the corpus as built here."""

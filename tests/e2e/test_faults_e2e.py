@@ -278,12 +278,15 @@ class Faults(unittest.TestCase):
         aside = [n for n in os.listdir(self.root) if n.startswith('.out.tc-old-')]
         self.assertEqual(len(aside), 1)
         self.assertEqual(self.which_set(os.path.join(self.root, aside[0])), 'old')
-        # The next run puts the previous set back first: one that then finds
-        # no site (an empty corpus folder) leaves exactly that.
-        empty = tempfile.mkdtemp(dir=self.work)
-        p = census([empty], self.out)
-        self.assertEqual(p.returncode, 2, p.stderr)
-        self.assertIn('no sites found in', p.stderr)
+        # The next run puts the previous set back before anything else (seen
+        # here as it stops right after making its staging folder); a
+        # SIGTERM then leaves exactly that set.
+        p = self.start('mkdirat:1:after', inputs=ALT)
+        self.wait_stopped(p)
+        self.assertEqual(self.which_set(), 'old')
+        self.assertFalse(os.path.exists(os.path.join(self.root, aside[0])))
+        rc, err = self.signal_stopped(p, signal.SIGTERM)
+        self.assertEqual(rc, -signal.SIGTERM, err)
         self.assertEqual(self.which_set(), 'old')
         self.assert_nothing_beside()
         p = census(ALT, self.out)
