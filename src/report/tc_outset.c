@@ -422,10 +422,8 @@ static void carry_over(tc_outset *s, int out) {
   }
   struct dirent *e;
   while ((e = readdir(d)))
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !ours(e->d_name) &&
-        linkat(out, e->d_name, s->stage, e->d_name, 0) != 0) {
-      /* Moved after the swap by discard. */
-    }
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !ours(e->d_name))
+      (void)linkat(out, e->d_name, s->stage, e->d_name, 0);
   closedir(d);
 }
 

@@ -49,8 +49,9 @@ typedef struct {
  * are created), takes its lock, cleans what an earlier killed run left and
  * creates the staging folder. Errors: TC_E_OUT_BUSY, TC_E_OUT_NOT_DIR,
  * TC_E_OUT_UNSAFE (OUTDIR is the root, a mount point, or holds the current
- * directory), TC_E_WRITE, TC_E_NOMEM; nothing is changed then. *out is
- * released by exactly one of commit or abort. */
+ * directory), TC_E_WRITE, TC_E_NOMEM; nothing is changed then but the
+ * cleaning of a killed run's leftovers. *out is released by exactly one of
+ * commit or abort. */
 tc_err tc_outset_begin(const char *outdir, tc_outset **out, tc_outset_why *why);
 
 /* The staging folder to write the set's files into (tc_outfile); valid

@@ -16,26 +16,11 @@
 #include "cli/tc_job.h"
 #include "testdir.h"
 
-static char *dir;
-
-static int setup(void **state) {
-  (void)state;
-  dir = testdir_new();
-  return dir ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  testdir_free(dir);
-  dir = NULL;
-  return 0;
-}
-
 static char why[256];
 
 static tc_err load(const char *body, tc_job *job, int *line) {
-  assert_int_equal(testdir_write(dir, "t.job", body, strlen(body)), 0);
-  char *p = testdir_path(dir, "t.job");
+  assert_int_equal(testdir_write(testdir_scratch, "t.job", body, strlen(body)), 0);
+  char *p = testdir_path(testdir_scratch, "t.job");
   memset(why, 'x', sizeof why);
   tc_err e = tc_job_load(p, job, line, why, sizeof why);
   free(p);
@@ -210,7 +195,7 @@ static void required_keys(void **state) {
   expect_error("# only a comment\n\n", 0, need);
   tc_job job;
   int line = -1;
-  char *missing = testdir_path(dir, "no-such.job");
+  char *missing = testdir_path(testdir_scratch, "no-such.job");
   assert_int_equal(tc_job_load(missing, &job, &line, why, sizeof why), TC_E_BAD_JOB);
   free(missing);
   assert_int_equal(line, 0);
@@ -249,5 +234,5 @@ int main(void) {
       cmocka_unit_test(chunk_bytes_range), cmocka_unit_test(rates_positive),
       cmocka_unit_test(required_keys),     cmocka_unit_test(shipped_jobs_load),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

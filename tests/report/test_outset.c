@@ -12,7 +12,6 @@
 
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,57 +23,13 @@
 #include "report/tc_outset.h"
 #include "testdir.h"
 
-static char *dir;
-
-static int setup(void **state) {
-  (void)state;
-  dir = testdir_new();
-  return dir ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  testdir_free(dir);
-  dir = NULL;
-  return 0;
-}
-
-/* The names in DIR/REL, sorted and joined with spaces ("" if none, "-" if
- * it cannot be read), in a static buffer. */
+/* The names in the scratch folder's REL (see testdir_list), static. */
 static const char *listing(const char *rel) {
-  static char out[4096];
-  char *p = testdir_path(dir, rel);
-  struct dirent **names;
-  int n = scandir(p, &names, NULL, alphasort);
-  free(p);
-  if (n < 0)
-    return "-";
-  out[0] = '\0';
-  for (int i = 0; i < n; i++) {
-    if (strcmp(names[i]->d_name, ".") && strcmp(names[i]->d_name, "..")) {
-      if (out[0])
-        strcat(out, " ");
-      strcat(out, names[i]->d_name);
-    }
-    free(names[i]);
-  }
-  free(names);
-  return out;
+  static char buf[4096];
+  return testdir_list(testdir_scratch, rel, buf, sizeof buf);
 }
 
-static char *slurp(const char *rel) {
-  char *p = testdir_path(dir, rel);
-  FILE *fp = fopen(p, "rb");
-  free(p);
-  if (!fp)
-    return NULL;
-  char *buf = calloc(1, 4096);
-  assert_non_null(buf);
-  size_t n = fread(buf, 1, 4095, fp);
-  buf[n] = '\0';
-  fclose(fp);
-  return buf;
-}
+static char *slurp(const char *rel) { return testdir_read(testdir_scratch, rel); }
 
 static void expect_file(const char *rel, const char *text) {
   char *got = slurp(rel);
@@ -84,7 +39,7 @@ static void expect_file(const char *rel, const char *text) {
 }
 
 static void put(const char *rel, const char *text) {
-  assert_int_equal(testdir_write(dir, rel, text, strlen(text)), 0);
+  assert_int_equal(testdir_write(testdir_scratch, rel, text, strlen(text)), 0);
 }
 
 static void write_product(tc_outset *s, const char *name, const char *text) {
@@ -95,7 +50,7 @@ static void write_product(tc_outset *s, const char *name, const char *text) {
 }
 
 static tc_outset *begin(const char *rel) {
-  char *p = testdir_path(dir, rel);
+  char *p = testdir_path(testdir_scratch, rel);
   tc_outset *s = NULL;
   tc_outset_why why;
   assert_int_equal(tc_outset_begin(p, &s, &why), TC_OK);
@@ -113,7 +68,7 @@ static void commit(tc_outset *s) {
 
 /* The folder OUTDIR is written into is beside it, hidden, and named for it. */
 static void expect_staging_beside(tc_outset *s, const char *parent_rel, const char *base) {
-  char *parent = testdir_path(dir, parent_rel);
+  char *parent = testdir_path(testdir_scratch, parent_rel);
   char prefix[512];
   snprintf(prefix, sizeof prefix, "%s/.%s.tc-new-", parent, base);
   assert_memory_equal(tc_outset_dir(s), prefix, strlen(prefix));
@@ -136,17 +91,17 @@ static void test_first_set(void **state) {
 
 static void test_replace_whole(void **state) {
   (void)state;
-  assert_int_equal(testdir_mkdir(dir, "out"), 0);
-  char *out = testdir_path(dir, "out");
+  assert_int_equal(testdir_mkdir(testdir_scratch, "out"), 0);
+  char *out = testdir_path(testdir_scratch, "out");
   assert_int_equal(chmod(out, 0750), 0);
   put("out/census.json", "old census\n");
   put("out/metrics.md", "old metrics\n");
   put("out/.census.md.tmp4242", "an older version's temporary file\n");
   put("out/notes.txt", "mine\n");
-  assert_int_equal(testdir_mkdir(dir, "out/keep"), 0);
+  assert_int_equal(testdir_mkdir(testdir_scratch, "out/keep"), 0);
   put("out/keep/deep.txt", "deep\n");
   struct stat before, after;
-  char *notes = testdir_path(dir, "out/notes.txt");
+  char *notes = testdir_path(testdir_scratch, "out/notes.txt");
   assert_int_equal(stat(notes, &before), 0);
 
   tc_outset *s = begin("out");
@@ -171,7 +126,7 @@ static void test_replace_whole(void **state) {
 
 static void test_abort_keeps_previous(void **state) {
   (void)state;
-  assert_int_equal(testdir_mkdir(dir, "out"), 0);
+  assert_int_equal(testdir_mkdir(testdir_scratch, "out"), 0);
   put("out/census.json", "old\n");
   tc_outset *s = begin("out");
   write_product(s, "census.json", "new\n");
@@ -187,7 +142,7 @@ static void test_abort_keeps_previous(void **state) {
  * was. Abort afterwards only frees. */
 static void test_discard_from_signal(void **state) {
   (void)state;
-  assert_int_equal(testdir_mkdir(dir, "out"), 0);
+  assert_int_equal(testdir_mkdir(testdir_scratch, "out"), 0);
   put("out/run.json", "old\n");
   tc_outset *s = begin("out");
   write_product(s, "run.json", "new\n");
@@ -208,7 +163,7 @@ static void test_second_run_refused(void **state) {
   tc_outset *s = begin("out");
   static const char held[] = ".out.tc-lock .out.tc-new-";
   assert_memory_equal(listing(""), held, sizeof held - 1);
-  char *p = testdir_path(dir, "out");
+  char *p = testdir_path(testdir_scratch, "out");
   tc_outset *t = (tc_outset *)&t;
   tc_outset_why why;
   assert_int_equal(tc_outset_begin(p, &t, &why), TC_E_OUT_BUSY);
@@ -230,9 +185,9 @@ static void test_second_run_refused(void **state) {
  * only a leftover still holds moves into OUTDIR rather than vanish. */
 static void test_leftovers_cleaned(void **state) {
   (void)state;
-  assert_int_equal(testdir_mkdir(dir, "out"), 0);
+  assert_int_equal(testdir_mkdir(testdir_scratch, "out"), 0);
   put("out/census.json", "current\n");
-  assert_int_equal(testdir_mkdir(dir, ".out.tc-new-abc123"), 0);
+  assert_int_equal(testdir_mkdir(testdir_scratch, ".out.tc-new-abc123"), 0);
   put(".out.tc-new-abc123/census.json", "half\n");
   put(".out.tc-new-abc123/mine.txt", "only copy\n");
   put(".out.tc-lock", "99999\n");
@@ -244,9 +199,9 @@ static void test_leftovers_cleaned(void **state) {
   assert_string_equal(listing("out"), "census.json mine.txt");
   expect_file("out/census.json", "current\n");
 
-  char *out = testdir_path(dir, "out"), *aside = testdir_path(dir, ".out.tc-old-q1w2e3");
+  char *out = testdir_path(testdir_scratch, "out"), *aside = testdir_path(testdir_scratch, ".out.tc-old-q1w2e3");
   assert_int_equal(rename(out, aside), 0);
-  assert_int_equal(testdir_mkdir(dir, ".out.tc-new-r4t5y6"), 0);
+  assert_int_equal(testdir_mkdir(testdir_scratch, ".out.tc-new-r4t5y6"), 0);
   put(".out.tc-new-r4t5y6/census.json", "complete but never put in place\n");
   s = begin("out");
   assert_int_equal(tc_outset_recovered(s), 2);
@@ -262,23 +217,23 @@ static void test_refused_paths(void **state) {
   tc_outset *s = (tc_outset *)&s;
   tc_outset_why why;
   put("file", "not a folder\n");
-  char *file = testdir_path(dir, "file");
+  char *file = testdir_path(testdir_scratch, "file");
   assert_int_equal(tc_outset_begin(file, &s, &why), TC_E_OUT_NOT_DIR);
   assert_null(s);
   expect_file("file", "not a folder\n");
   assert_int_equal(tc_outset_begin("/", &s, &why), TC_E_OUT_UNSAFE);
   assert_string_equal(why.detail, "it is the root folder");
   /* A parent that is a file. */
-  char *below = testdir_path(dir, "file/out");
+  char *below = testdir_path(testdir_scratch, "file/out");
   assert_int_equal(tc_outset_begin(below, &s, &why), TC_E_WRITE);
   assert_int_not_equal(why.errnum, 0);
 
   /* The current directory inside OUTDIR, given as "." or by name. */
-  assert_int_equal(testdir_mkdir(dir, "out"), 0);
-  assert_int_equal(testdir_mkdir(dir, "out/sub"), 0);
+  assert_int_equal(testdir_mkdir(testdir_scratch, "out"), 0);
+  assert_int_equal(testdir_mkdir(testdir_scratch, "out/sub"), 0);
   char cwd[4096];
   assert_non_null(getcwd(cwd, sizeof cwd));
-  char *sub = testdir_path(dir, "out/sub"), *out = testdir_path(dir, "out");
+  char *sub = testdir_path(testdir_scratch, "out/sub"), *out = testdir_path(testdir_scratch, "out");
   assert_int_equal(chdir(sub), 0);
   assert_int_equal(tc_outset_begin(out, &s, &why), TC_E_OUT_UNSAFE);
   assert_non_null(strstr(why.detail, "current directory"));
@@ -294,9 +249,9 @@ static void test_refused_paths(void **state) {
 /* A symlink at OUTDIR: the folder it names is replaced, the link stays. */
 static void test_symlink_followed(void **state) {
   (void)state;
-  assert_int_equal(testdir_mkdir(dir, "real"), 0);
+  assert_int_equal(testdir_mkdir(testdir_scratch, "real"), 0);
   put("real/census.json", "old\n");
-  char *link = testdir_path(dir, "link");
+  char *link = testdir_path(testdir_scratch, "link");
   assert_int_equal(symlink("real", link), 0);
   tc_outset *s = begin("link");
   write_product(s, "census.json", "new\n");
@@ -322,7 +277,7 @@ static void test_products(void **state) {
 }
 
 int main(void) {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, testdir_setup, testdir_teardown)
   const struct CMUnitTest tests[] = {
       T(test_first_set),         T(test_replace_whole),     T(test_abort_keeps_previous),
       T(test_discard_from_signal), T(test_second_run_refused), T(test_leftovers_cleaned),
