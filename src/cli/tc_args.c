@@ -157,6 +157,8 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
       a->threads_set = 1;
       break;
     case 'o':
+      if (!*optarg)
+        return usage_error(why, cap, "-o needs a folder name, not ''");
       a->outdir = optarg;
       break;
     case OPT_MANIFEST:

@@ -214,6 +214,7 @@ static void usage_errors_named(void **state) {
   usage("census -o o in --manifest", "option '--manifest' needs a value");
   usage("census -o o in -T", "option '-T' needs a value");
   usage("run j --threads", "option '--threads' needs a value");
+  usage("census --output= in", "-o needs a folder name, not ''");
   /* "--no" would be --no-metrics, the only long option it starts. */
   tc_args a;
   ok("census --no -o o in", &a);
