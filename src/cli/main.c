@@ -1,79 +1,43 @@
 /* tracecensus: the command line. The only part of the program that prints
  * to the user or exits; everything else is the core library. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/tc_job.h"
 #include "census/tc_schema.h"
+#include "cli/tc_args.h"
+#include "cli/tc_interrupt.h"
+#include "cli/tc_job.h"
 #include "cli/tc_progress.h"
 #include "pipeline/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "report/metrics_report.h"
 #include "report/tc_census_report.h"
+#include "report/tc_outfile.h"
 
 enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
 
-static const char usage[] =
-    "usage: tracecensus census [-T N] [--manifest FILE] [--schema FILE] [--chunk-bytes B]\n"
-    "                          [--no-metrics] -o OUTDIR INPUT...\n"
-    "       tracecensus run [-T N] JOB\n"
-    "       tracecensus --help | --version\n"
-    "\n"
-    "census  counts every event of every trace under INPUT (corpus directories, one\n"
-    "        subdirectory per site, or single trace files, each its own site) and\n"
-    "        writes census.json, census.csv, census.md, run.json and metrics.csv,\n"
-    "        metrics.json, metrics.md (runtime metrics per trace and site) into OUTDIR.\n"
-    "run     does the same for a job file (see jobs/).\n"
-    "\n"
-    "  -T N             worker threads (default: online CPUs)\n"
-    "  -o OUTDIR        output folder (created if missing; files replaced atomically)\n"
-    "  --manifest FILE  TSV listing every site of the crawl (column `site`), so\n"
-    "                   sites that left no trace still count in \"of S sites\"\n"
-    "  --chunk-bytes B  size of the chunks big traces are split into (default 1 MiB)\n"
-    "  --schema FILE    DevTools schema (default: the bundled data/devtools-schema.tsv)\n"
-    "  --no-metrics     census only, no metric kernels (to measure what they cost)\n"
-    "\n"
-    "Traces may be plain JSON, gzip or zstd (recognised by their bytes), as a JSON\n"
-    "array of events or an object with traceEvents.\n"
-    "Exit status: 0 all inputs read cleanly, 1 some inputs had errors (the report\n"
-    "is written and run.json says what was skipped), 2 usage or fatal error.\n";
+/* One census to run, from the command line or a job file. */
+typedef struct {
+  const char *const *inputs;
+  int ninputs;
+  const char *manifest, *schema, *outdir, *job;
+  int verbosity;
+  tc_run_opts *opts;
+} census_job;
 
-static int fail_usage(const char *msg) {
-  fprintf(stderr, "tracecensus: %s\n\n%s", msg, usage);
+/* The reason, the command's synopsis (its usage up to the first blank
+ * line) and where the rest is. */
+static int fail_usage(const char *msg, tc_cmd cmd) {
+  const char *u = tc_args_usage(cmd), *end = strstr(u, "\n\n");
+  fprintf(stderr, "tracecensus: %s\n%.*s\nMore: tracecensus %s--help\n", msg,
+          end ? (int)(end - u + 1) : (int)strlen(u), u,
+          cmd == TC_CMD_CENSUS ? "census " : cmd == TC_CMD_RUN ? "run " : "");
   return EXIT_FATAL;
-}
-
-static int parse_threads(const char *v, unsigned *out) {
-  char *end;
-  long n = strtol(v, &end, 10);
-  if (end == v || *end || n < 0 || n > 1024)
-    return 0;
-  *out = (unsigned)n;
-  return 1;
-}
-
-/* One line per problem, naming the file and where in it. */
-static void print_problems(const tc_corpus *c, const tc_run_result *r) {
-  if (c->problem)
-    fprintf(stderr, "tracecensus: %s: cannot be read, skipped\n", c->problem);
-  for (uint32_t i = 0; i < c->ntraces; i++) {
-    const tc_trace_status *st = &r->traces[i];
-    const char *path = c->traces[i].path;
-    if (st->fatal)
-      fprintf(stderr, "tracecensus: %s: %s; trace skipped\n", path, tc_strerror(st->fatal));
-    if (st->stream_err)
-      fprintf(stderr, "tracecensus: %s: %s at JSON byte %" PRIu64 "; events before it were counted\n",
-              path, tc_strerror(st->stream_err), st->stream_offset);
-    for (size_t k = 0; k < st->nerrors; k++)
-      fprintf(stderr, "tracecensus: %s: event %" PRIu64 " at JSON byte %" PRIu64 ": %s; skipped\n",
-              path, st->errors[k].index, st->errors[k].offset, tc_strerror(st->errors[k].code));
-    if (st->bad_events > st->nerrors)
-      fprintf(stderr, "tracecensus: %s: %" PRIu64 " more events skipped (see run.json)\n", path,
-              st->bad_events - st->nerrors);
-  }
 }
 
 /* The bundled schema: where the build put it, else beside the binary's
@@ -109,51 +73,210 @@ static tc_err load_schema(const char *path, tc_schema **out, char *why, size_t c
   return e;
 }
 
-static int run_census(const char *const *inputs, int ninputs, const char *manifest,
-                      const char *schema_path, const char *outdir, const char *job,
-                      tc_run_opts *opts) {
+/* Names every INPUT that cannot be reached, each on its own line; returns
+ * how many there were and marks them in MISSING. */
+static int name_missing_inputs(const census_job *j, char *missing) {
+  int n = 0;
+  for (int i = 0; i < j->ninputs; i++) {
+    struct stat st;
+    missing[i] = stat(j->inputs[i], &st) != 0;
+    if (missing[i]) {
+      fprintf(stderr, "tracecensus: %s: %s; skipped\n", j->inputs[i], strerror(errno));
+      n++;
+    }
+  }
+  return n;
+}
+
+/* Whether the corpus's unreadable input is one name_missing_inputs named. */
+static int named_missing(const tc_corpus *c, const census_job *j, const char *missing) {
+  for (int i = 0; c->problem && i < j->ninputs; i++)
+    if (missing[i] && strcmp(j->inputs[i], c->problem) == 0)
+      return 1;
+  return 0;
+}
+
+/* One line per problem, naming the file and where in it. */
+static void print_problems(const tc_corpus *c, const tc_run_result *r, const census_job *j,
+                           const char *missing) {
+  if (c->problem && !named_missing(c, j, missing))
+    fprintf(stderr, "tracecensus: %s: cannot be read, skipped\n", c->problem);
+  for (uint32_t i = 0; i < c->ntraces; i++) {
+    const tc_trace_status *st = &r->traces[i];
+    const char *path = c->traces[i].path;
+    if (st->fatal)
+      fprintf(stderr, "tracecensus: %s: %s; trace skipped\n", path, tc_strerror(st->fatal));
+    if (st->stream_err)
+      fprintf(stderr, "tracecensus: %s: %s at JSON byte %" PRIu64 "; events before it were counted\n",
+              path, tc_strerror(st->stream_err), st->stream_offset);
+    for (size_t k = 0; k < st->nerrors; k++)
+      fprintf(stderr, "tracecensus: %s: event %" PRIu64 " at JSON byte %" PRIu64 ": %s; skipped\n",
+              path, st->errors[k].index, st->errors[k].offset, tc_strerror(st->errors[k].code));
+    if (st->bad_events > st->nerrors)
+      fprintf(stderr, "tracecensus: %s: %" PRIu64 " more events skipped (see run.json)\n", path,
+              st->bad_events - st->nerrors);
+  }
+}
+
+static void print_traces(const tc_corpus *c, const tc_run_result *r) {
+  for (uint32_t i = 0; i < c->ntraces; i++) {
+    const tc_trace_status *st = &r->traces[i];
+    fprintf(stderr,
+            "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64 " skipped, %" PRIu64
+            " bytes on disk, %" PRIu64 " bytes of JSON, %s\n",
+            c->traces[i].path, c->sites[c->traces[i].site].name, tc_format_name(st->format),
+            st->events, st->bad_events, c->traces[i].size, st->out_bytes,
+            st->fatal ? "failed" : (st->stream_err || st->bad_events) ? "partial" : "ok");
+  }
+}
+
+/* The end-of-run line: what was counted, what went wrong, how fast. */
+static void print_summary(const census_job *j, const tc_corpus *c, const tc_run_result *r,
+                          int unreadable, int schema_bad) {
+  uint32_t whole = 0;
+  for (uint32_t i = 0; i < c->ntraces; i++)
+    whole += r->traces[i].fatal != TC_OK;
+  fprintf(stderr, "tracecensus: %u sites, %u traces, %" PRIu64 " events, %zu names; errors: ",
+          c->nsites, c->ntraces, r->events, r->census.nevents);
+  if (!r->traces_with_errors && !unreadable && !schema_bad)
+    fputs("none", stderr);
+  else
+    fprintf(stderr, "%u traces (%u skipped whole), %" PRIu64 " events skipped, %d inputs unreadable%s",
+            r->traces_with_errors, whole, r->bad_events, unreadable,
+            schema_bad ? ", DevTools schema unreadable" : "");
+  fprintf(stderr,
+          "; %.1f MB on disk, %.1f MB of JSON in %.2f s (%.0f MB/s of JSON, %u threads) -> %s\n",
+          c->bytes / 1e6, r->out_bytes / 1e6, r->seconds,
+          r->seconds > 0 ? r->out_bytes / 1e6 / r->seconds : 0.0, r->threads, j->outdir);
+}
+
+static void print_set_failure(const char *outdir, tc_err e, const tc_outset_why *why) {
+  fprintf(stderr, "tracecensus: %s: %s", outdir, tc_strerror(e));
+  if (e == TC_E_OUT_BUSY && why->pid)
+    fprintf(stderr, " (pid %ld holds %s)", why->pid, why->path);
+  else if (e == TC_E_OUT_BUSY)
+    fprintf(stderr, " (its lock is %s)", why->path);
+  else if (e == TC_E_OUT_UNSAFE && why->detail)
+    fprintf(stderr, ": %s", why->detail);
+  else if (why->errnum)
+    fprintf(stderr, ": %s: %s", why->path, strerror(why->errnum));
+  fputs("; nothing written\n", stderr);
+}
+
+static void print_leftover(const tc_outset_why *why, int verbosity) {
+  if (why->path[0] && verbosity >= 0)
+    fprintf(stderr, "tracecensus: warning: %s: could not be removed (%s); it holds files "
+            "tracecensus did not write\n", why->path, strerror(why->errnum));
+}
+
+/* Runs every writer into the staging folder DIR; on failure says which
+ * file and why (the errno the file saw: ENOSPC, EFBIG, EROFS, ...). */
+static tc_err write_reports(const tc_report_ctx *ctx, const tc_run_result *res, const char *dir,
+                            const char *outdir) {
+  static const struct {
+    const char *name;
+    tc_err (*write)(const tc_report_ctx *, const char *);
+  } writers[] = {{"census.json", tc_write_census_json}, {"census.csv", tc_write_census_csv},
+                 {"census.md", tc_write_census_md}, {"run.json", tc_write_run_json}};
+  tc_err e = TC_OK;
+  const char *what = NULL;
+  for (size_t i = 0; !e && i < sizeof writers / sizeof *writers; i++) {
+    what = writers[i].name;
+    e = writers[i].write(ctx, dir);
+  }
+  if (!e && res->metrics) {
+    what = "metrics.*";
+    e = tc_metrics_write(res->metrics, dir);
+  }
+  if (!e)
+    return TC_OK;
+  const char *file;
+  int err = tc_outfile_failure(&file);
+  if (e == TC_E_WRITE && err)
+    fprintf(stderr, "tracecensus: %s/%s: cannot write: %s%s", outdir, file, strerror(err),
+            err == EFBIG ? " (the file size limit, ulimit -f)" : "");
+  else
+    fprintf(stderr, "tracecensus: %s/%s: %s", outdir, what, tc_strerror(e));
+  fprintf(stderr, "; %s keeps its previous outputs\n", outdir);
+  return e;
+}
+
+static int run_census(const census_job *j) {
   /* A schema the user named must load; the bundled one missing only makes
    * the DevTools fields null and the run's status 1. */
   char exe_buf[4096], why[512];
-  int user_schema = schema_path != NULL;
-  if (!schema_path)
-    schema_path = default_schema(exe_buf, sizeof exe_buf);
+  const char *schema_path = j->schema ? j->schema : default_schema(exe_buf, sizeof exe_buf);
   tc_schema *schema = NULL;
   const char *schema_error = NULL;
   if (load_schema(schema_path, &schema, why, sizeof why)) {
     fprintf(stderr, "tracecensus: %s: %s%s\n", schema_path, why,
-            user_schema ? "" : "; DevTools fields will be null");
-    if (user_schema)
+            j->schema ? "" : "; DevTools fields will be null");
+    if (j->schema)
       return EXIT_FATAL;
     schema_error = why;
   }
-  tc_corpus corpus;
-  tc_err e = tc_corpus_scan(inputs, ninputs, manifest, &corpus);
-  if (e) {
-    fprintf(stderr, "tracecensus: %s: %s\n", e == TC_E_BAD_MANIFEST ? manifest : "corpus",
-            tc_strerror(e));
+  if (j->manifest && access(j->manifest, R_OK) != 0) {
+    fprintf(stderr, "tracecensus: %s: cannot read the manifest: %s\n", j->manifest, strerror(errno));
     tc_schema_free(schema);
     return EXIT_FATAL;
   }
-  if (corpus.nsites == 0) {
-    fprintf(stderr, "tracecensus: no sites found in the inputs\n");
-    tc_corpus_free(&corpus);
+  char *missing = calloc((size_t)j->ninputs, 1);
+  int nmissing = missing ? name_missing_inputs(j, missing) : 0;
+  if (!missing || nmissing == j->ninputs) {
+    if (missing)
+      fprintf(stderr, "tracecensus: no INPUT exists (%d named above); nothing written\n", nmissing);
+    free(missing);
     tc_schema_free(schema);
     return EXIT_FATAL;
+  }
+  if (j->verbosity > 0) {
+    fprintf(stderr, "tracecensus: %d inputs into %s; schema %s; metrics %s", j->ninputs, j->outdir,
+            schema_path, j->opts->no_metrics ? "off" : "on");
+    if (j->opts->chunk_bytes)
+      fprintf(stderr, "; chunks of %zu bytes", j->opts->chunk_bytes);
+    fputc('\n', stderr);
+  }
+  tc_outset *set;
+  tc_outset_why sw;
+  tc_err e = tc_interrupt_begin(j->outdir, &set, &sw);
+  if (e) {
+    print_set_failure(j->outdir, e, &sw);
+    free(missing);
+    tc_schema_free(schema);
+    return EXIT_FATAL;
+  }
+  print_leftover(&sw, j->verbosity);
+  if (j->verbosity > 0 && tc_outset_recovered(set))
+    fprintf(stderr, "tracecensus: removed %u leftovers of an interrupted run beside %s\n",
+            tc_outset_recovered(set), j->outdir);
+  tc_corpus corpus;
+  int rc = EXIT_FATAL;
+  e = tc_corpus_scan(j->inputs, j->ninputs, j->manifest, &corpus);
+  if (e) {
+    fprintf(stderr, "tracecensus: %s: %s\n", e == TC_E_BAD_MANIFEST ? j->manifest : "corpus",
+            tc_strerror(e));
+    goto out_set;
+  }
+  if (corpus.nsites == 0) {
+    fprintf(stderr, "tracecensus: no sites found in");
+    for (int i = 0; i < j->ninputs; i++)
+      if (!missing[i])
+        fprintf(stderr, " %s", j->inputs[i]);
+    fputs(" (a corpus folder holds one folder per site); nothing written\n", stderr);
+    goto out_corpus;
   }
   tc_progress prog;
   atomic_init(&prog.bytes_done, 0);
   atomic_init(&prog.traces_done, 0);
-  opts->progress = &prog;
-  tc_progress_view *view = tc_progress_start(&prog, corpus.bytes, corpus.ntraces);
+  j->opts->progress = &prog;
+  tc_progress_view *view =
+      j->verbosity >= 0 ? tc_progress_start(&prog, corpus.bytes, corpus.ntraces) : NULL;
   tc_run_result res;
-  e = tc_run(&corpus, opts, &res);
+  e = tc_run(&corpus, j->opts, &res);
   tc_progress_stop(view);
   if (e) {
-    fprintf(stderr, "tracecensus: run failed: %s\n", tc_strerror(e));
-    tc_corpus_free(&corpus);
-    tc_schema_free(schema);
-    return EXIT_FATAL;
+    fprintf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(e));
+    goto out_corpus;
   }
   tc_devtools dt;
   int have_dt = 0;
@@ -163,137 +286,70 @@ static int run_census(const char *const *inputs, int ninputs, const char *manife
     else
       have_dt = 1;
   }
-  tc_report_ctx ctx = {&corpus, &res, job, manifest, have_dt ? &dt : NULL, schema_path,
+  tc_report_ctx ctx = {&corpus, &res, j->job, j->manifest, have_dt ? &dt : NULL, schema_path,
                        schema ? tc_schema_generator(schema) : NULL, schema_error};
-  static const struct {
-    const char *name;
-    tc_err (*write)(const tc_report_ctx *, const char *);
-  } writers[] = {{"census.json", tc_write_census_json}, {"census.csv", tc_write_census_csv},
-                 {"census.md", tc_write_census_md}, {"run.json", tc_write_run_json}};
-  const char *what = NULL;
-  for (size_t i = 0; !e && i < sizeof writers / sizeof *writers; i++) {
-    what = writers[i].name;
-    e = writers[i].write(&ctx, outdir);
-  }
-  if (!e && res.metrics) {
-    what = "metrics.*";
-    e = tc_metrics_write(res.metrics, outdir);
-  } else if (!e) {
-    /* A census-only run must not leave an older run's metrics beside it. */
-    static const char *const stale[] = {"metrics.csv", "metrics.json", "metrics.md"};
-    for (size_t i = 0; i < 3; i++) {
-      char p[4096];
-      snprintf(p, sizeof p, "%s/%s", outdir, stale[i]);
-      unlink(p);
+  if (!write_reports(&ctx, &res, tc_outset_dir(set), j->outdir)) {
+    e = tc_interrupt_commit(set, &sw);
+    set = NULL;
+    if (e) {
+      fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
+              "previous outputs\n", j->outdir, sw.path, strerror(sw.errnum));
+    } else {
+      print_leftover(&sw, j->verbosity);
+      print_problems(&corpus, &res, j, missing);
+      if (j->verbosity > 0)
+        print_traces(&corpus, &res);
+      int unreadable = nmissing + (corpus.problem && !named_missing(&corpus, j, missing));
+      rc = res.traces_with_errors || unreadable || schema_error ? EXIT_INPUT_ERRORS : EXIT_CLEAN;
+      if (j->verbosity >= 0)
+        print_summary(j, &corpus, &res, unreadable, schema_error != NULL);
     }
-  }
-  int rc = EXIT_CLEAN;
-  if (e) {
-    fprintf(stderr, "tracecensus: %s/%s: %s\n", outdir, what, tc_strerror(e));
-    rc = EXIT_FATAL;
-  } else {
-    print_problems(&corpus, &res);
-    if (res.traces_with_errors || corpus.problem || schema_error)
-      rc = EXIT_INPUT_ERRORS;
-    fprintf(stderr,
-            "tracecensus: %u sites, %u traces, %" PRIu64 " events, %zu names; %.1f MB of JSON in "
-            "%.2f s (%.0f MB/s, %u threads) -> %s\n",
-            corpus.nsites, corpus.ntraces, res.events, res.census.nevents, res.out_bytes / 1e6,
-            res.seconds, res.seconds > 0 ? res.out_bytes / 1e6 / res.seconds : 0.0, res.threads,
-            outdir);
   }
   if (have_dt)
     tc_devtools_free(&dt);
-  tc_schema_free(schema);
   tc_run_result_free(&res, corpus.ntraces);
+out_corpus:
   tc_corpus_free(&corpus);
+out_set:
+  if (set)
+    tc_interrupt_abort(set);
+  free(missing);
+  tc_schema_free(schema);
   return rc;
 }
 
-static int cmd_census(int argc, char **argv) {
+static void apply_common(const tc_args *a, tc_run_opts *opts) {
+  if (a->threads_set)
+    opts->threads = a->threads;
+}
+
+static int cmd_census(const tc_args *a) {
   tc_run_opts opts;
   tc_run_opts_default(&opts);
-  const char *outdir = NULL, *manifest = NULL, *schema = NULL;
-  const char **inputs = calloc((size_t)argc, sizeof *inputs);
-  int ninputs = 0;
-  if (!inputs)
-    return EXIT_FATAL;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "-T") == 0 && next) {
-      if (!parse_threads(next, &opts.threads))
-        return free(inputs), fail_usage("-T needs a thread count from 0 to 1024");
-      i++;
-    } else if (strcmp(a, "-o") == 0 && next) {
-      outdir = next;
-      i++;
-    } else if (strcmp(a, "--manifest") == 0 && next) {
-      manifest = next;
-      i++;
-    } else if (strcmp(a, "--no-metrics") == 0) {
-      opts.no_metrics = 1;
-    } else if (strcmp(a, "--schema") == 0 && next) {
-      schema = next;
-      i++;
-    } else if (strcmp(a, "--chunk-bytes") == 0 && next) {
-      char *end;
-      unsigned long long n = strtoull(next, &end, 10);
-      if (*end || end == next || next[0] == '-' || n < 4096 || n > TC_MAX_CHUNK_BYTES)
-        return free(inputs), fail_usage("--chunk-bytes needs a size from 4096 to 1073741824");
-      opts.chunk_bytes = (size_t)n;
-      i++;
-    } else if (a[0] == '-' && a[1]) {
-      free(inputs);
-      return fail_usage("unknown option or missing value");
-    } else {
-      inputs[ninputs++] = a;
-    }
-  }
-  int rc;
-  if (!outdir)
-    rc = fail_usage("census needs -o OUTDIR");
-  else if (!ninputs)
-    rc = fail_usage("census needs at least one INPUT");
-  else
-    rc = run_census(inputs, ninputs, manifest, schema, outdir, NULL, &opts);
-  free(inputs);
-  return rc;
+  apply_common(a, &opts);
+  if (a->chunk_bytes)
+    opts.chunk_bytes = a->chunk_bytes;
+  opts.no_metrics = a->no_metrics;
+  census_job j = {a->inputs, a->ninputs, a->manifest, a->schema, a->outdir, NULL, a->verbosity,
+                  &opts};
+  return run_census(&j);
 }
 
-static int cmd_run(int argc, char **argv) {
-  const char *path = NULL;
-  int threads_set = 0;
-  unsigned threads = 0;
-  for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "-T") == 0 && i + 1 < argc) {
-      if (!parse_threads(argv[++i], &threads))
-        return fail_usage("-T needs a thread count from 0 to 1024");
-      threads_set = 1;
-    } else if (argv[i][0] == '-') {
-      return fail_usage("unknown option");
-    } else if (!path) {
-      path = argv[i];
-    } else {
-      return fail_usage("run takes one JOB");
-    }
-  }
-  if (!path)
-    return fail_usage("run needs a JOB file");
+static int cmd_run(const tc_args *a) {
   tc_job job;
   int line;
-  const char *why;
-  if (tc_job_load(path, &job, &line, &why)) {
+  char why[256];
+  if (tc_job_load(a->job, &job, &line, why, sizeof why)) {
     if (line)
-      fprintf(stderr, "tracecensus: %s:%d: %s\n", path, line, why);
+      fprintf(stderr, "tracecensus: %s:%d: %s\n", a->job, line, why);
     else
-      fprintf(stderr, "tracecensus: %s: %s\n", path, why);
+      fprintf(stderr, "tracecensus: %s: %s\n", a->job, why);
     return EXIT_FATAL;
   }
-  if (threads_set)
-    job.run.threads = threads;
-  int rc = run_census((const char *const *)job.corpus, job.ncorpus, job.manifest, job.schema,
-                      job.output, path, &job.run);
+  apply_common(a, &job.run);
+  census_job j = {(const char *const *)job.corpus, job.ncorpus, job.manifest, job.schema,
+                  job.output, a->job, a->verbosity, &job.run};
+  int rc = run_census(&j);
   tc_job_free(&job);
   return rc;
 }
@@ -307,20 +363,23 @@ int main(int argc, char **argv) {
     return EXIT_FATAL;
   }
 #endif
-  if (argc < 2)
-    return fail_usage("missing command");
-  const char *cmd = argv[1];
-  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-    fputs(usage, stdout);
-    return EXIT_CLEAN;
-  }
-  if (strcmp(cmd, "--version") == 0) {
-    puts("tracecensus " TC_VERSION);
-    return EXIT_CLEAN;
-  }
-  if (strcmp(cmd, "census") == 0)
-    return cmd_census(argc - 2, argv + 2);
-  if (strcmp(cmd, "run") == 0)
-    return cmd_run(argc - 2, argv + 2);
-  return fail_usage("unknown command");
+  tc_interrupt_install();
+  tc_args a;
+  char why[256];
+  tc_err e = tc_args_parse(argc, argv, &a, why, sizeof why);
+  int rc;
+  if (e == TC_E_NOMEM)
+    rc = (fputs("tracecensus: out of memory\n", stderr), EXIT_FATAL);
+  else if (e)
+    rc = fail_usage(why, a.cmd);
+  else if (a.cmd == TC_CMD_HELP)
+    rc = (fputs(tc_args_usage(a.help_for), stdout), EXIT_CLEAN);
+  else if (a.cmd == TC_CMD_VERSION)
+    rc = (puts("tracecensus " TC_VERSION), EXIT_CLEAN);
+  else if (a.cmd == TC_CMD_CENSUS)
+    rc = cmd_census(&a);
+  else
+    rc = cmd_run(&a);
+  tc_args_free(&a);
+  return rc;
 }

@@ -43,6 +43,58 @@ static int parse_size(const char *v, size_t *out) {
   return 1;
 }
 
+static const char *const keys[] = {"corpus",      "manifest",   "output",
+                                   "schema",      "threads",    "chunk_bytes",
+                                   "bucket_ms",   "refresh_hz", "window_start_mark",
+                                   "window_end_mark"};
+
+/* Edit distance (insertions, deletions, substitutions, swaps of neighbours)
+ * between two short keys, capped at 3: enough to tell a typo from a
+ * different word. */
+static int distance(const char *a, const char *b) {
+  size_t n = strlen(a), m = strlen(b);
+  if (n > 32 || m > 32)
+    return 3;
+  int d[33][33];
+  for (size_t i = 0; i <= n; i++)
+    d[i][0] = (int)i;
+  for (size_t j = 0; j <= m; j++)
+    d[0][j] = (int)j;
+  for (size_t i = 1; i <= n; i++)
+    for (size_t j = 1; j <= m; j++) {
+      int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < best)
+        best = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < best)
+        best = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[n][m] < 3 ? d[n][m] : 3;
+}
+
+/* "unknown key 'thredas' (did you mean 'threads'?)" into WHY. */
+static void unknown_key(const char *key, char *why, size_t cap) {
+  const char *near = NULL;
+  int best = 3;
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+    int d = distance(key, keys[i]);
+    if (d < best) {
+      best = d;
+      near = keys[i];
+    }
+  }
+  if (!*key)
+    snprintf(why, cap, "missing key before '='");
+  else if (near)
+    snprintf(why, cap, "unknown key '%s' (did you mean '%s'?)", key, near);
+  else
+    snprintf(why, cap, "unknown key '%s'", key);
+}
+
+/* Applies one line; NULL, or why it is wrong (static). An unknown key
+ * returns "" for the caller to describe. */
 static const char *apply(tc_job *job, const char *key, const char *val) {
   size_t n;
   if (strcmp(key, "corpus") == 0) {
@@ -83,25 +135,25 @@ static const char *apply(tc_job *job, const char *key, const char *val) {
     else
       job->run.kernels.window_start_mark = job->marks[i];
   } else {
-    return "unknown key";
+    return "";
   }
   return NULL;
 }
 
-tc_err tc_job_load(const char *path, tc_job *job, int *line, const char **why) {
+tc_err tc_job_load(const char *path, tc_job *job, int *line, char *why, size_t cap) {
   memset(job, 0, sizeof *job);
   tc_run_opts_default(&job->run);
   *line = 0;
-  *why = NULL;
+  why[0] = '\0';
   FILE *fp = fopen(path, "r");
   if (!fp) {
-    *why = "cannot open the job file";
+    snprintf(why, cap, "cannot open the job file: %s", strerror(errno));
     return TC_E_BAD_JOB;
   }
   char *buf = NULL;
-  size_t cap = 0;
+  size_t bufcap = 0;
   tc_err e = TC_OK;
-  while (!e && getline(&buf, &cap, fp) >= 0) {
+  while (!e && getline(&buf, &bufcap, fp) >= 0) {
     (*line)++;
     char *hash = strchr(buf, '#');
     if (hash)
@@ -111,22 +163,25 @@ tc_err tc_job_load(const char *path, tc_job *job, int *line, const char **why) {
       continue;
     char *eq = strchr(s, '=');
     if (!eq) {
-      *why = "expected key = value";
+      snprintf(why, cap, "expected key = value");
       e = TC_E_BAD_JOB;
       break;
     }
     *eq = '\0';
-    const char *bad = apply(job, trim(s), trim(eq + 1));
-    if (bad) {
-      *why = bad;
+    const char *key = trim(s);
+    const char *bad = apply(job, key, trim(eq + 1));
+    if (bad && *bad)
+      snprintf(why, cap, "%s", bad);
+    else if (bad)
+      unknown_key(key, why, cap);
+    if (bad)
       e = TC_E_BAD_JOB;
-    }
   }
   free(buf);
   fclose(fp);
   if (!e && (!job->ncorpus || !job->output)) {
     *line = 0;
-    *why = "a job needs at least `corpus` and `output`";
+    snprintf(why, cap, "a job needs at least `corpus` and `output`");
     e = TC_E_BAD_JOB;
   }
   if (e)

@@ -23,9 +23,10 @@ typedef struct {
 } tc_job;
 
 /* Parses PATH into *job (free with tc_job_free). On error, *line is the
- * offending line number (0 if the file could not be read) and *why says
- * what was wrong (static). */
-tc_err tc_job_load(const char *path, tc_job *job, int *line, const char **why);
+ * offending line number (0 if the file could not be read or lacks a
+ * required key) and WHY (CAP bytes) says what was wrong: "unknown key
+ * 'thredas' (did you mean 'threads'?)". */
+tc_err tc_job_load(const char *path, tc_job *job, int *line, char *why, size_t cap);
 void tc_job_free(tc_job *job);
 
 #endif

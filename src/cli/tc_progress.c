@@ -25,11 +25,11 @@ static double now(void) {
 static void draw(tc_progress_view *v, double t0) {
   uint64_t b = atomic_load(&v->p->bytes_done), t = atomic_load(&v->p->traces_done);
   double el = now() - t0, rate = el > 0 ? (double)b / el : 0;
-  fprintf(stderr, "\r\033[Ktraces %" PRIu64 "/%" PRIu64 "  %.1f/%.1f MB  %.0f MB/s", t,
+  fprintf(stderr, "\r\033[Ktraces %" PRIu64 "/%" PRIu64 ", %.1f/%.1f MB on disk (%.1f MB/s)", t,
           v->total_traces, b / 1e6, v->total_bytes / 1e6, rate / 1e6);
   if (rate > 0 && v->total_bytes > b) {
     long eta = (long)((double)(v->total_bytes - b) / rate);
-    fprintf(stderr, "  ETA %ld:%02ld", eta / 60, eta % 60);
+    fprintf(stderr, ", ETA %ld:%02ld", eta / 60, eta % 60);
   }
   fflush(stderr);
 }

@@ -1,6 +1,8 @@
-/* A progress line on stderr ("traces 12/300  1.2/3.4 GB  230 MB/s  ETA 0:10"),
- * redrawn four times a second by a thread of its own, only when stderr is a
- * terminal. */
+/* A progress line on stderr ("traces 12/300, 120.4/340.2 MB on disk (23.1
+ * MB/s), ETA 0:10"), redrawn four times a second by a thread of its own,
+ * only when stderr is a terminal. Bytes are the trace files' own (compressed
+ * where they are), the unit the end-of-run line also gives beside the JSON
+ * it decompressed to: the JSON total is not known until every file is read. */
 #ifndef TC_PROGRESS_H
 #define TC_PROGRESS_H
 

@@ -1,69 +1,92 @@
+#define _GNU_SOURCE /* fopencookie */
 #include "report/tc_outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/tc_outset.h"
+
+/* The stream writes through our own functions (fopencookie) so the first
+ * failing write's errno is kept: glibc drops a buffer it failed to write
+ * and leaves only the error flag, and errno is long overwritten by the
+ * time a writer finishes. */
 struct tc_outfile {
   FILE *fp;
-  char *tmp;
-  char *final;
+  int fd;
+  int err; /* errno of the first failed write, sync or close */
+  char *path;
+  const char *name;
 };
 
-tc_err tc_mkdirs(const char *dir) {
-  size_t n = strlen(dir);
-  char *p = malloc(n + 1);
-  if (!p)
-    return TC_E_NOMEM;
-  memcpy(p, dir, n + 1);
-  for (size_t i = 1; i <= n; i++) {
-    if (p[i] != '/' && p[i] != '\0')
-      continue;
-    char c = p[i];
-    p[i] = '\0';
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-      free(p);
-      return TC_E_WRITE;
-    }
-    p[i] = c;
-  }
-  free(p);
-  return TC_OK;
+static _Thread_local struct {
+  int errnum;
+  char name[64];
+} last_failure;
+
+static tc_err failed(const char *name, int errnum) {
+  last_failure.errnum = errnum;
+  snprintf(last_failure.name, sizeof last_failure.name, "%s", name);
+  return TC_E_WRITE;
 }
 
-static char *join(const char *dir, const char *a, const char *b) {
-  size_t n = strlen(dir) + strlen(a) + strlen(b) + 2;
-  char *s = malloc(n);
-  if (s)
-    snprintf(s, n, "%s/%s%s", dir, a, b);
-  return s;
+int tc_outfile_failure(const char **name) {
+  *name = last_failure.name;
+  return last_failure.errnum;
+}
+
+static ssize_t put(void *cookie, const char *buf, size_t n) {
+  tc_outfile *f = cookie;
+  for (size_t done = 0; done < n;) {
+    ssize_t w = write(f->fd, buf + done, n - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      if (!f->err)
+        f->err = w < 0 ? errno : EIO;
+      return -1;
+    }
+    done += (size_t)w;
+  }
+  return (ssize_t)n;
+}
+
+static int finish(void *cookie) {
+  tc_outfile *f = cookie;
+  int r = close(f->fd);
+  if (r != 0 && !f->err)
+    f->err = errno;
+  f->fd = -1;
+  return r;
 }
 
 tc_err tc_outfile_open(const char *dir, const char *name, tc_outfile **out) {
   *out = NULL;
-  tc_err e = tc_mkdirs(dir);
-  if (e)
-    return e;
+  if (!tc_outset_product(name))
+    return failed(name, EINVAL);
   tc_outfile *f = calloc(1, sizeof *f);
-  if (!f)
-    return TC_E_NOMEM;
-  char suffix[32];
-  snprintf(suffix, sizeof suffix, ".tmp%ld", (long)getpid());
-  f->final = join(dir, name, "");
-  char *hidden = join("", ".", name); /* "/.name": skip the leading slash below */
-  f->tmp = hidden ? join(dir, hidden + 1, suffix) : NULL;
-  free(hidden);
-  if (!f->final || !f->tmp) {
-    tc_outfile_abort(f);
+  size_t n = strlen(dir) + strlen(name) + 2;
+  if (!f || !(f->path = malloc(n))) {
+    free(f);
     return TC_E_NOMEM;
   }
-  f->fp = fopen(f->tmp, "wb");
-  if (!f->fp) {
-    tc_outfile_abort(f);
-    return TC_E_WRITE;
+  snprintf(f->path, n, "%s/%s", dir, name);
+  f->name = name;
+  f->fd = open(f->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  cookie_io_functions_t io = {.write = put, .close = finish};
+  if (f->fd < 0 || !(f->fp = fopencookie(f, "w", io))) {
+    int err = errno;
+    if (f->fd >= 0) {
+      close(f->fd);
+      unlink(f->path);
+    }
+    free(f->path);
+    free(f);
+    return failed(name, err);
   }
+  setvbuf(f->fp, NULL, _IOFBF, 1 << 16);
   *out = f;
   return TC_OK;
 }
@@ -71,19 +94,20 @@ tc_err tc_outfile_open(const char *dir, const char *name, tc_outfile **out) {
 FILE *tc_outfile_fp(tc_outfile *f) { return f->fp; }
 
 tc_err tc_outfile_commit(tc_outfile *f) {
-  int bad = ferror(f->fp) || fflush(f->fp) != 0 || fsync(fileno(f->fp)) != 0;
-  bad |= fclose(f->fp) != 0;
+  if (fflush(f->fp) != 0 && !f->err)
+    f->err = EIO;
+  if (!f->err && fsync(f->fd) != 0)
+    f->err = errno;
+  fclose(f->fp);
   f->fp = NULL;
-  if (!bad)
-    bad = rename(f->tmp, f->final) != 0;
-  if (bad) {
-    tc_outfile_abort(f);
-    return TC_E_WRITE;
+  if (!f->err) {
+    free(f->path);
+    free(f);
+    return TC_OK;
   }
-  free(f->tmp);
-  free(f->final);
-  free(f);
-  return TC_OK;
+  tc_err e = failed(f->name, f->err);
+  tc_outfile_abort(f);
+  return e;
 }
 
 void tc_outfile_abort(tc_outfile *f) {
@@ -91,9 +115,7 @@ void tc_outfile_abort(tc_outfile *f) {
     return;
   if (f->fp)
     fclose(f->fp);
-  if (f->tmp)
-    unlink(f->tmp);
-  free(f->tmp);
-  free(f->final);
+  unlink(f->path);
+  free(f->path);
   free(f);
 }

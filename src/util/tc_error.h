@@ -23,7 +23,10 @@
   X(BAD_SCHEMA, "invalid DevTools schema file")                                \
   X(WRITE, "cannot write output")                                              \
   X(USAGE, "invalid arguments")                                                \
-  X(BAD_BRACKETS, "mismatched brackets in event")
+  X(BAD_BRACKETS, "mismatched brackets in event")                             \
+  X(OUT_BUSY, "another run is writing this output folder")                     \
+  X(OUT_NOT_DIR, "output path exists and is not a folder")                     \
+  X(OUT_UNSAFE, "output folder cannot be replaced as a whole")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,

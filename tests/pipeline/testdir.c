@@ -72,3 +72,59 @@ void testdir_free(char *dir) {
     remove_tree(dir);
   free(dir);
 }
+
+char *testdir_read(const char *dir, const char *rel) {
+  char *p = testdir_path(dir, rel);
+  FILE *fp = p ? fopen(p, "rb") : NULL;
+  free(p);
+  if (!fp)
+    return NULL;
+  size_t n = 0, cap = 4096;
+  char *buf = malloc(cap);
+  while (buf) {
+    n += fread(buf + n, 1, cap - n - 1, fp);
+    if (n + 1 < cap)
+      break;
+    char *more = realloc(buf, cap *= 2);
+    if (!more)
+      free(buf);
+    buf = more;
+  }
+  fclose(fp);
+  if (buf)
+    buf[n] = '\0';
+  return buf;
+}
+
+const char *testdir_list(const char *dir, const char *rel, char *buf, size_t cap) {
+  char *p = testdir_path(dir, rel);
+  struct dirent **names = NULL;
+  int n = p ? scandir(p, &names, NULL, alphasort) : -1;
+  free(p);
+  snprintf(buf, cap, "%s", n < 0 ? "-" : "");
+  for (int i = 0; i < n; i++) {
+    const char *name = names[i]->d_name;
+    if (strcmp(name, ".") && strcmp(name, "..")) {
+      size_t used = strlen(buf);
+      snprintf(buf + used, cap - used, "%s%s", used ? " " : "", name);
+    }
+    free(names[i]);
+  }
+  free(names);
+  return buf;
+}
+
+char *testdir_scratch;
+
+int testdir_setup(void **state) {
+  (void)state;
+  testdir_scratch = testdir_new();
+  return testdir_scratch ? 0 : -1;
+}
+
+int testdir_teardown(void **state) {
+  (void)state;
+  testdir_free(testdir_scratch);
+  testdir_scratch = NULL;
+  return 0;
+}

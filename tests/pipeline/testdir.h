@@ -21,4 +21,17 @@ int testdir_mkdir(const char *dir, const char *rel);
  * then frees DIR. Accepts NULL. */
 void testdir_free(char *dir);
 
+/* The whole of DIR/REL, NUL-terminated, malloc'd; NULL if unreadable. */
+char *testdir_read(const char *dir, const char *rel);
+
+/* The names in DIR/REL but . and .., sorted and joined by spaces ("" when
+ * empty, "-" when it cannot be read), into BUF of CAP bytes; returns BUF. */
+const char *testdir_list(const char *dir, const char *rel, char *buf, size_t cap);
+
+/* cmocka fixtures: a fresh scratch folder for each test, in testdir_scratch
+ * from setup to teardown. */
+extern char *testdir_scratch;
+int testdir_setup(void **state);
+int testdir_teardown(void **state);
+
 #endif

@@ -1,0 +1,244 @@
+#define _GNU_SOURCE /* getopt_long */
+#include "cli/tc_args.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/tc_run.h"
+
+static const char usage_census[] =
+    "usage: tracecensus census [-T N] [-q | -v] [--manifest FILE] [--schema FILE]\n"
+    "                          [--chunk-bytes B] [--no-metrics] -o OUTDIR [--] INPUT...\n"
+    "\n"
+    "Counts every event of every trace under INPUT (corpus directories, one\n"
+    "subdirectory per site, or single trace files, each its own site) and writes\n"
+    "census.json, census.csv, census.md, run.json and metrics.csv, metrics.json,\n"
+    "metrics.md (runtime metrics per trace and site) into OUTDIR.\n"
+    "\n"
+    "  -T, --threads=N      worker threads, 0 = one per online CPU (default 0)\n"
+    "  -o, --output=OUTDIR  output folder, replaced as a whole when the run ends:\n"
+    "                       readers see the previous set or the new one, never a\n"
+    "                       mix; files in it that tracecensus does not write are kept\n"
+    "      --manifest=FILE  TSV listing every site of the crawl (column `site`), so\n"
+    "                       sites that left no trace still count in \"of S sites\"\n"
+    "      --schema=FILE    DevTools schema (default: the bundled data/devtools-schema.tsv)\n"
+    "      --chunk-bytes=B  size of the chunks big traces are split into\n"
+    "                       (4096 to 1073741824, default 1048576)\n"
+    "      --no-metrics     census only, no metric kernels (to measure what they cost)\n"
+    "  -q, --quiet          no progress and no summary line; problems are still named\n"
+    "  -v, --verbose        also the settings, one line per trace, and what was cleaned\n"
+    "  -h, --help           this text;  -V, --version  the version\n";
+
+static const char usage_run[] =
+    "usage: tracecensus run [-T N] [-q | -v] [--] JOB\n"
+    "\n"
+    "Runs the census described by a job file (jobs/*.job: corpus, manifest, output,\n"
+    "threads, chunk_bytes, schema, bucket_ms, refresh_hz, window_start_mark,\n"
+    "window_end_mark), exactly as `census` would with the same settings.\n"
+    "\n"
+    "  -T, --threads=N  worker threads, overriding the job's `threads`\n"
+    "  -q, --quiet      no progress and no summary line; problems are still named\n"
+    "  -v, --verbose    also the settings, one line per trace, and what was cleaned\n"
+    "  -h, --help       this text;  -V, --version  the version\n";
+
+static const char usage_all[] =
+    "usage: tracecensus census [OPTIONS] -o OUTDIR INPUT...\n"
+    "       tracecensus run [OPTIONS] JOB\n"
+    "       tracecensus help [census | run]\n"
+    "       tracecensus -h | --help | -V | --version\n"
+    "\n"
+    "census  counts every event of every trace under INPUT and writes the census and\n"
+    "        the runtime metrics into OUTDIR (`tracecensus census --help`)\n"
+    "run     does the same for a job file (`tracecensus run --help`)\n"
+    "\n"
+    "Traces may be plain JSON, gzip or zstd (recognised by their bytes), as a JSON\n"
+    "array of events or an object with traceEvents.\n"
+    "\n"
+    "Exit status: 0 all inputs read cleanly; 1 some inputs had errors (the report is\n"
+    "written, and run.json says what was skipped); 2 usage or fatal error, nothing\n"
+    "written (OUTDIR keeps its previous outputs); killed by SIGINT, SIGTERM or SIGHUP\n"
+    "the run removes its partial outputs and dies of that signal (a shell shows\n"
+    "128 + the signal: 130, 143, 129).\n";
+
+const char *tc_args_usage(tc_cmd cmd) {
+  return cmd == TC_CMD_CENSUS ? usage_census : cmd == TC_CMD_RUN ? usage_run : usage_all;
+}
+
+enum { OPT_MANIFEST = 256, OPT_SCHEMA, OPT_CHUNK, OPT_NO_METRICS };
+
+static const struct option census_opts[] = {
+    {"threads", required_argument, NULL, 'T'}, {"output", required_argument, NULL, 'o'},
+    {"manifest", required_argument, NULL, OPT_MANIFEST},
+    {"schema", required_argument, NULL, OPT_SCHEMA},
+    {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
+    {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
+    {"quiet", no_argument, NULL, 'q'}, {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0}};
+
+/* Run takes the census options that do not belong in the job file. */
+static const struct option run_opts[] = {
+    {"threads", required_argument, NULL, 'T'}, {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},       {NULL, 0, NULL, 0}};
+
+__attribute__((format(printf, 3, 4))) static tc_err usage_error(char *why, size_t cap,
+                                                                const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, cap, fmt, ap);
+  va_end(ap);
+  return TC_E_USAGE;
+}
+
+static int parse_uint(const char *v, unsigned long long lo, unsigned long long hi,
+                      unsigned long long *out) {
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(v, &end, 10);
+  if (errno || end == v || *end || v[0] == '-' || v[0] == '+' || n < lo || n > hi)
+    return 0;
+  *out = n;
+  return 1;
+}
+
+/* Says what was wrong with the option getopt stopped at (C is what it
+ * returned). A long option always moves optind past its word; a short
+ * one inside a group of letters may not, so BEFORE (optind before the
+ * call) tells which kind it was. */
+static tc_err option_error(char **argv, int before, int c, char *why, size_t cap) {
+  const char *word = argv[optind - 1];
+  if (optind > before && word[0] == '-' && word[1] == '-') {
+    int n = (int)strcspn(word, "=");
+    if (c == ':')
+      return usage_error(why, cap, "option '%.*s' needs a value", n, word);
+    return usage_error(why, cap, optopt ? "option '%.*s' takes no value" : "unknown option '%.*s'",
+                       n, word);
+  }
+  if (c == ':')
+    return usage_error(why, cap, "option '-%c' needs a value", optopt);
+  return usage_error(why, cap, "unknown option '-%c'", optopt);
+}
+
+static tc_err parse_options(int argc, char **argv, const struct option *opts, tc_args *a,
+                            char *why, size_t cap) {
+  const char *shorts = a->cmd == TC_CMD_CENSUS ? ":T:o:qvhV" : ":T:qvhV";
+  opterr = 0;
+  optind = 0; /* glibc: start afresh, whatever an earlier parse left */
+  for (;;) {
+    int before = optind ? optind : 1;
+    int c = getopt_long(argc, argv, shorts, opts, NULL);
+    unsigned long long n;
+    switch (c) {
+    case -1:
+      return TC_OK;
+    case 'h':
+      a->help_for = a->cmd;
+      a->cmd = TC_CMD_HELP;
+      return TC_OK;
+    case 'V':
+      a->cmd = TC_CMD_VERSION;
+      return TC_OK;
+    case 'q':
+      a->verbosity = -1;
+      break;
+    case 'v':
+      a->verbosity = a->verbosity < 0 ? 1 : a->verbosity + 1;
+      break;
+    case 'T':
+      if (!parse_uint(optarg, 0, 1024, &n))
+        return usage_error(why, cap,
+                           "-T needs a thread count from 0 (one per CPU) to 1024, not '%s'", optarg);
+      a->threads = (unsigned)n;
+      a->threads_set = 1;
+      break;
+    case 'o':
+      if (!*optarg)
+        return usage_error(why, cap, "-o needs a folder name, not ''");
+      a->outdir = optarg;
+      break;
+    case OPT_MANIFEST:
+      a->manifest = optarg;
+      break;
+    case OPT_SCHEMA:
+      a->schema = optarg;
+      break;
+    case OPT_CHUNK:
+      if (!parse_uint(optarg, 4096, TC_MAX_CHUNK_BYTES, &n))
+        return usage_error(why, cap, "--chunk-bytes needs a size from 4096 to 1073741824, not '%s'",
+                           optarg);
+      a->chunk_bytes = (size_t)n;
+      break;
+    case OPT_NO_METRICS:
+      a->no_metrics = 1;
+      break;
+    default:
+      return option_error(argv, before, c, why, cap);
+    }
+  }
+}
+
+tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
+  memset(a, 0, sizeof *a);
+  a->cmd = TC_CMD_HELP;
+  a->help_for = TC_CMD_HELP;
+  why[0] = '\0';
+  if (argc < 2)
+    return usage_error(why, cap, "missing command");
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+    if (argc > 2 && !strcmp(cmd, "help")) {
+      if (!strcmp(argv[2], "census"))
+        a->help_for = TC_CMD_CENSUS;
+      else if (!strcmp(argv[2], "run"))
+        a->help_for = TC_CMD_RUN;
+      else
+        return usage_error(why, cap, "no help on '%s': the commands are census and run", argv[2]);
+    }
+    return TC_OK;
+  }
+  if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+    a->cmd = TC_CMD_VERSION;
+    return TC_OK;
+  }
+  if (!strcmp(cmd, "census"))
+    a->cmd = TC_CMD_CENSUS;
+  else if (!strcmp(cmd, "run"))
+    a->cmd = TC_CMD_RUN;
+  else
+    return usage_error(why, cap, "unknown command '%s'", cmd);
+  /* The command's name stands where getopt expects the program's. */
+  int n = argc - 1;
+  char **v = argv + 1;
+  tc_err e = parse_options(n, v, a->cmd == TC_CMD_CENSUS ? census_opts : run_opts, a, why, cap);
+  if (e || a->cmd == TC_CMD_HELP || a->cmd == TC_CMD_VERSION)
+    return e;
+  int nops = n - optind;
+  if (a->cmd == TC_CMD_RUN) {
+    if (nops != 1)
+      return nops ? usage_error(why, cap, "run takes one JOB, not %d", nops)
+                  : usage_error(why, cap, "run needs a JOB file");
+    a->job = v[optind];
+    return TC_OK;
+  }
+  if (!a->outdir)
+    return usage_error(why, cap, "census needs -o OUTDIR");
+  if (!nops)
+    return usage_error(why, cap, "census needs at least one INPUT");
+  if (!(a->inputs = malloc((size_t)nops * sizeof *a->inputs)))
+    return TC_E_NOMEM;
+  for (int i = 0; i < nops; i++)
+    a->inputs[i] = v[optind + i];
+  a->ninputs = nops;
+  return TC_OK;
+}
+
+void tc_args_free(tc_args *a) {
+  free(a->inputs);
+  a->inputs = NULL;
+  a->ninputs = 0;
+}

@@ -1,0 +1,39 @@
+/* The command line, parsed with getopt_long (zstd's and hyperfine's
+ * conventions: -T0, -T 0 and --threads=0 alike, options before or after
+ * operands, "--" ends the options, -q, -v, -V, -h on every command). */
+#ifndef TC_ARGS_H
+#define TC_ARGS_H
+
+#include <stddef.h>
+
+#include "util/tc_error.h"
+
+typedef enum { TC_CMD_HELP, TC_CMD_VERSION, TC_CMD_CENSUS, TC_CMD_RUN } tc_cmd;
+
+typedef struct {
+  tc_cmd cmd;
+  tc_cmd help_for;   /* TC_CMD_HELP: the command asked about, or TC_CMD_HELP for all */
+  int verbosity;     /* -1 with -q, else the number of -v */
+  int threads_set;   /* -T given */
+  unsigned threads;  /* 0 = online CPUs */
+  size_t chunk_bytes;/* 0 = the run's default */
+  int no_metrics;
+  const char *outdir, *manifest, *schema; /* census; NULL when not given */
+  const char *job;                        /* run */
+  const char **inputs;                    /* census: malloc'd, into argv */
+  int ninputs;
+} tc_args;
+
+/* Parses ARGV (argv[0] is the program; getopt may reorder the rest) into
+ * *A, whose strings point into ARGV. On a usage error returns TC_E_USAGE
+ * with a one-line reason in WHY (CAP bytes) and a->cmd set to the command
+ * it was for, so the right usage can be shown. Free with tc_args_free
+ * either way. */
+tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap);
+
+void tc_args_free(tc_args *a);
+
+/* The usage text of CMD (TC_CMD_HELP: every command), static. */
+const char *tc_args_usage(tc_cmd cmd);
+
+#endif
