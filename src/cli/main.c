@@ -88,24 +88,49 @@ static int name_missing_inputs(const census_job *j, char *missing) {
   return n;
 }
 
-/* Whether the corpus's unreadable input is one name_missing_inputs named. */
-static int named_missing(const tc_corpus *c, const census_job *j, const char *missing) {
-  for (int i = 0; c->problem && i < j->ninputs; i++)
-    if (missing[i] && strcmp(j->inputs[i], c->problem) == 0)
+/* Whether a path the corpus skipped is an INPUT name_missing_inputs named. */
+static int named_missing(const char *path, const census_job *j, const char *missing) {
+  for (int i = 0; i < j->ninputs; i++)
+    if (missing[i] && strcmp(j->inputs[i], path) == 0)
       return 1;
   return 0;
 }
 
+/* What the corpus scan skipped (less the INPUTs named already) and its
+ * warnings; returns how many were skipped. */
+static int print_corpus_notes(const tc_corpus *c, const census_job *j, const char *missing) {
+  int n = 0;
+  for (uint32_t i = 0; i < c->nskipped; i++) {
+    const tc_corpus_note *note = &c->skipped[i];
+    if (named_missing(note->path, j, missing))
+      continue;
+    n++;
+    if (note->line)
+      fprintf(stderr, "tracecensus: %s:%" PRIu32 ": %s\n", note->path, note->line, note->why);
+    else
+      fprintf(stderr, "tracecensus: %s: %s; skipped\n", note->path, note->why);
+  }
+  for (uint32_t i = 0; i < c->nwarnings; i++)
+    fprintf(stderr, "tracecensus: warning: %s\n", c->warnings[i].why);
+  return n;
+}
+
 /* One line per problem, naming the file and where in it. */
-static void print_problems(const tc_corpus *c, const tc_run_result *r, const census_job *j,
-                           const char *missing) {
-  if (c->problem && !named_missing(c, j, missing))
-    fprintf(stderr, "tracecensus: %s: cannot be read, skipped\n", c->problem);
+static void print_problems(const tc_corpus *c, const tc_run_result *r) {
   for (uint32_t i = 0; i < c->ntraces; i++) {
     const tc_trace_status *st = &r->traces[i];
     const char *path = c->traces[i].path;
-    if (st->fatal)
+    if (st->fatal == TC_E_NOT_TRACE)
+      fprintf(stderr, "tracecensus: %s: %s (JSON byte %" PRIu64 "); trace skipped\n", path,
+              tc_strerror(st->fatal), st->shape.not_trace_offset);
+    else if (st->fatal)
       fprintf(stderr, "tracecensus: %s: %s; trace skipped\n", path, tc_strerror(st->fatal));
+    if (st->shape.trailing_bytes)
+      fprintf(stderr,
+              "tracecensus: %s: %s at JSON byte %" PRIu64 " (%" PRIu64 " bytes, %" PRIu64
+              " JSON values); not counted\n",
+              path, tc_strerror(TC_E_TRAILING_DATA), st->shape.trailing_offset,
+              st->shape.trailing_size, st->shape.trailing_values);
     if (st->stream_err)
       fprintf(stderr, "tracecensus: %s: %s at JSON byte %" PRIu64 "; events before it were counted\n",
               path, tc_strerror(st->stream_err), st->stream_offset);
@@ -126,7 +151,9 @@ static void print_traces(const tc_corpus *c, const tc_run_result *r) {
             " bytes on disk, %" PRIu64 " bytes of JSON, %s\n",
             c->traces[i].path, c->sites[c->traces[i].site].name, tc_format_name(st->format),
             st->events, st->bad_events, c->traces[i].size, st->out_bytes,
-            st->fatal ? "failed" : (st->stream_err || st->bad_events) ? "partial" : "ok");
+            st->fatal                                                       ? "failed"
+            : st->stream_err || st->bad_events || st->shape.trailing_bytes ? "partial"
+                                                                           : "ok");
   }
 }
 
@@ -253,11 +280,12 @@ static int run_census(const census_job *j) {
   int rc = EXIT_FATAL;
   e = tc_corpus_scan(j->inputs, j->ninputs, j->manifest, &corpus);
   if (e) {
-    fprintf(stderr, "tracecensus: %s: %s\n", e == TC_E_BAD_MANIFEST ? j->manifest : "corpus",
+    fprintf(stderr, "tracecensus: %s: %s\n", e == TC_E_NOMEM ? "corpus" : j->manifest,
             tc_strerror(e));
     goto out_set;
   }
   if (corpus.nsites == 0) {
+    print_corpus_notes(&corpus, j, missing);
     fprintf(stderr, "tracecensus: no sites found in");
     for (int i = 0; i < j->ninputs; i++)
       if (!missing[i])
@@ -296,10 +324,10 @@ static int run_census(const census_job *j) {
               "previous outputs\n", j->outdir, sw.path, strerror(sw.errnum));
     } else {
       print_leftover(&sw, j->verbosity);
-      print_problems(&corpus, &res, j, missing);
+      int unreadable = nmissing + print_corpus_notes(&corpus, j, missing);
+      print_problems(&corpus, &res);
       if (j->verbosity > 0)
         print_traces(&corpus, &res);
-      int unreadable = nmissing + (corpus.problem && !named_missing(&corpus, j, missing));
       rc = res.traces_with_errors || unreadable || schema_error ? EXIT_INPUT_ERRORS : EXIT_CLEAN;
       if (j->verbosity >= 0)
         print_summary(j, &corpus, &res, unreadable, schema_error != NULL);

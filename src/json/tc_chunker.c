@@ -38,13 +38,22 @@ typedef enum {
   ST_DONE
 } scan_state;
 
-typedef enum { V_EVENT, V_SKIP_ELEMENT, V_SKIP_MEMBER, V_METADATA, V_EVENTS_NOT_ARRAY } value_kind;
+typedef enum {
+  V_EVENT,
+  V_SKIP_ELEMENT,
+  V_SKIP_MEMBER,
+  V_METADATA,
+  V_EVENTS_NOT_ARRAY,
+  V_TRAILING /* a value after the trace ended: counted, never read */
+} value_kind;
 
 struct tc_chunker {
   size_t target, max_event;
   scan_state st, resume;
   uint64_t pos; /* absolute offset of the next byte to scan */
-  int object_form, saw_events, unterminated, trailing, cut_event;
+  int object_form, saw_events, unterminated, trailing, cut_event, saw_meta;
+  uint32_t events_arrays;
+  uint64_t trail_offset, trail_values;
   /* value scanning */
   value_kind vkind;
   int depth, in_str, esc, scalar;
@@ -53,10 +62,11 @@ struct tc_chunker {
   uint64_t vstart;   /* offset of the value's first byte */
   size_t vbytes;     /* bytes of the current event copied so far */
   int too_big;
-  /* top-level key */
+  /* top-level key, unescaped */
   char key[TC_KEY_MAX];
   size_t keylen;
-  int key_esc;
+  int key_esc;       /* 1 after a backslash, 2..5 while reading \uXXXX digits */
+  unsigned key_code; /* the \u code point read so far */
   /* output */
   tc_chunk *cur;
   uint32_t next_seq;
@@ -118,6 +128,11 @@ void tc_chunker_shape(const tc_chunker *ch, tc_trace_shape *out) {
   out->trailing_bytes = ch->trailing;
   out->cut_event = ch->cut_event;
   out->metadata_cut = ch->meta_cut;
+  out->events_arrays = ch->events_arrays;
+  out->trailing_offset = ch->trail_offset;
+  out->trailing_size = ch->trailing ? ch->pos - ch->trail_offset : 0;
+  out->trailing_values = ch->trail_values;
+  out->not_trace_offset = ch->pos;
   out->metadata.ptr = ch->meta;
   out->metadata.len = ch->meta_len;
 }
@@ -491,6 +506,10 @@ static void after_value(tc_chunker *ch) {
   case V_METADATA:
     ch->resume = ST_OBJ_NEXT;
     break;
+  case V_TRAILING:
+    ch->trail_values++;
+    ch->resume = ST_DONE;
+    break;
   }
   ch->st = ch->mismatch ? ST_BAD_TAIL : ch->resume;
 }
@@ -498,6 +517,57 @@ static void after_value(tc_chunker *ch) {
 static int key_is(const tc_chunker *ch, const char *k) {
   size_t n = strlen(k);
   return ch->keylen == n && memcmp(ch->key, k, n) == 0;
+}
+
+static void key_put(tc_chunker *ch, char c) {
+  if (ch->keylen < TC_KEY_MAX)
+    ch->key[ch->keylen++] = c;
+}
+
+static int hex_value(unsigned char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  c |= 0x20;
+  return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* One byte of a top-level key inside its quotes. Escapes are decoded, so
+ * "trace\u0045vents" is traceEvents as JSON says; only ASCII keys are ever
+ * compared, so any other code point is kept as a byte that matches none. */
+static void key_byte(tc_chunker *ch, unsigned char c) {
+  if (ch->key_esc >= 2 && c == '\\') {
+    /* A cut-short \u: the backslash escapes the next byte, as in values. */
+    key_put(ch, (char)0xFF);
+    ch->key_esc = 1;
+    return;
+  }
+  if (ch->key_esc >= 2) {
+    int h = hex_value(c);
+    ch->key_code = ch->key_code << 4 | (unsigned)(h < 0 ? 0 : h);
+    if (h < 0)
+      ch->key_code = 0x100;
+    if (++ch->key_esc == 6) {
+      key_put(ch, ch->key_code < 0x80 ? (char)ch->key_code : (char)0xFF);
+      ch->key_esc = 0;
+    }
+    return;
+  }
+  if (ch->key_esc) {
+    static const char from[] = "bfnrt", to[] = "\b\f\n\r\t";
+    const char *e = c ? strchr(from, c) : NULL;
+    ch->key_esc = 0;
+    if (c == 'u') {
+      ch->key_esc = 2;
+      ch->key_code = 0;
+      return;
+    }
+    key_put(ch, e ? to[e - from] : (char)c);
+    return;
+  }
+  if (c == '\\')
+    ch->key_esc = 1;
+  else
+    key_put(ch, (char)c);
 }
 
 tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_chunk **ready) {
@@ -512,6 +582,7 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_
       } else if (c == '[') {
         ch->st = ST_ARRAY;
         ch->saw_events = 1;
+        ch->events_arrays = 1;
       } else if (c == '{') {
         ch->object_form = 1;
         ch->st = ST_OBJ_KEY;
@@ -534,16 +605,12 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_
       }
       break;
     case ST_OBJ_KSTR:
-      if (ch->key_esc) {
-        ch->key_esc = 0;
-      } else if (c == '\\') {
-        ch->key_esc = 1;
-      } else if (c == '"') {
+      /* Only a backslash right before it escapes a quote, as in values:
+       * "\u00" ends there, cut short. */
+      if (c == '"' && ch->key_esc != 1)
         ch->st = ST_OBJ_COLON;
-        break;
-      }
-      if (ch->keylen < TC_KEY_MAX)
-        ch->key[ch->keylen++] = (char)c;
+      else
+        key_byte(ch, c);
       break;
     case ST_OBJ_COLON:
       if (c == ':')
@@ -554,15 +621,21 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_
     case ST_OBJ_VALUE:
       if (is_space(c))
         break;
+      /* A second traceEvents array adds its events, as Perfetto's
+       * importer does; a second metadata member is skipped. */
+      if (key_is(ch, "traceEvents") && c == '[') {
+        ch->saw_events = 1;
+        ch->events_arrays++;
+        ch->st = ST_ARRAY;
+        break;
+      }
       if (key_is(ch, "traceEvents") && !ch->saw_events) {
-        if (c == '[') {
-          ch->saw_events = 1;
-          ch->st = ST_ARRAY;
-          break;
-        }
         start_value(ch, (char)c, V_EVENTS_NOT_ARRAY);
+      } else if (key_is(ch, "metadata") && !ch->saw_meta) {
+        ch->saw_meta = 1;
+        start_value(ch, (char)c, V_METADATA);
       } else {
-        start_value(ch, (char)c, key_is(ch, "metadata") ? V_METADATA : V_SKIP_MEMBER);
+        start_value(ch, (char)c, V_SKIP_MEMBER);
       }
       continue;
     case ST_OBJ_NEXT:
@@ -635,9 +708,20 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_
       }
       break;
     case ST_DONE:
-      if (!is_space(c))
+      /* Perfetto's importer stops at the end of the trace and calls more
+       * data an error. Here it is counted as values (commas, brackets and
+       * braces between them are skipped, so a second array-form document
+       * counts its elements) and reported, never read. */
+      if (is_space(c))
+        break;
+      if (!ch->trailing) {
         ch->trailing = 1;
-      break;
+        ch->trail_offset = ch->pos;
+      }
+      if (c == ',' || c == '[' || c == ']' || c == '}')
+        break;
+      start_value(ch, (char)c, V_TRAILING);
+      continue;
     }
     ch->pos++;
     i++;
@@ -663,13 +747,18 @@ tc_err tc_chunker_finish(tc_chunker *ch, tc_chunk **last) {
         add_error(ch, ch->elements, ch->vstart, TC_E_TRUNCATED_JSON);
         ch->elements++;
       }
+    } else if (ch->vkind == V_TRAILING) {
+      ch->trail_values++;
+      ch->st = ST_DONE;
     }
-    ch->unterminated = 1;
-  } else if (ch->st == ST_ARRAY || (ch->st != ST_DONE && ch->st != ST_START)) {
+    if (ch->st != ST_DONE)
+      ch->unterminated = 1;
+  } else if (ch->st != ST_DONE && ch->st != ST_START &&
+             !(ch->st == ST_BAD_TAIL && ch->resume == ST_DONE)) {
     ch->unterminated = 1;
   }
   if (ch->st == ST_START)
-    rc = TC_E_NOT_TRACE;
+    rc = TC_E_EMPTY_TRACE;
   else if (!ch->saw_events)
     rc = TC_E_NO_EVENTS;
   if (ch->cur && ch->cur->nevents) {

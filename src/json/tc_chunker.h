@@ -10,9 +10,12 @@
  *
  * Accepted like Chrome and Perfetto accept them: an array with no closing
  * bracket, trailing or repeated commas, an object whose traceEvents is not
- * the first member. Elements that are not objects, events larger than the
- * limit, and an event cut off by the end of the stream are recorded as
- * errors with their index and byte offset, and scanning goes on.
+ * the first member, a traceEvents key given twice (both arrays' events
+ * count, indexed on from the first), a key spelt with escapes. Elements that
+ * are not objects, events larger than the limit, and an event cut off by the
+ * end of the stream are recorded as errors with their index and byte
+ * offset, and scanning goes on. Data after the trace's end is counted in
+ * the shape (values, offset, size) and never read as events.
  *
  * So are events with mismatched brackets (TC_E_BAD_BRACKETS, which wins
  * over TC_E_EVENT_TOO_BIG): a closer of the wrong kind, at one of the outer
@@ -74,7 +77,8 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *data, size_t n, size_t *pos, 
 
 /* Ends the stream: *last receives the final partial chunk (or NULL if it has
  * no events). Records a cut-off event, and returns TC_E_NO_EVENTS for an
- * object without traceEvents or TC_E_NOT_TRACE for an empty stream. */
+ * object without traceEvents or TC_E_EMPTY_TRACE for a stream of nothing
+ * but spaces (or a byte order mark). */
 tc_err tc_chunker_finish(tc_chunker *ch, tc_chunk **last);
 
 /* Errors recorded so far (at most TC_CHUNKER_MAX_ERRORS kept; the count is
@@ -92,7 +96,12 @@ typedef struct {
   int trailing_bytes;  /* non-space bytes after the trace ended */
   int cut_event;       /* the stream ended inside an event: the trace is truncated */
   int metadata_cut;    /* metadata longer than the kept limit */
-  tc_str metadata;     /* raw JSON of the "metadata" member, or empty;
+  uint32_t events_arrays; /* traceEvents arrays read (a repeated key adds its events) */
+  uint64_t trailing_offset; /* of the first non-space byte after the trace */
+  uint64_t trailing_size;   /* bytes from there to the end of the stream */
+  uint64_t trailing_values; /* JSON values in them, none of them read */
+  uint64_t not_trace_offset; /* where TC_E_NOT_TRACE stopped the scan */
+  tc_str metadata;     /* raw JSON of the first "metadata" member, or empty;
                           valid until tc_chunker_free */
 } tc_trace_shape;
 

@@ -7,6 +7,7 @@
 // own record; the second pass copies strings out, since each per-event
 // document reuses the parser's string buffer.
 #include "json/tc_parser.h"
+#include "json/tc_lenient.h"
 #include "util/tc_str.h"
 
 #include <simdjson.h>
@@ -27,6 +28,7 @@ static_assert(TC_JSON_PADDING >= SIMDJSON_PADDING, "chunk padding too small for 
 namespace {
 
 constexpr int kMaxArgDepth = 64;
+constexpr size_t kKeepRewrite = size_t(1) << 20;
 
 // The trie key of array elements: a NUL byte, so that an object member
 // literally named "[]" stays a path of its own.
@@ -114,6 +116,7 @@ struct tc_parser {
   bool copy_strings = false;
   Arena arena;
   std::string numbuf;
+  std::vector<char> rewrite; // a lenient event's strict text, then padding
 
   std::string_view keep(std::string_view s) { return copy_strings ? arena.copy(s) : s; }
 
@@ -347,10 +350,12 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
   cur_elem = 0;
   error_code err;
   std::string_view id2;
+  bool empty = true;
   for (auto field : obj) {
     ondemand::field fl;
     if ((err = std::move(field).get(fl)))
       return err;
+    empty = false;
     std::string_view key;
     if ((err = key_of(fl, key)))
       return err;
@@ -440,6 +445,8 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
   // "id" when the event has one, else the first id2 member.
   if (!ev.id.ptr && id2.data())
     ev.id = S(id2);
+  if (empty)
+    ev.err = TC_E_EMPTY_EVENT;
   ev.npres = uint32_t(pres.size()) - ev.pres_begin;
   ev.nwant = uint32_t(wanted.size()) - ev.want_begin;
   return SUCCESS;
@@ -509,27 +516,53 @@ static bool parse_whole(tc_parser *p, const tc_chunk *c) {
   return p->events.size() == c->nevents;
 }
 
-static void parse_one(tc_parser *p, const tc_chunk *c, const tc_chunk_event &ce) {
+// One event as its own document; on failure no partial output is kept.
+static error_code parse_alone(tc_parser *p, const char *text, size_t len, size_t cap,
+                              tc_event &ev) {
   size_t pres0 = p->pres.size(), want0 = p->wanted.size();
-  p->events.emplace_back();
-  tc_event &ev = p->events.back();
   ondemand::document doc;
   ondemand::object obj;
-  error_code e = p->parser.iterate(c->buf + ce.start, ce.end - ce.start, c->cap - ce.start).get(doc);
+  error_code e = p->parser.iterate(text, len, cap).get(doc);
   if (!e)
     e = doc.get_object().get(obj);
   if (!e)
     e = p->parse_event(obj, ev);
   if (e) {
-    // Keep no partial output of a bad event.
     p->pres.resize(pres0);
     p->wanted.resize(want0);
     std::memset(&ev, 0, sizeof ev);
     ev.dur = -1;
     ev.pres_begin = uint32_t(pres0);
     ev.want_begin = uint32_t(want0);
-    ev.err = err_of(e);
   }
+  return e;
+}
+
+// The slow path's event: as written, else its lenient rewrite (the
+// strings were copied out, so the rewrite's buffer may be reused).
+static void parse_one(tc_parser *p, const tc_chunk *c, const tc_chunk_event &ce) {
+  p->events.emplace_back();
+  tc_event &ev = p->events.back();
+  const char *text = c->buf + ce.start;
+  size_t len = ce.end - ce.start;
+  error_code e = parse_alone(p, text, len, c->cap - ce.start, ev);
+  if (!e)
+    return;
+  if (e != MEMALLOC) {
+    if (size_t n = tc_lenient_size(text, len)) {
+      p->rewrite.resize(n + SIMDJSON_PADDING);
+      tc_lenient_rewrite(text, len, p->rewrite.data());
+      e = parse_alone(p, p->rewrite.data(), n, p->rewrite.size(), ev);
+      if (!e)
+        ev.flags |= TC_EV_LENIENT;
+      // A huge event's rewrite is not kept for the parser's lifetime.
+      if (p->rewrite.capacity() > kKeepRewrite)
+        std::vector<char>().swap(p->rewrite);
+      if (!e)
+        return;
+    }
+  }
+  ev.err = err_of(e);
 }
 
 tc_err tc_parser_parse(tc_parser *p, const tc_chunk *c, tc_parsed *out) {

@@ -29,6 +29,7 @@ enum {
   TC_EV_HAS_TID = 1 << 3,
   TC_EV_HAS_NAME = 1 << 4,
   TC_EV_HAS_ARGS = 1 << 5, /* args present and an object */
+  TC_EV_LENIENT = 1 << 6,  /* read only after the rewrite of tc_lenient.h */
 };
 
 /* One event's fields. Strings are unescaped and valid until the next
@@ -69,7 +70,10 @@ tc_parser *tc_parser_create(const char *const *wanted, size_t nwanted);
 void tc_parser_free(tc_parser *p);
 
 /* Parses every event of CHUNK. Results stay valid until the next call.
- * Returns an error only if memory fails; bad events are marked in err. */
+ * Returns an error only if memory fails; bad events are marked in err, an
+ * empty object ({}) with TC_E_EMPTY_EVENT (Perfetto's importer drops it
+ * too: it has no phase). An event that strict JSON rejects but Perfetto
+ * reads (tc_lenient.h) is parsed from its rewrite and flagged TC_EV_LENIENT. */
 tc_err tc_parser_parse(tc_parser *p, const tc_chunk *chunk, tc_parsed *out);
 
 /* Text of path ID ("args.data.frame"), valid for the parser's lifetime. */

@@ -1,6 +1,8 @@
 #include "pipeline/tc_corpus.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +13,10 @@
 
 typedef struct {
   tc_corpus *c;
-  size_t sites_cap, traces_cap;
-  /* unsorted trace list holds the site name until sites are sorted */
-  char **trace_site;
-  size_t trace_site_cap;
+  size_t sites_cap, traces_cap, skipped_cap, warnings_cap;
+  /* per trace, until sites are sorted: its site's name and its real path */
+  char **trace_site, **trace_real;
+  size_t trace_site_cap, trace_real_cap;
 } builder;
 
 static char *dupstr(const char *s) {
@@ -55,6 +57,66 @@ char *tc_corpus_site_of_file(const char *filename) {
   return s;
 }
 
+static tc_err add_note(tc_corpus_note **list, uint32_t *n, size_t *cap, const char *path,
+                       uint32_t line, const char *why) {
+  tc_err e = TC_GROW(*list, *cap, (size_t)*n + 1);
+  if (e)
+    return e;
+  tc_corpus_note *note = &(*list)[*n];
+  note->path = dupstr(path);
+  note->why = dupstr(why);
+  note->line = line;
+  if (!note->path || !note->why) {
+    free(note->path);
+    free(note->why);
+    return TC_E_NOMEM;
+  }
+  (*n)++;
+  return TC_OK;
+}
+
+static tc_err skip(builder *b, const char *path, uint32_t line, const char *why) {
+  return add_note(&b->c->skipped, &b->c->nskipped, &b->skipped_cap, path, line, why);
+}
+
+static tc_err warn(builder *b, const char *text) {
+  return add_note(&b->c->warnings, &b->c->nwarnings, &b->warnings_cap, "", 0, text);
+}
+
+/* "cannot be read: No such file or directory" and the like. */
+static tc_err skip_errno(builder *b, const char *path, const char *what, int err) {
+  char why[256];
+  snprintf(why, sizeof why, "%s: %s", what, strerror(err));
+  return skip(b, path, 0, why);
+}
+
+/* What a path that is not a regular file or folder is, for the skip note;
+ * ST is from stat (the symlink followed), ERR its errno if that failed. */
+static const char *kind_of(const char *path, const struct stat *st, int err) {
+  if (err == ELOOP)
+    return "a symlink loop";
+  struct stat l;
+  if (err == ENOENT && lstat(path, &l) == 0 && S_ISLNK(l.st_mode))
+    return "a dangling symlink";
+  if (err)
+    return NULL;
+  if (S_ISFIFO(st->st_mode))
+    return "a FIFO, not a regular file";
+  if (S_ISCHR(st->st_mode))
+    return "a character device, not a regular file";
+  if (S_ISBLK(st->st_mode))
+    return "a block device, not a regular file";
+  if (S_ISSOCK(st->st_mode))
+    return "a socket, not a regular file";
+  return "not a regular file";
+}
+
+/* Notes PATH, which stat could not make a trace of, as skipped. */
+static tc_err skip_entry(builder *b, const char *path, const struct stat *st, int err) {
+  const char *kind = kind_of(path, st, err);
+  return kind ? skip(b, path, 0, kind) : skip_errno(b, path, "cannot be read", err);
+}
+
 static tc_site *find_site(tc_corpus *c, const char *name) {
   for (uint32_t i = 0; i < c->nsites; i++)
     if (strcmp(c->sites[i].name, name) == 0)
@@ -78,26 +140,32 @@ static tc_err add_site(builder *b, const char *name, tc_site **out) {
   return TC_OK;
 }
 
+/* Takes PATH (malloc'd) whatever happens. */
 static tc_err add_trace(builder *b, const char *site, char *path, const struct stat *st) {
   tc_site *s;
+  size_t n = (size_t)b->c->ntraces + 1;
   tc_err e = add_site(b, site, &s);
   if (!e)
-    e = TC_GROW(b->c->traces, b->traces_cap, (size_t)b->c->ntraces + 1);
+    e = TC_GROW(b->c->traces, b->traces_cap, n);
   if (!e)
-    e = TC_GROW(b->trace_site, b->trace_site_cap, (size_t)b->c->ntraces + 1);
+    e = TC_GROW(b->trace_site, b->trace_site_cap, n);
+  if (!e)
+    e = TC_GROW(b->trace_real, b->trace_real_cap, n);
   if (e) {
     free(path);
     return e;
   }
-  if (!(b->trace_site[b->c->ntraces] = dupstr(site))) {
+  /* A file that vanished since stat keeps its spelling: it fails alone when
+   * read. */
+  char *real = realpath(path, NULL);
+  b->trace_real[b->c->ntraces] = real ? real : dupstr(path);
+  if (!(b->trace_site[b->c->ntraces] = dupstr(site)) || !b->trace_real[b->c->ntraces]) {
     free(path);
     return TC_E_NOMEM;
   }
   tc_trace *t = &b->c->traces[b->c->ntraces++];
   t->path = path;
   t->size = (uint64_t)st->st_size;
-  t->dev = (uint64_t)st->st_dev;
-  t->ino = (uint64_t)st->st_ino;
   b->c->bytes += t->size;
   return TC_OK;
 }
@@ -107,11 +175,6 @@ static int not_a_trace(const char *name) {
          strcmp(name, "manifest.json") == 0 || strncmp(name, "README", 6) == 0;
 }
 
-static void note_problem(tc_corpus *c, const char *path) {
-  if (!c->problem)
-    c->problem = dupstr(path);
-}
-
 static tc_err scan_site_dir(builder *b, const char *dir, const char *site) {
   tc_site *s;
   tc_err e = add_site(b, site, &s);
@@ -119,48 +182,37 @@ static tc_err scan_site_dir(builder *b, const char *dir, const char *site) {
     return e;
   s->from_dir = 1;
   DIR *d = opendir(dir);
-  if (!d) {
-    note_problem(b->c, dir);
-    return TC_OK;
-  }
+  if (!d)
+    return skip_errno(b, dir, "cannot be listed", errno);
   struct dirent *de;
   while (!e && (de = readdir(d))) {
     if (not_a_trace(de->d_name))
       continue;
     char *p = join(dir, de->d_name);
-    struct stat st;
     if (!p) {
       e = TC_E_NOMEM;
-    } else if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
-      free(p);
-    } else {
-      e = add_trace(b, site, p, &st);
+      break;
     }
+    struct stat st;
+    int err = stat(p, &st) == 0 ? 0 : errno;
+    if (!err && S_ISREG(st.st_mode)) {
+      e = add_trace(b, site, p, &st);
+      continue;
+    }
+    if (!err && S_ISDIR(st.st_mode))
+      e = skip(b, p, 0, "a folder inside a site folder (traces lie directly in it)");
+    else
+      e = skip_entry(b, p, &st, err);
+    free(p);
   }
   closedir(d);
   return e;
 }
 
-static tc_err scan_input(builder *b, const char *in) {
-  struct stat st;
-  if (stat(in, &st) != 0) {
-    note_problem(b->c, in);
-    return TC_OK;
-  }
-  if (S_ISREG(st.st_mode)) {
-    char *site = tc_corpus_site_of_file(in);
-    char *p = dupstr(in);
-    tc_err e = site && p ? add_trace(b, site, p, &st) : TC_E_NOMEM;
-    if (!site || !p)
-      free(p);
-    free(site);
-    return e;
-  }
+static tc_err scan_dir(builder *b, const char *in) {
   DIR *d = opendir(in);
-  if (!d) {
-    note_problem(b->c, in);
-    return TC_OK;
-  }
+  if (!d)
+    return skip_errno(b, in, "cannot be listed", errno);
   tc_err e = TC_OK;
   struct dirent *de;
   while (!e && (de = readdir(d))) {
@@ -171,16 +223,19 @@ static tc_err scan_input(builder *b, const char *in) {
       e = TC_E_NOMEM;
       break;
     }
-    if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+    struct stat st;
+    int err = stat(p, &st) == 0 ? 0 : errno;
+    if (!err && S_ISDIR(st.st_mode)) {
       e = scan_site_dir(b, p, de->d_name);
       free(p);
-    } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+    } else if (!err && S_ISREG(st.st_mode)) {
       char *site = tc_corpus_site_of_file(de->d_name);
       e = site ? add_trace(b, site, p, &st) : TC_E_NOMEM;
       if (!site)
         free(p);
       free(site);
     } else {
+      e = skip_entry(b, p, &st, err);
       free(p);
     }
   }
@@ -188,104 +243,278 @@ static tc_err scan_input(builder *b, const char *in) {
   return e;
 }
 
+/* ---- inputs and the names of single-file sites ------------------------ */
+
+typedef struct {
+  const char *path;
+  struct stat st;
+  int err;    /* errno of stat, or 0 */
+  char *base; /* a regular file's site name from its file name, else NULL */
+  char *real; /* its canonical path: one file, one identity */
+  char *site; /* the name it gets */
+} input;
+
+/* The last component of the folder holding REAL, or NULL for "/x". */
+static char *folder_name(const char *real) {
+  const char *slash = strrchr(real, '/');
+  if (!slash || slash == real)
+    return NULL;
+  const char *start = slash;
+  while (start > real && start[-1] != '/')
+    start--;
+  size_t n = (size_t)(slash - start);
+  char *s = malloc(n + 1);
+  if (s) {
+    memcpy(s, start, n);
+    s[n] = '\0';
+  }
+  return s;
+}
+
+/* Among the files IN[0..n) named BASE, the number of different files. */
+static size_t distinct_files(const input *in, size_t n, const char *base) {
+  size_t d = 0;
+  for (size_t j = 0; j < n; j++) {
+    if (!in[j].base || strcmp(in[j].base, base) != 0)
+      continue;
+    size_t k = 0;
+    while (k < j && !(in[k].base && strcmp(in[k].base, base) == 0 &&
+                      strcmp(in[k].real, in[j].real) == 0))
+      k++;
+    d += k == j;
+  }
+  return d;
+}
+
+static tc_err warn_renamed(builder *b, const input *first, size_t files) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "%zu input files map to the site name \"%s\"; each is named by its folder "
+           "instead (%s is site \"%s\")",
+           files, first->base, first->path, first->site);
+  return warn(b, text);
+}
+
+/* Different files given as inputs that share a site name are each named by
+ * their folder, so `census crawl/x/trace.json crawl/y/trace.json` gives
+ * sites x and y, not one site "trace" of both. Files whose folders share a
+ * name too stay one site, and a warning says so. */
+static tc_err name_input_files(builder *b, input *in, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (!in[i].base || in[i].site)
+      continue;
+    int by_folder = distinct_files(in, n, in[i].base) > 1;
+    for (size_t j = i; j < n; j++) {
+      if (!in[j].base || in[j].site || strcmp(in[j].base, in[i].base) != 0)
+        continue;
+      char *folder = by_folder ? folder_name(in[j].real) : NULL;
+      in[j].site = folder ? folder : dupstr(in[j].base);
+      if (!in[j].site)
+        return TC_E_NOMEM;
+    }
+    if (!by_folder)
+      continue;
+    tc_err e = warn_renamed(b, &in[i], distinct_files(in, n, in[i].base));
+    for (size_t j = i + 1; !e && j < n; j++) {
+      if (!in[j].base || strcmp(in[j].base, in[i].base) != 0)
+        continue;
+      for (size_t k = i; k < j; k++)
+        if (in[k].base && strcmp(in[k].base, in[i].base) == 0 &&
+            strcmp(in[k].site, in[j].site) == 0 && strcmp(in[k].real, in[j].real) != 0) {
+          char text[1024];
+          snprintf(text, sizeof text, "%s and %s lie in folders of one name: both are site \"%s\"",
+                   in[k].path, in[j].path, in[j].site);
+          e = warn(b, text);
+          break;
+        }
+    }
+    if (e)
+      return e;
+  }
+  return TC_OK;
+}
+
+/* Names the sites of the files among the inputs, then lists everything in
+ * the order given. */
+static tc_err scan_inputs(builder *b, const char *const *inputs, int ninputs) {
+  size_t n = ninputs > 0 ? (size_t)ninputs : 0;
+  input *in = calloc(n ? n : 1, sizeof *in);
+  if (!in)
+    return TC_E_NOMEM;
+  tc_err e = TC_OK;
+  for (size_t i = 0; i < n && !e; i++) {
+    input *x = &in[i];
+    x->path = inputs[i];
+    x->err = stat(x->path, &x->st) == 0 ? 0 : errno;
+    if (x->err || !S_ISREG(x->st.st_mode))
+      continue;
+    x->base = tc_corpus_site_of_file(x->path);
+    x->real = realpath(x->path, NULL);
+    if (!x->real)
+      x->real = dupstr(x->path);
+    if (!x->base || !x->real)
+      e = TC_E_NOMEM;
+  }
+  if (!e)
+    e = name_input_files(b, in, n);
+  for (size_t i = 0; i < n && !e; i++) {
+    input *x = &in[i];
+    if (x->base) {
+      char *p = dupstr(x->path);
+      e = p ? add_trace(b, x->site, p, &x->st) : TC_E_NOMEM;
+    } else if (!x->err && S_ISDIR(x->st.st_mode)) {
+      e = scan_dir(b, x->path);
+    } else {
+      e = skip_entry(b, x->path, &x->st, x->err);
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    free(in[i].base);
+    free(in[i].real);
+    free(in[i].site);
+  }
+  free(in);
+  return e;
+}
+
+/* ---- the manifest ----------------------------------------------------- */
+
+/* Splits LINE on tabs into *F, grown to hold every field. */
+static tc_err split_fields(char *line, char ***f, size_t *cap, size_t *n) {
+  size_t need = 1;
+  for (const char *p = line; *p; p++)
+    need += *p == '\t';
+  tc_err e = TC_GROW(*f, *cap, need);
+  if (e)
+    return e;
+  *n = tc_tsv_split(line, *f, need);
+  return TC_OK;
+}
+
 static tc_err read_manifest(builder *b, const char *path) {
   FILE *fp = fopen(path, "r");
   if (!fp)
-    return TC_E_BAD_MANIFEST;
-  char *line = NULL;
-  size_t cap = 0;
+    return TC_E_OPEN;
+  char *line = NULL, **f = NULL;
+  size_t cap = 0, fcap = 0, nf;
   ssize_t n;
   int col_site = -1, col_status = -1, col_reason = -1, header = 1;
+  uint32_t lineno = 0;
   tc_err e = TC_OK;
-  char *f[64];
   while (!e && (n = getline(&line, &cap, fp)) >= 0) {
+    lineno++;
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
       line[--n] = '\0';
-    if (n == 0)
+    /* Spreadsheet exports often start with a UTF-8 byte order mark. */
+    char *text = line;
+    if (lineno == 1 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+      text += 3;
+    if (!*text)
       continue;
-    int nf = (int)tc_tsv_split(line, f, 64);
+    if ((e = split_fields(text, &f, &fcap, &nf)))
+      break;
     if (header) {
-      col_site = tc_tsv_column(f, (size_t)nf, "site");
-      col_status = tc_tsv_column(f, (size_t)nf, "status");
-      col_reason = tc_tsv_column(f, (size_t)nf, "reason");
+      col_site = tc_tsv_column(f, nf, "site");
+      col_status = tc_tsv_column(f, nf, "status");
+      col_reason = tc_tsv_column(f, nf, "reason");
       header = 0;
       if (col_site < 0)
         e = TC_E_BAD_MANIFEST;
       continue;
     }
-    if (col_site >= nf || !f[col_site][0])
+    if ((size_t)col_site >= nf || !f[col_site][0]) {
+      e = skip(b, path, lineno, (size_t)col_site >= nf ? "row has no site column; ignored"
+                                                      : "row has an empty site cell; ignored");
       continue;
+    }
     tc_site *s;
     if ((e = add_site(b, f[col_site], &s)))
       break;
     s->in_manifest = 1;
-    if (col_status >= 0 && col_status < nf && f[col_status][0] && !s->status)
-      s->status = dupstr(f[col_status]);
-    if (col_reason >= 0 && col_reason < nf && f[col_reason][0] && !s->reason)
-      s->reason = dupstr(f[col_reason]);
+    if (col_status >= 0 && (size_t)col_status < nf && f[col_status][0] && !s->status &&
+        !(s->status = dupstr(f[col_status])))
+      e = TC_E_NOMEM;
+    if (col_reason >= 0 && (size_t)col_reason < nf && f[col_reason][0] && !s->reason &&
+        !(s->reason = dupstr(f[col_reason])))
+      e = TC_E_NOMEM;
   }
   free(line);
+  free(f);
   if (header && !e)
     e = TC_E_BAD_MANIFEST;
   fclose(fp);
   return e;
 }
 
+/* ---- ordering and identity -------------------------------------------- */
+
 static int cmp_site(const void *a, const void *b) {
   return strcmp(((const tc_site *)a)->name, ((const tc_site *)b)->name);
 }
 
+typedef struct {
+  tc_trace t;
+  char *real;
+} trace_real;
+
 static int cmp_trace(const void *a, const void *b) {
-  const tc_trace *x = a, *y = b;
+  const tc_trace *x = &((const trace_real *)a)->t, *y = &((const trace_real *)b)->t;
   if (x->site != y->site)
     return x->site < y->site ? -1 : 1;
   return strcmp(x->path, y->path);
 }
 
+static int cmp_note(const void *a, const void *b) {
+  const tc_corpus_note *x = a, *y = b;
+  int c = strcmp(x->path, y->path);
+  if (c)
+    return c;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return strcmp(x->why, y->why);
+}
+
 typedef struct {
-  uint64_t dev, ino;
+  const char *real;
   uint32_t idx;
 } file_key;
 
 /* By file, then corpus order. */
 static int cmp_file(const void *a, const void *b) {
   const file_key *x = a, *y = b;
-  if (x->dev != y->dev)
-    return x->dev < y->dev ? -1 : 1;
-  if (x->ino != y->ino)
-    return x->ino < y->ino ? -1 : 1;
+  int c = strcmp(x->real, y->real);
+  if (c)
+    return c;
   return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static tc_err finish(builder *b) {
-  tc_corpus *c = b->c;
-  qsort(c->sites, c->nsites, sizeof *c->sites, cmp_site);
-  for (uint32_t i = 0; i < c->ntraces; i++) {
-    tc_site *s = bsearch(&(tc_site){.name = b->trace_site[i]}, c->sites, c->nsites,
-                         sizeof *c->sites, cmp_site);
-    c->traces[i].site = (uint32_t)(s - c->sites);
-    s->ntraces++;
-  }
-  qsort(c->traces, c->ntraces, sizeof *c->traces, cmp_trace);
-  /* The same file given twice, or reached by two paths, is one trace. It
-   * stays with a site that has a folder of its own (the corpus model), else
-   * with the first in corpus order. */
-  file_key *by_file = malloc((c->ntraces ? c->ntraces : 1) * sizeof *by_file);
+/* qsort and bsearch want a non-null base even for no elements. */
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  if (n > 1)
+    qsort(base, n, size, cmp);
+}
+
+/* The same file given twice, or reached by two paths, is one trace. It
+ * stays with a site that has a folder of its own (the corpus model), else
+ * with the first in corpus order. TR is sorted; dropped entries get a NULL
+ * path. */
+static tc_err drop_second_paths(tc_corpus *c, trace_real *tr) {
+  if (!c->ntraces)
+    return TC_OK;
+  file_key *by_file = malloc(c->ntraces * sizeof *by_file);
   if (!by_file)
     return TC_E_NOMEM;
   for (uint32_t i = 0; i < c->ntraces; i++)
-    by_file[i] = (file_key){c->traces[i].dev, c->traces[i].ino, i};
-  qsort(by_file, c->ntraces, sizeof *by_file, cmp_file);
+    by_file[i] = (file_key){tr[i].real, i};
+  sort(by_file, c->ntraces, sizeof *by_file, cmp_file);
   for (uint32_t g = 0, end; g < c->ntraces; g = end) {
     uint32_t keep = g;
-    for (end = g; end < c->ntraces && by_file[end].dev == by_file[g].dev &&
-                  by_file[end].ino == by_file[g].ino;
-         end++)
-      if (!c->sites[c->traces[by_file[keep].idx].site].from_dir &&
-          c->sites[c->traces[by_file[end].idx].site].from_dir)
+    for (end = g; end < c->ntraces && strcmp(by_file[end].real, by_file[g].real) == 0; end++)
+      if (!c->sites[tr[by_file[keep].idx].t.site].from_dir &&
+          c->sites[tr[by_file[end].idx].t.site].from_dir)
         keep = end;
     for (uint32_t i = g; i < end; i++) {
-      tc_trace *t = &c->traces[by_file[i].idx];
+      tc_trace *t = &tr[by_file[i].idx].t;
       if (i == keep)
         continue;
       c->sites[t->site].ntraces--;
@@ -295,14 +524,15 @@ static tc_err finish(builder *b) {
     }
   }
   free(by_file);
-  uint32_t w = 0;
-  for (uint32_t i = 0; i < c->ntraces; i++)
-    if (c->traces[i].path)
-      c->traces[w++] = c->traces[i];
-  c->ntraces = w;
-  /* A site that existed only through a second path to a file it no longer
-   * holds (no folder, not in the manifest) is no site of the crawl. */
-  uint32_t *renum = malloc((c->nsites ? c->nsites : 1) * sizeof *renum);
+  return TC_OK;
+}
+
+/* A site that existed only through a second path to a file it no longer
+ * holds (no folder, not in the manifest) is no site of the crawl. */
+static tc_err drop_phantom_sites(tc_corpus *c) {
+  if (!c->nsites)
+    return TC_OK;
+  uint32_t *renum = malloc(c->nsites * sizeof *renum);
   if (!renum)
     return TC_E_NOMEM;
   uint32_t ns = 0;
@@ -324,23 +554,58 @@ static tc_err finish(builder *b) {
   return TC_OK;
 }
 
+static tc_err finish(builder *b) {
+  tc_corpus *c = b->c;
+  sort(c->sites, c->nsites, sizeof *c->sites, cmp_site);
+  sort(c->skipped, c->nskipped, sizeof *c->skipped, cmp_note);
+  sort(c->warnings, c->nwarnings, sizeof *c->warnings, cmp_note);
+  trace_real *tr = malloc((c->ntraces ? c->ntraces : 1) * sizeof *tr);
+  if (!tr)
+    return TC_E_NOMEM;
+  for (uint32_t i = 0; i < c->ntraces; i++) {
+    tc_site *s = bsearch(&(tc_site){.name = b->trace_site[i]}, c->sites, c->nsites,
+                         sizeof *c->sites, cmp_site);
+    c->traces[i].site = (uint32_t)(s - c->sites);
+    s->ntraces++;
+    tr[i] = (trace_real){c->traces[i], b->trace_real[i]};
+  }
+  sort(tr, c->ntraces, sizeof *tr, cmp_trace);
+  tc_err e = drop_second_paths(c, tr);
+  uint32_t w = 0;
+  for (uint32_t i = 0; i < c->ntraces; i++)
+    if (tr[i].t.path)
+      c->traces[w++] = tr[i].t;
+  c->ntraces = w;
+  free(tr);
+  return e ? e : drop_phantom_sites(c);
+}
+
 tc_err tc_corpus_scan(const char *const *inputs, int ninputs, const char *manifest,
                       tc_corpus *out) {
   memset(out, 0, sizeof *out);
-  builder b = {out, 0, 0, NULL, 0};
-  tc_err e = TC_OK;
-  for (int i = 0; i < ninputs && !e; i++)
-    e = scan_input(&b, inputs[i]);
+  builder b = {.c = out};
+  tc_err e = scan_inputs(&b, inputs, ninputs);
   if (!e && manifest)
     e = read_manifest(&b, manifest);
   if (!e)
     e = finish(&b);
-  for (uint32_t i = 0; b.trace_site && i < b.trace_site_cap; i++)
+  for (size_t i = 0; i < b.trace_site_cap; i++)
     free(b.trace_site[i]);
+  for (size_t i = 0; i < b.trace_real_cap; i++)
+    free(b.trace_real[i]);
   free(b.trace_site);
+  free(b.trace_real);
   if (e)
     tc_corpus_free(out);
   return e;
+}
+
+static void free_notes(tc_corpus_note *n, uint32_t count) {
+  for (uint32_t i = 0; i < count; i++) {
+    free(n[i].path);
+    free(n[i].why);
+  }
+  free(n);
 }
 
 void tc_corpus_free(tc_corpus *c) {
@@ -353,6 +618,7 @@ void tc_corpus_free(tc_corpus *c) {
     free(c->traces[i].path);
   free(c->sites);
   free(c->traces);
-  free(c->problem);
+  free_notes(c->skipped, c->nskipped);
+  free_notes(c->warnings, c->nwarnings);
   memset(c, 0, sizeof *c);
 }

@@ -181,11 +181,13 @@ static void chunk_task(void *arg, unsigned worker) {
   tc_origin o = {r->corpus->traces[t->idx].site, t->idx};
   tc_parsed p;
   tc_err e = tc_parser_parse(w->parser, c, &p);
-  uint64_t good = 0;
+  uint64_t good = 0, lenient = 0;
   if (!e) {
     e = tc_census_add_chunk(w->census, o, c, &p, &s->seq);
-    for (size_t i = 0; i < p.nevents; i++)
+    for (size_t i = 0; i < p.nevents; i++) {
       good += p.events[i].err == TC_OK;
+      lenient += p.events[i].err == TC_OK && (p.events[i].flags & TC_EV_LENIENT);
+    }
   }
   pthread_mutex_lock(&t->mu);
   tc_trace_status *st = &r->status[t->idx];
@@ -193,6 +195,7 @@ static void chunk_task(void *arg, unsigned worker) {
     st->fatal = e;
   if (!e) {
     st->events += good;
+    st->lenient_events += lenient;
     for (size_t i = 0; i < p.nevents; i++)
       if (p.events[i].err)
         record_error(st, c->events[i].index, c->events[i].offset, p.events[i].err);
@@ -480,7 +483,8 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     out->out_bytes += st->out_bytes;
     out->events += st->events;
     out->bad_events += st->bad_events;
-    out->traces_with_errors += st->fatal || st->stream_err || st->bad_events;
+    out->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
+                               st->shape.trailing_bytes;
   }
   out->seconds = now_seconds() - t0;
   if (e) {

@@ -59,6 +59,7 @@ typedef struct {
   uint64_t elements;     /* elements of the events array */
   uint64_t events;       /* event records parsed and counted */
   uint64_t bad_events;   /* elements skipped, with the reasons below */
+  uint64_t lenient_events; /* counted events that only Perfetto's rules read */
   tc_chunk_error errors[TC_TRACE_MAX_ERRORS]; /* the first ones, by index */
   size_t nerrors;
   tc_trace_shape shape;  /* metadata points into meta below */

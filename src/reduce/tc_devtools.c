@@ -67,7 +67,8 @@ tc_err tc_devtools_compute(const tc_census_result *r, const tc_schema *s, tc_dev
   }
   for (size_t i = 0; i < tc_schema_nevents(s); i++) {
     tc_str name = tc_schema_event(s, i);
-    if (!bsearch(&name, r->events, r->nevents, sizeof *r->events, by_name))
+    /* bsearch's array must not be NULL even when empty (every trace bad). */
+    if (!r->nevents || !bsearch(&name, r->events, r->nevents, sizeof *r->events, by_name))
       out->never_observed[out->nnever++] = name;
   }
   return TC_OK;

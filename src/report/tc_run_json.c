@@ -62,10 +62,16 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
   tc_jsonw_key(w, "site");
   tc_jsonw_str(w, c->corpus->sites[t->site].name);
   tc_jsonw_key(w, "status");
-  tc_jsonw_str(w, st->fatal ? "failed" : (st->stream_err || st->bad_events) ? "partial" : "ok");
+  tc_jsonw_str(w, st->fatal                                                     ? "failed"
+                 : (st->stream_err || st->bad_events || st->shape.trailing_bytes) ? "partial"
+                                                                                  : "ok");
   if (st->fatal) {
     tc_jsonw_key(w, "error");
     tc_jsonw_str(w, tc_strerror(st->fatal));
+    if (st->fatal == TC_E_NOT_TRACE) {
+      tc_jsonw_key(w, "error_json_offset");
+      tc_jsonw_uint(w, st->shape.not_trace_offset);
+    }
   }
   tc_jsonw_key(w, "format");
   tc_jsonw_str(w, tc_format_name(st->format));
@@ -81,6 +87,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
   tc_jsonw_uint(w, st->events);
   tc_jsonw_key(w, "skipped_events");
   tc_jsonw_uint(w, st->bad_events);
+  tc_jsonw_key(w, "lenient_events");
+  tc_jsonw_uint(w, st->lenient_events);
   tc_jsonw_key(w, "chunks");
   tc_jsonw_uint(w, st->chunks);
   if (st->stream_err) {
@@ -110,6 +118,21 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
   tc_jsonw_bool(w, st->shape.unterminated);
   tc_jsonw_key(w, "trailing_bytes");
   tc_jsonw_bool(w, st->shape.trailing_bytes);
+  tc_jsonw_key(w, "trailing_data");
+  if (st->shape.trailing_bytes) {
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "json_offset");
+    tc_jsonw_uint(w, st->shape.trailing_offset);
+    tc_jsonw_key(w, "bytes");
+    tc_jsonw_uint(w, st->shape.trailing_size);
+    tc_jsonw_key(w, "values");
+    tc_jsonw_uint(w, st->shape.trailing_values);
+    tc_jsonw_obj_end(w);
+  } else {
+    tc_jsonw_null(w);
+  }
+  tc_jsonw_key(w, "events_arrays");
+  tc_jsonw_uint(w, st->shape.events_arrays);
   tc_jsonw_key(w, "chrome_version");
   tc_str v = chrome_version(st->shape.metadata);
   if (v.len)
@@ -157,6 +180,35 @@ static void write_versions(tc_jsonw *w, const tc_report_ctx *c) {
   free(v);
 }
 
+/* What the corpus scan skipped, and its warnings; "unreadable_input" is
+ * the first skipped path, as earlier reports had it. */
+static void write_corpus_notes(tc_jsonw *w, const tc_corpus *c) {
+  if (c->nskipped) {
+    tc_jsonw_key(w, "unreadable_input");
+    tc_jsonw_str(w, c->skipped[0].path);
+  }
+  tc_jsonw_key(w, "skipped_inputs");
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; i < c->nskipped; i++) {
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "path");
+    tc_jsonw_str(w, c->skipped[i].path);
+    if (c->skipped[i].line) {
+      tc_jsonw_key(w, "line");
+      tc_jsonw_uint(w, c->skipped[i].line);
+    }
+    tc_jsonw_key(w, "reason");
+    tc_jsonw_str(w, c->skipped[i].why);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+  tc_jsonw_key(w, "warnings");
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; i < c->nwarnings; i++)
+    tc_jsonw_str(w, c->warnings[i].why);
+  tc_jsonw_arr_end(w);
+}
+
 tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
   tc_outfile *f;
   tc_err e = tc_outfile_open(outdir, "run.json", &f);
@@ -194,10 +246,7 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
   tc_jsonw_uint(&w, peak_rss_kib());
   tc_jsonw_key(&w, "json_mb_per_s");
   tc_jsonw_num(&w, r->seconds > 0 ? (double)r->out_bytes / 1e6 / r->seconds : 0);
-  if (c->corpus->problem) {
-    tc_jsonw_key(&w, "unreadable_input");
-    tc_jsonw_str(&w, c->corpus->problem);
-  }
+  write_corpus_notes(&w, c->corpus);
   tc_jsonw_key(&w, "chrome_versions");
   write_versions(&w, c);
   tc_jsonw_key(&w, "sites");

@@ -23,10 +23,13 @@
   X(BAD_SCHEMA, "invalid DevTools schema file")                                \
   X(WRITE, "cannot write output")                                              \
   X(USAGE, "invalid arguments")                                                \
-  X(BAD_BRACKETS, "mismatched brackets in event")                             \
+  X(BAD_BRACKETS, "mismatched brackets in event")                              \
   X(OUT_BUSY, "another run is writing this output folder")                     \
   X(OUT_NOT_DIR, "output path exists and is not a folder")                     \
-  X(OUT_UNSAFE, "output folder cannot be replaced as a whole")
+  X(OUT_UNSAFE, "output folder cannot be replaced as a whole")                 \
+  X(EMPTY_TRACE, "trace is empty (no JSON at all)")                             \
+  X(EMPTY_EVENT, "event is an empty object")                                   \
+  X(TRAILING_DATA, "data after the end of the trace")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,

@@ -117,6 +117,11 @@ void chunk_run_assert_same(const chunk_run *a, const chunk_run *b) {
   check_eq(a->shape.object_form, b->shape.object_form);
   check_eq(a->shape.unterminated, b->shape.unterminated);
   check_eq(a->shape.trailing_bytes, b->shape.trailing_bytes);
+  check_eq(a->shape.trailing_offset, b->shape.trailing_offset);
+  check_eq(a->shape.trailing_size, b->shape.trailing_size);
+  check_eq(a->shape.trailing_values, b->shape.trailing_values);
+  check_eq(a->shape.events_arrays, b->shape.events_arrays);
+  check_eq(a->shape.cut_event, b->shape.cut_event);
   check_eq(a->shape.metadata_cut, b->shape.metadata_cut);
   check_eq(a->shape.metadata.len, b->shape.metadata.len);
   if (a->shape.metadata.len)

@@ -112,13 +112,14 @@ static size_t split_array(const char *p, size_t i, size_t n, ref_trace *t, int *
   }
 }
 
-static void split_object(const char *p, size_t i, size_t n, ref_trace *t) {
+/* Returns the index past the object's '}', or N. */
+static size_t split_object(const char *p, size_t i, size_t n, ref_trace *t) {
   for (;;) {
     while (i < n && (is_ws(p[i]) || p[i] == ','))
       i++;
     if (i >= n || p[i] == '}') {
       t->unterminated = i >= n;
-      return;
+      return i >= n ? n : i + 1;
     }
     int complete, bad;
     size_t key = i;
@@ -133,16 +134,16 @@ static void split_object(const char *p, size_t i, size_t n, ref_trace *t) {
       i = skip_ws(p, i + 1, n);
     if (i >= n) {
       t->unterminated = 1;
-      return;
+      return n;
     }
-    if (keylen == 13 && memcmp(p + key, "\"traceEvents\"", 13) == 0 && !t->found_events &&
-        p[i] == '[') {
+    if (keylen == 13 && memcmp(p + key, "\"traceEvents\"", 13) == 0 && p[i] == '[') {
       int closed;
       t->found_events = 1;
+      t->events_arrays++;
       i = split_array(p, i + 1, n, t, &closed);
       if (!closed) {
         t->unterminated = 1;
-        return;
+        return n;
       }
       continue;
     }
@@ -155,8 +156,30 @@ static void split_object(const char *p, size_t i, size_t n, ref_trace *t) {
     }
     if (!complete) {
       t->unterminated = 1;
-      return;
+      return n;
     }
+    if (bad)
+      i = skip_bad_tail(p, i, n);
+  }
+}
+
+/* Values after the trace: commas, brackets and braces between them are
+ * not values. */
+static void split_tail(const char *p, size_t i, size_t n, ref_trace *t) {
+  i = skip_ws(p, i, n);
+  if (i >= n)
+    return;
+  t->trailing = 1;
+  t->trail_offset = i;
+  t->trail_size = n - i;
+  while (i < n) {
+    if (is_ws(p[i]) || p[i] == ',' || p[i] == '[' || p[i] == ']' || p[i] == '}') {
+      i++;
+      continue;
+    }
+    int complete, bad;
+    i = skip_value(p, i, n, &complete, &bad);
+    t->trail_values++;
     if (bad)
       i = skip_bad_tail(p, i, n);
   }
@@ -170,14 +193,24 @@ int ref_split(const char *p, size_t n, ref_trace *t) {
     return 0;
   if (p[i] == '{') {
     t->object_form = 1;
-    split_object(p, i + 1, n, t);
-    return 1;
+    i = split_object(p, i + 1, n, t);
+  } else {
+    int closed;
+    t->found_events = 1;
+    t->events_arrays = 1;
+    i = split_array(p, i + 1, n, t, &closed);
+    t->unterminated = !closed;
   }
-  int closed;
-  t->found_events = 1;
-  split_array(p, i + 1, n, t, &closed);
-  t->unterminated = !closed;
+  split_tail(p, i, n, t);
   return 1;
+}
+
+void ref_assert_tail(const chunk_run *r, const ref_trace *t) {
+  check_eq(r->shape.events_arrays, t->events_arrays);
+  check_eq(r->shape.trailing_bytes, t->trailing);
+  check_eq(r->shape.trailing_offset, t->trail_offset);
+  check_eq(r->shape.trailing_size, t->trail_size);
+  check_eq(r->shape.trailing_values, t->trail_values);
 }
 
 static tc_err expected_error(const char *in, const ref_elem *e, size_t max_event) {

@@ -31,6 +31,10 @@ typedef struct {
   int has_meta;
   uint64_t meta_offset;
   size_t meta_len;
+  uint32_t events_arrays;
+  /* after the top-level array or object closes */
+  int trailing;
+  uint64_t trail_offset, trail_size, trail_values;
 } ref_trace;
 
 /* Splits IN[0..n), which must start (after an optional BOM and spaces) with
@@ -44,5 +48,9 @@ void ref_trace_free(ref_trace *t);
  * errors with index/offset/code, element count, shape and metadata. */
 void ref_assert_run(const chunk_run *r, const char *in, size_t n, const ref_trace *t,
                     size_t max_event);
+
+/* Fails unless the run's count of traceEvents arrays and of the data after
+ * the trace (offset, size, values) is the reference's. */
+void ref_assert_tail(const chunk_run *r, const ref_trace *t);
 
 #endif

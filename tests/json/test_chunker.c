@@ -149,10 +149,11 @@ static void check_trace(const char *in, size_t n, const ref_trace *truth, size_t
   ref_trace ref;
   assert_true(ref_split(in, n, &ref));
   assert_same_truth(truth, &ref);
-  ref_trace_free(&ref);
   chunk_run_feed(out, in, n, target, max_event, NULL, 0);
   chunk_run_assert_well_formed(out, in, n, target);
   ref_assert_run(out, in, n, truth, max_event);
+  ref_assert_tail(out, &ref);
+  ref_trace_free(&ref);
   assert_split_invariant(out, in, n, target, max_event);
 }
 
@@ -382,13 +383,14 @@ static void test_not_a_trace(void **state) {
   static const struct {
     const char *in;
     tc_err feed, finish;
+    uint64_t offset; /* where a feed error stopped the scan */
   } cases[] = {
-      {"", TC_OK, TC_E_NOT_TRACE},
-      {" \n\t\r", TC_OK, TC_E_NOT_TRACE},
-      {"\xEF\xBB\xBF", TC_OK, TC_E_NOT_TRACE},
-      {"hello", TC_E_NOT_TRACE, TC_E_NOT_TRACE},
-      {"  \"[{}]\"", TC_E_NOT_TRACE, TC_E_NOT_TRACE},
-      {"123", TC_E_NOT_TRACE, TC_E_NOT_TRACE},
+      {"", TC_OK, TC_E_EMPTY_TRACE, 0},
+      {" \n\t\r", TC_OK, TC_E_EMPTY_TRACE, 4},
+      {"\xEF\xBB\xBF", TC_OK, TC_E_EMPTY_TRACE, 3},
+      {"hello", TC_E_NOT_TRACE, TC_E_EMPTY_TRACE, 0},
+      {"  \"[{}]\"", TC_E_NOT_TRACE, TC_E_EMPTY_TRACE, 2},
+      {"\xEF\xBB\xBF\n123", TC_E_NOT_TRACE, TC_E_EMPTY_TRACE, 4},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     size_t n = strlen(cases[i].in);
@@ -396,6 +398,7 @@ static void test_not_a_trace(void **state) {
     chunk_run_feed(&r, cases[i].in, n, TARGET, 0, NULL, 0);
     assert_int_equal(r.feed_rc, cases[i].feed);
     assert_int_equal(r.finish_rc, cases[i].finish);
+    assert_int_equal(r.shape.not_trace_offset, cases[i].offset);
     assert_int_equal(r.nchunks, 0);
     assert_int_equal(r.elements, 0);
     assert_int_equal(r.nerrors, 0);
@@ -693,6 +696,101 @@ static void test_trailing_bytes(void **state) {
     chunk_run r;
     check_tb(&x, TARGET, 0, &r);
     assert_int_equal(r.shape.trailing_bytes, cases[i].trailing);
+    chunk_run_free(&r);
+    tb_free(&x);
+  }
+}
+
+/* Data after the trace's end: its offset, size and JSON values (commas,
+ * brackets and braces between them are not values), never events. */
+static void test_data_after_the_end(void **state) {
+  (void)state;
+  static const struct {
+    const char *text; /* the trace is "[{"a":1}" then TEXT */
+    uint64_t offset, values;
+  } cases[] = {
+      {"]]", 9, 0},
+      {"],{\"name\":\"b\"},{\"name\":\"c\"}]", 9, 2},
+      {"] [{\"name\":\"c\"},{\"d\":[1]}]\n", 10, 2},          /* a second document */
+      {"]\n{\"traceEvents\":[{\"name\":\"c\"}]}", 10, 1},  /* its object form */
+      {"] garbage, 12 \"s\" null", 10, 4},
+      {"]{\"cut", 9, 1},                                     /* cut off in a value */
+      {"]{\"a\":[1}]", 9, 1},                                /* mismatched */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tb x = {0};
+    tb_raw(&x, "[");
+    tb_elem(&x, "{\"a\":1}");
+    tb_raw(&x, cases[i].text);
+    x.t.found_events = 1;
+    chunk_run r;
+    check_tb(&x, TARGET, 0, &r);
+    assert_int_equal(chunk_run_nevents(&r), 1);
+    assert_int_equal(r.elements, 1);
+    assert_int_equal(r.nerrors, 0);
+    assert_int_equal(r.shape.unterminated, 0);
+    assert_int_equal(r.shape.trailing_bytes, 1);
+    assert_int_equal(r.shape.trailing_offset, cases[i].offset);
+    assert_int_equal(r.shape.trailing_size, x.len - cases[i].offset);
+    assert_int_equal(r.shape.trailing_values, cases[i].values);
+    chunk_run_free(&r);
+    tb_free(&x);
+  }
+}
+
+/* A traceEvents key given twice: both arrays' events count, as Perfetto's
+ * importer counts them, indexed on from the first array. */
+static void test_events_key_twice(void **state) {
+  (void)state;
+  tb x = {0};
+  tb_raw(&x, "{\"traceEvents\":[");
+  tb_elem(&x, "{\"name\":\"a\"}");
+  tb_raw(&x, "],\"metadata\":");
+  tb_meta(&x, "{\"k\":1}");
+  tb_raw(&x, ",\"traceEvents\":[");
+  tb_elem(&x, "{\"name\":\"b\"}");
+  tb_raw(&x, ",");
+  tb_elem(&x, "{\"name\":\"c\"}");
+  tb_raw(&x, "],\"metadata\":{\"second\":2}}");
+  x.t.object_form = 1;
+  x.t.found_events = 1;
+  chunk_run r;
+  check_tb(&x, TARGET, 0, &r);
+  assert_int_equal(chunk_run_nevents(&r), 3);
+  assert_int_equal(r.chunks[0]->events[2].index, 2);
+  assert_int_equal(r.shape.events_arrays, 2);
+  assert_int_equal(r.shape.trailing_bytes, 0);
+  chunk_run_free(&r);
+  tb_free(&x);
+}
+
+/* Top-level keys are compared unescaped: "trace\u0045vents" is traceEvents,
+ * "\u0074raceEvents" too; an escape that decodes elsewhere matches nothing. */
+static void test_escaped_keys(void **state) {
+  (void)state;
+  static const struct {
+    const char *key;
+    int events;
+  } cases[] = {
+      {"trace\\u0045vents", 1}, {"\\u0074raceEvents", 1}, {"traceEvent\\u0073", 1},
+      {"trace\\u00C5vents", 0}, {"trace\\u00", 0},          {"traceEvents\\n", 0},
+      {"trace\\\\Events", 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tb x = {0};
+    tb_raw(&x, "{\"");
+    tb_raw(&x, cases[i].key);
+    tb_raw(&x, "\":[{\"name\":\"a\"}]}");
+    chunk_run r;
+    chunk_run_feed(&r, x.p, x.len, TARGET, 0, NULL, 0);
+    assert_int_equal(chunk_run_nevents(&r), cases[i].events);
+    assert_int_equal(r.finish_rc, cases[i].events ? TC_OK : TC_E_NO_EVENTS);
+    for (size_t s = 1; s <= x.len; s++) {
+      chunk_run p;
+      chunk_run_feed(&p, x.p, x.len, TARGET, 0, &s, 1);
+      chunk_run_assert_same(&r, &p);
+      chunk_run_free(&p);
+    }
     chunk_run_free(&r);
     tb_free(&x);
   }
@@ -1379,11 +1477,12 @@ static void test_random_traces(void **state) {
     ref_trace ref;
     assert_true(ref_split(x.p, x.len, &ref));
     assert_same_truth(&x.t, &ref);
-    ref_trace_free(&ref);
     chunk_run whole;
     chunk_run_feed(&whole, x.p, x.len, target, max_event, NULL, 0);
     chunk_run_assert_well_formed(&whole, x.p, x.len, target);
     ref_assert_run(&whole, x.p, x.len, &x.t, max_event);
+    ref_assert_tail(&whole, &ref);
+    ref_trace_free(&ref);
     assert_chunks_parse(&whole, p);
     for (uint64_t s = 0; s < 4; s++) {
       size_t pieces[64];
@@ -1428,6 +1527,9 @@ int main(void) {
       cmocka_unit_test(test_stray_closer),
       cmocka_unit_test(test_backslash_outside_strings),
       cmocka_unit_test(test_trailing_bytes),
+      cmocka_unit_test(test_data_after_the_end),
+      cmocka_unit_test(test_events_key_twice),
+      cmocka_unit_test(test_escaped_keys),
       cmocka_unit_test(test_metadata_cut),
       cmocka_unit_test(test_mismatch_then_good_events),
       cmocka_unit_test(test_wrong_closers),

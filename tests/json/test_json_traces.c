@@ -128,6 +128,7 @@ static void test_chunker_matches_reference(void **state) {
       chunk_run_feed(&r, in, n, runs[k].target, runs[k].max_event, &runs[k].piece, 1);
       chunk_run_assert_well_formed(&r, in, n, runs[k].target);
       ref_assert_run(&r, in, n, &ref, runs[k].max_event);
+      ref_assert_tail(&r, &ref);
       if (k == 0)
         first = r;
       else if (runs[k].target == runs[0].target && runs[k].max_event == runs[0].max_event)
