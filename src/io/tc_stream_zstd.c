@@ -5,10 +5,14 @@
  * when a frame has ended and been flushed completely, so if the input runs
  * out while it is not 0 the file was cut inside a frame.
  *
- * The decoder keeps its default window limit (128 MiB): a frame that needs
- * more is reported as corrupt rather than allowed to take the memory. When
- * ZSTD_decompressStream fails it does not say how much it wrote in that call,
- * so those bytes are withheld; they belong to the damaged frame anyway. */
+ * The window limit is zstd's largest (2 GiB, windowLog 31) rather than its
+ * default 128 MiB, so a file written by `zstd --long=31` decodes, as with
+ * `zstd -d --long=31`. The decoder's buffer is the frame's window or its
+ * declared content size, whichever is smaller, and only the part that output
+ * has passed through is ever touched: a trace being read holds at most
+ * min(2 GiB, its decompressed size) here. When ZSTD_decompressStream fails
+ * it does not say how much it wrote in that call, so those bytes are
+ * withheld; they belong to the damaged frame anyway. */
 #include "io/tc_stream_impl.h"
 
 #include <stdlib.h>
@@ -25,7 +29,10 @@ tc_err tc_zstd_open(tc_stream *s) {
   if (!z)
     return TC_E_NOMEM;
   z->dctx = ZSTD_createDCtx();
-  if (!z->dctx) {
+  ZSTD_bounds wl = ZSTD_dParam_getBounds(ZSTD_d_windowLogMax);
+  if (!z->dctx || ZSTD_isError(wl.error) ||
+      ZSTD_isError(ZSTD_DCtx_setParameter(z->dctx, ZSTD_d_windowLogMax, wl.upperBound))) {
+    ZSTD_freeDCtx(z->dctx);
     free(z);
     return TC_E_NOMEM;
   }

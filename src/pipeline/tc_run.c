@@ -302,6 +302,12 @@ static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker
   tc_err fe = tc_chunker_finish(ch, &last);
   if (last && (fatal = spawn_chunk(t, worker, last)))
     return fatal;
+  /* A stream that failed before its first byte of JSON is not an empty
+   * trace: the stream's error is why nothing was read. */
+  if (fe == TC_E_EMPTY_TRACE && st->stream_err) {
+    fe = st->stream_err;
+    st->stream_err = TC_OK;
+  }
   return fe;
 }
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "io/tc_stream.h"
 
@@ -503,6 +504,49 @@ static void test_zstd(void **state) {
   drop(&text);
 }
 
+/* A frame declaring zstd's largest window (2 GiB, as `zstd --long=31`
+ * writes when the size is unknown) decodes; the window is not filled, so
+ * it costs no more memory than the output it held. */
+static void test_zstd_long_window(void **state) {
+  (void)state;
+  bytes text = make_text(3000000, 11);
+  ZSTD_CCtx *c = ZSTD_createCCtx();
+  assert_non_null(c);
+  assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, 31)));
+  assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_enableLongDistanceMatching, 1)));
+  assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0)));
+  bytes zs = {0};
+  zs.cap = ZSTD_compressBound(text.len);
+  zs.p = malloc(zs.cap);
+  ZSTD_inBuffer in = {text.p, text.len, 0};
+  ZSTD_outBuffer out = {zs.p, zs.cap, 0};
+  /* Given as a stream, so the encoder cannot shrink the window to fit. */
+  assert_false(ZSTD_isError(ZSTD_compressStream2(c, &out, &in, ZSTD_e_continue)));
+  assert_int_equal(ZSTD_compressStream2(c, &out, &in, ZSTD_e_end), 0);
+  zs.len = out.pos;
+  ZSTD_freeCCtx(c);
+  /* zstd's default decoder refuses it: the window is past 128 MiB. */
+  assert_true(ZSTD_getFrameContentSize(zs.p, zs.len) == ZSTD_CONTENTSIZE_UNKNOWN);
+  ZSTD_DCtx *d = ZSTD_createDCtx();
+  unsigned char buf[4096];
+  ZSTD_inBuffer din = {zs.p, zs.len, 0};
+  ZSTD_outBuffer dout = {buf, sizeof buf, 0};
+  size_t rc = ZSTD_decompressStream(d, &dout, &din);
+  assert_int_equal(ZSTD_getErrorCode(rc), ZSTD_error_frameParameter_windowTooLarge);
+  ZSTD_freeDCtx(d);
+  /* One read size is enough: the window, not the read, is the point. */
+  tc_stream *st;
+  assert_int_equal(tc_stream_open_mem(zs.p, zs.len, &st), TC_OK);
+  bytes got = {0};
+  assert_int_equal(drain(st, 1u << 20, &got), TC_OK);
+  assert_int_equal(got.len, text.len);
+  assert_memory_equal(got.p, text.p, text.len);
+  tc_stream_close(st);
+  drop(&got);
+  drop(&zs);
+  drop(&text);
+}
+
 static void test_zstd_frames(void **state) {
   (void)state;
   bytes text = make_text(600000, 11);
@@ -736,7 +780,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_gzip),           cmocka_unit_test(test_gzip_members),
       cmocka_unit_test(test_gzip_truncated), cmocka_unit_test(test_gzip_trailing),
       cmocka_unit_test(test_gzip_corrupt),   cmocka_unit_test(test_zstd),
-      cmocka_unit_test(test_zstd_frames),    cmocka_unit_test(test_zstd_truncated),
+      cmocka_unit_test(test_zstd_long_window), cmocka_unit_test(test_zstd_frames),    cmocka_unit_test(test_zstd_truncated),
       cmocka_unit_test(test_zstd_corrupt),   cmocka_unit_test(test_real_traces),
       cmocka_unit_test(test_real_trace_lr),
   };
