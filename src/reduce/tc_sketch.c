@@ -1,5 +1,6 @@
 #include "reduce/tc_sketch.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,22 @@ static double log_gamma(void) {
   return log(g);
 }
 
-static int32_t bucket_of(double v) { return (int32_t)ceil(log(v) / log_gamma()); }
+/* Infinity has no bucket; the largest double's is the last. */
+static int32_t bucket_of(double v) {
+  return (int32_t)ceil(log(v > DBL_MAX ? DBL_MAX : v) / log_gamma());
+}
 
 /* The point of bucket i = (g^(i-1), g^i] closest in relative terms to all of it. */
 static double bucket_value(int32_t i) {
-  double g = exp(log_gamma());
-  return 2.0 * pow(g, i) / (g + 1.0);
+  double g = exp(log_gamma()), p = pow(g, i);
+  /* Near the largest double 2 * g^i overflows; the point itself does not. */
+  if (p > DBL_MAX / 2)
+    return pow(g, i - 1) * (2.0 * g / (g + 1.0));
+  return 2.0 * p / (g + 1.0);
+}
+
+static int32_t page_key(int32_t bucket) {
+  return (bucket >= 0 ? bucket : bucket - (TC_SKETCH_PAGE - 1)) / TC_SKETCH_PAGE;
 }
 
 void tc_sketch_init(tc_sketch *s) {
@@ -28,34 +39,49 @@ void tc_sketch_init(tc_sketch *s) {
 void tc_sketch_free(tc_sketch *s) {
   if (!s)
     return;
-  free(s->counts);
+  for (uint32_t i = 0; i < s->npages; i++)
+    free(s->pages[i].counts);
+  free(s->pages);
   tc_sketch_init(s);
 }
 
-static tc_err ensure_range(tc_sketch *s, int32_t lo, int32_t hi) {
-  if (s->nbuckets && lo >= s->lo && hi < s->lo + (int32_t)s->nbuckets)
-    return TC_OK;
-  int32_t nlo = s->nbuckets ? (lo < s->lo ? lo : s->lo) : lo;
-  int32_t nhi = s->nbuckets ? (hi > s->lo + (int32_t)s->nbuckets - 1 ? hi : s->lo + (int32_t)s->nbuckets - 1) : hi;
-  /* Grow with slack on the side that grew, so a drifting range does not
-   * reallocate on every value. */
-  if (s->nbuckets) {
-    if (nlo < s->lo)
-      nlo -= 32;
-    if (nhi > s->lo + (int32_t)s->nbuckets - 1)
-      nhi += 32;
+/* Index of the first page whose key is >= KEY. */
+static uint32_t lower_bound(const tc_sketch *s, int32_t key) {
+  uint32_t lo = 0, hi = s->npages;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (s->pages[mid].key < key)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
-  uint32_t n = (uint32_t)(nhi - nlo + 1);
-  uint64_t *c = calloc(n, sizeof *c);
-  if (!c)
-    return TC_E_NOMEM;
-  if (s->nbuckets)
-    memcpy(c + (s->lo - nlo), s->counts, s->nbuckets * sizeof *c);
-  free(s->counts);
-  s->counts = c;
-  s->lo = nlo;
-  s->nbuckets = n;
-  return TC_OK;
+  return lo;
+}
+
+/* The counts of page KEY, made if missing; NULL if memory fails. Values of
+ * one name cluster, so the page of the previous value is tried first. */
+static uint64_t *page(tc_sketch *s, int32_t key) {
+  if (s->last < s->npages && s->pages[s->last].key == key)
+    return s->pages[s->last].counts;
+  uint32_t at = lower_bound(s, key);
+  if (at == s->npages || s->pages[at].key != key) {
+    if (s->npages == s->cap) {
+      uint32_t cap = s->cap ? s->cap * 2 : 4;
+      tc_sketch_page *p = realloc(s->pages, cap * sizeof *p);
+      if (!p)
+        return NULL;
+      s->pages = p;
+      s->cap = cap;
+    }
+    uint64_t *counts = calloc(TC_SKETCH_PAGE, sizeof *counts);
+    if (!counts)
+      return NULL;
+    memmove(s->pages + at + 1, s->pages + at, (s->npages - at) * sizeof *s->pages);
+    s->pages[at] = (tc_sketch_page){key, counts};
+    s->npages++;
+  }
+  s->last = at;
+  return s->pages[at].counts;
 }
 
 tc_err tc_sketch_add(tc_sketch *s, double v) {
@@ -71,23 +97,23 @@ tc_err tc_sketch_add(tc_sketch *s, double v) {
     s->zeros++;
     return TC_OK;
   }
-  int32_t b = bucket_of(v);
-  tc_err e = ensure_range(s, b, b);
-  if (e)
-    return e;
-  s->counts[b - s->lo]++;
+  int32_t b = bucket_of(v), key = page_key(b);
+  uint64_t *c = page(s, key);
+  if (!c)
+    return TC_E_NOMEM;
+  c[b - key * TC_SKETCH_PAGE]++;
   return TC_OK;
 }
 
 tc_err tc_sketch_merge(tc_sketch *dst, const tc_sketch *src) {
   if (src->n == 0)
     return TC_OK;
-  if (src->nbuckets) {
-    tc_err e = ensure_range(dst, src->lo, src->lo + (int32_t)src->nbuckets - 1);
-    if (e)
-      return e;
-    for (uint32_t i = 0; i < src->nbuckets; i++)
-      dst->counts[src->lo - dst->lo + (int32_t)i] += src->counts[i];
+  for (uint32_t i = 0; i < src->npages; i++) {
+    uint64_t *c = page(dst, src->pages[i].key);
+    if (!c)
+      return TC_E_NOMEM;
+    for (int k = 0; k < TC_SKETCH_PAGE; k++)
+      c[k] += src->pages[i].counts[k];
   }
   if (dst->n == 0 || src->min < dst->min)
     dst->min = src->min;
@@ -112,10 +138,12 @@ double tc_sketch_quantile(const tc_sketch *s, double q) {
   if (rank <= s->zeros)
     return s->min < 0 ? s->min : 0;
   uint64_t seen = s->zeros;
-  for (uint32_t i = 0; i < s->nbuckets; i++) {
-    seen += s->counts[i];
-    if (seen >= rank) {
-      double v = bucket_value(s->lo + (int32_t)i);
+  for (uint32_t i = 0; i < s->npages; i++)
+    for (int k = 0; k < TC_SKETCH_PAGE; k++) {
+      seen += s->pages[i].counts[k];
+      if (seen < rank)
+        continue;
+      double v = bucket_value(s->pages[i].key * TC_SKETCH_PAGE + k);
       /* The exact extremes are known: never answer outside them. */
       if (v < s->min)
         v = s->min;
@@ -123,6 +151,17 @@ double tc_sketch_quantile(const tc_sketch *s, double q) {
         v = s->max;
       return v;
     }
-  }
   return s->max;
+}
+
+uint64_t tc_sketch_bucket(const tc_sketch *s, int32_t index) {
+  int32_t key = page_key(index);
+  uint32_t at = lower_bound(s, key);
+  if (at == s->npages || s->pages[at].key != key)
+    return 0;
+  return s->pages[at].counts[index - key * TC_SKETCH_PAGE];
+}
+
+size_t tc_sketch_bytes(const tc_sketch *s) {
+  return s->cap * sizeof *s->pages + (size_t)s->npages * TC_SKETCH_PAGE * sizeof(uint64_t);
 }

@@ -7,25 +7,43 @@
  * shards and merged in any order give exactly the same answers as one
  * sketch built on all values. Values must be >= 0; values below 1e-4 (a
  * tenth of a nanosecond, in the microseconds traces use) count as zero, so
- * the error bound holds from 1e-4 up. Memory grows with the log of the
- * value range, not with n. */
+ * the error bound holds from 1e-4 up to the largest double.
+ *
+ * Memory grows with the values held, never with their range: buckets are
+ * kept in pages of TC_SKETCH_PAGE, and only pages holding a value exist.
+ * A page costs TC_SKETCH_PAGE_BYTES, so a sketch holds at most that much
+ * per value added, and at most TC_SKETCH_MAX_PAGES pages (the whole range
+ * of doubles, about 610 KB) whatever it is fed. Durations of one kind of
+ * event usually span a few decades: some ten pages. */
 #ifndef TC_SKETCH_H
 #define TC_SKETCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/tc_error.h"
 
 #define TC_SKETCH_ALPHA 0.005
 
+#define TC_SKETCH_PAGE 64
+/* A page's counts, its directory entry and the allocator's header. */
+#define TC_SKETCH_PAGE_BYTES (TC_SKETCH_PAGE * 8 + 16 + 16)
+/* Buckets from 1e-4 to DBL_MAX, in pages. */
+#define TC_SKETCH_MAX_PAGES 1125
+
 typedef struct {
-  int32_t lo;        /* bucket index of counts[0] */
-  uint32_t nbuckets; /* allocated length of counts */
-  uint64_t *counts;  /* owned */
-  uint64_t zeros;    /* values == 0 (and negatives, clamped) */
-  uint64_t n;        /* all values */
-  double sum;        /* for the mean; summed in insertion order */
-  double min, max;   /* exact */
+  int32_t key;      /* bucket index / TC_SKETCH_PAGE, rounded down */
+  uint64_t *counts; /* TC_SKETCH_PAGE of them, owned */
+} tc_sketch_page;
+
+typedef struct {
+  tc_sketch_page *pages; /* ascending by key; owned */
+  uint32_t npages, cap;
+  uint32_t last;         /* page of the latest value: the next is likely there */
+  uint64_t zeros;        /* values == 0 (and negatives, clamped) */
+  uint64_t n;            /* all values */
+  double sum;            /* for the mean; summed in insertion order */
+  double min, max;       /* exact */
 } tc_sketch;
 
 void tc_sketch_init(tc_sketch *s);
@@ -40,5 +58,11 @@ tc_err tc_sketch_merge(tc_sketch *dst, const tc_sketch *src);
 /* Nearest-rank quantile, q in [0,1]. Returns 0 for an empty sketch: callers
  * check n first and report n/a. q == 0 and q == 1 return the exact min/max. */
 double tc_sketch_quantile(const tc_sketch *s, double q);
+
+/* The count of bucket INDEX (values in (gamma^(i-1), gamma^i]), for tests. */
+uint64_t tc_sketch_bucket(const tc_sketch *s, int32_t index);
+
+/* Bytes the sketch holds on the heap (directory and pages). */
+size_t tc_sketch_bytes(const tc_sketch *s);
 
 #endif

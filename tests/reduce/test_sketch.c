@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -198,27 +199,34 @@ static void test_empty(void **state) {
 
 /* ---- merge ------------------------------------------------------------- */
 
-static uint64_t bucket_at(const tc_sketch *s, int64_t idx) {
-  if (idx < s->lo || idx >= (int64_t)s->lo + (int64_t)s->nbuckets)
-    return 0;
-  return s->counts[idx - s->lo];
+/* The bucket range either sketch holds anything in. */
+static void bucket_range(const tc_sketch *s, int64_t *lo, int64_t *hi) {
+  if (!s->npages)
+    return;
+  int64_t l = (int64_t)s->pages[0].key * TC_SKETCH_PAGE;
+  int64_t h = (int64_t)s->pages[s->npages - 1].key * TC_SKETCH_PAGE + TC_SKETCH_PAGE;
+  if (l < *lo)
+    *lo = l;
+  if (h > *hi)
+    *hi = h;
 }
 
-/* Same counts in every bucket (whatever range each array happens to cover),
- * same zeros, n, min and max, and the same answer to every quantile. */
+/* Same counts in every bucket (whatever pages each happens to hold), same
+ * zeros, n, min and max, and the same answer to every quantile. */
 static void assert_same_sketch(const tc_sketch *a, const tc_sketch *b) {
   assert_int_equal(a->n, b->n);
   assert_int_equal(a->zeros, b->zeros);
   assert_true(a->min == b->min);
   assert_true(a->max == b->max);
   assert_true(fabs(a->sum - b->sum) <= 1e-9 * fabs(a->sum));
-  int64_t lo = a->lo < b->lo ? a->lo : b->lo;
-  int64_t hi_a = (int64_t)a->lo + a->nbuckets, hi_b = (int64_t)b->lo + b->nbuckets;
-  int64_t hi = hi_a > hi_b ? hi_a : hi_b;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  bucket_range(a, &lo, &hi);
+  bucket_range(b, &lo, &hi);
   for (int64_t i = lo; i < hi; i++)
-    if (bucket_at(a, i) != bucket_at(b, i))
-      fail_msg("bucket %lld: %llu vs %llu", (long long)i, (unsigned long long)bucket_at(a, i),
-               (unsigned long long)bucket_at(b, i));
+    if (tc_sketch_bucket(a, (int32_t)i) != tc_sketch_bucket(b, (int32_t)i))
+      fail_msg("bucket %lld: %llu vs %llu", (long long)i,
+               (unsigned long long)tc_sketch_bucket(a, (int32_t)i),
+               (unsigned long long)tc_sketch_bucket(b, (int32_t)i));
   for (int k = 0; k <= 1000; k++)
     assert_true(tc_sketch_quantile(a, k / 1000.0) == tc_sketch_quantile(b, k / 1000.0));
 }
@@ -284,6 +292,57 @@ static void test_merge_any_order(void **state) {
   tc_sketch_free(&all);
 }
 
+/* ---- memory ------------------------------------------------------------ */
+
+/* Memory follows the values held, not their range: 3,000 sketches of two
+ * values 303 orders of magnitude apart cost two pages each (before, each
+ * spanned 70,000 buckets: 1.75 GB in all), and stay within alpha. */
+static void test_memory_follows_values(void **state) {
+  (void)state;
+  enum { NAMES = 3000 };
+  tc_sketch *s = calloc(NAMES, sizeof *s);
+  assert_non_null(s);
+  size_t bytes = 0;
+  for (int i = 0; i < NAMES; i++) {
+    assert_int_equal(tc_sketch_add(&s[i], 0.001), TC_OK);
+    assert_int_equal(tc_sketch_add(&s[i], 1e300), TC_OK);
+    assert_int_equal(s[i].npages, 2);
+    bytes += tc_sketch_bytes(&s[i]);
+    assert_true(fabs(tc_sketch_quantile(&s[i], 0.5) - 0.001) <= TC_SKETCH_ALPHA * 0.001);
+    assert_true(fabs(tc_sketch_quantile(&s[i], 0.95) - 1e300) <= TC_SKETCH_ALPHA * 1e300);
+  }
+  assert_true(bytes <= (size_t)NAMES * 2 * TC_SKETCH_PAGE_BYTES);
+  print_message("3000 names x {0.001, 1e300}: %zu bytes of sketches\n", bytes);
+  for (int i = 0; i < NAMES; i++)
+    tc_sketch_free(&s[i]);
+  free(s);
+}
+
+/* Every bucket from 1e-4 to the largest double, and infinity: at most
+ * TC_SKETCH_MAX_PAGES pages, and every quantile within alpha. */
+static void test_whole_range(void **state) {
+  (void)state;
+  const double g = (1.0 + TC_SKETCH_ALPHA) / (1.0 - TC_SKETCH_ALPHA);
+  size_t n = 0, cap = 80000;
+  double *v = values(cap);
+  for (double x = 1e-4; x < DBL_MAX / g && n < cap; x *= g)
+    v[n++] = x;
+  v[n++] = DBL_MAX;
+  check_against_exact("1e-4 .. DBL_MAX", v, n);
+  tc_sketch s;
+  tc_sketch_init(&s);
+  for (size_t i = 0; i < n; i++)
+    assert_int_equal(tc_sketch_add(&s, v[i]), TC_OK);
+  assert_int_equal(tc_sketch_add(&s, INFINITY), TC_OK);
+  assert_true(s.npages <= TC_SKETCH_MAX_PAGES);
+  assert_true(tc_sketch_bytes(&s) <= (size_t)TC_SKETCH_MAX_PAGES * TC_SKETCH_PAGE_BYTES);
+  assert_true(s.max == INFINITY);
+  assert_true(tc_sketch_quantile(&s, 1) == INFINITY);
+  assert_true(isfinite(tc_sketch_quantile(&s, 0.999999)));
+  tc_sketch_free(&s);
+  free(v);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_uniform),       cmocka_unit_test(test_log_normal),
@@ -291,6 +350,7 @@ int main(void) {
       cmocka_unit_test(test_single_value),  cmocka_unit_test(test_huge_range),
       cmocka_unit_test(test_bucket_edges),  cmocka_unit_test(test_empty),
       cmocka_unit_test(test_merge_any_order),
+      cmocka_unit_test(test_memory_follows_values), cmocka_unit_test(test_whole_range),
   };
   return cmocka_run_group_tests_name("sketch", tests, NULL, NULL);
 }
