@@ -690,7 +690,8 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_
         continue;
       int was_event = ch->vkind == V_EVENT;
       after_value(ch);
-      if (was_event && ch->cur->nevents && ch->cur->len >= ch->target) {
+      if (was_event && ch->cur->nevents &&
+          (ch->cur->len >= ch->target || ch->cur->nevents >= TC_CHUNK_MAX_EVENTS)) {
         chunk_seal(ch->cur);
         *ready = ch->cur;
         ch->cur = NULL;

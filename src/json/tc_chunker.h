@@ -64,7 +64,13 @@ typedef struct {
 
 typedef struct tc_chunker tc_chunker;
 
-/* TARGET: emit a chunk once it holds at least this many bytes of events.
+/* A chunk holds at most this many events, so that a trace of tiny events
+ * ({"ph":"X"} is 10 bytes) costs no more per chunk in event records, here
+ * and in the parser's output, than real events of a few hundred bytes. */
+#define TC_CHUNK_MAX_EVENTS 16384
+
+/* TARGET: emit a chunk once it holds at least this many bytes of events
+ * (or TC_CHUNK_MAX_EVENTS events).
  * MAX_EVENT: larger events are skipped and reported (bounds memory). */
 tc_chunker *tc_chunker_create(size_t target, size_t max_event);
 void tc_chunker_free(tc_chunker *ch);

@@ -174,9 +174,11 @@ void chunk_run_assert_well_formed(const chunk_run *r, const char *in, size_t n, 
       prev_offset = e->offset;
     }
     check_eq(expect_start, c->len);
-    /* Cut as soon as an event brings the chunk to TARGET, and not before. */
+    /* Cut as soon as an event brings the chunk to TARGET or to
+     * TC_CHUNK_MAX_EVENTS, and not before. */
+    check(c->nevents <= TC_CHUNK_MAX_EVENTS);
     if (i + 1 < r->nchunks)
-      check(c->len - 1 >= target);
+      check(c->len - 1 >= target || c->nevents == TC_CHUNK_MAX_EVENTS);
     if (c->nevents > 1)
       check(c->events[c->nevents - 2].end < target);
   }
