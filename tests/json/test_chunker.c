@@ -796,6 +796,30 @@ static void test_escaped_keys(void **state) {
   }
 }
 
+/* Tiny events fill a chunk by count before they fill it by bytes. */
+static void test_chunk_event_cap(void **state) {
+  (void)state;
+  enum { N = 2 * TC_CHUNK_MAX_EVENTS + 100 };
+  tb x = {0};
+  tb_raw(&x, "[");
+  for (int i = 0; i < N; i++) {
+    tb_elem(&x, i % 2 ? "{}" : "{\"ph\":\"X\"}");
+    tb_raw(&x, ",");
+  }
+  tb_raw(&x, "]");
+  x.t.found_events = 1;
+  chunk_run r;
+  chunk_run_feed(&r, x.p, x.len, 1u << 30, 0, NULL, 0);
+  chunk_run_assert_well_formed(&r, x.p, x.len, 1u << 30);
+  ref_assert_run(&r, x.p, x.len, &x.t, 0);
+  assert_int_equal(r.nchunks, 3);
+  assert_int_equal(r.chunks[0]->nevents, TC_CHUNK_MAX_EVENTS);
+  assert_int_equal(r.chunks[1]->nevents, TC_CHUNK_MAX_EVENTS);
+  assert_int_equal(r.chunks[2]->nevents, 100);
+  chunk_run_free(&r);
+  tb_free(&x);
+}
+
 static void test_metadata_cut(void **state) {
   (void)state;
   tb x = {0};
@@ -1530,6 +1554,7 @@ int main(void) {
       cmocka_unit_test(test_data_after_the_end),
       cmocka_unit_test(test_events_key_twice),
       cmocka_unit_test(test_escaped_keys),
+      cmocka_unit_test(test_chunk_event_cap),
       cmocka_unit_test(test_metadata_cut),
       cmocka_unit_test(test_mismatch_then_good_events),
       cmocka_unit_test(test_wrong_closers),
