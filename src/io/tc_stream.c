@@ -121,11 +121,8 @@ static tc_err start(tc_stream *s) {
   return s->ibuf ? TC_OK : TC_E_NOMEM;
 }
 
-tc_err tc_stream_open(const char *path, tc_stream **out) {
-  *out = NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return TC_E_OPEN;
+/* Takes FD whatever happens. */
+static tc_err open_fd(int fd, tc_stream **out) {
   tc_stream *s = calloc(1, sizeof *s);
   if (!s) {
     close(fd);
@@ -146,6 +143,29 @@ tc_err tc_stream_open(const char *path, tc_stream **out) {
   }
   *out = s;
   return TC_OK;
+}
+
+tc_err tc_stream_open(const char *path, tc_stream **out) {
+  *out = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  return fd < 0 ? TC_E_OPEN : open_fd(fd, out);
+}
+
+/* O_NONBLOCK makes opening a FIFO return at once, writer or not; the file
+ * is then refused before any read could wait. */
+tc_err tc_stream_open_regular(const char *path, tc_stream **out) {
+  *out = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    return TC_E_OPEN;
+  struct stat st;
+  int flags = fcntl(fd, F_GETFL);
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || flags < 0 ||
+      fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    close(fd);
+    return TC_E_NOT_REGULAR;
+  }
+  return open_fd(fd, out);
 }
 
 tc_err tc_stream_open_mem(const void *data, size_t len, tc_stream **out) {

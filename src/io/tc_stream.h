@@ -24,6 +24,10 @@ typedef struct tc_stream tc_stream;
  * it with tc_stream_close. */
 tc_err tc_stream_open(const char *path, tc_stream **out);
 
+/* Same, for a path that must be a regular file: anything else (a FIFO,
+ * a device) is TC_E_NOT_REGULAR without a byte read, so it cannot block. */
+tc_err tc_stream_open_regular(const char *path, tc_stream **out);
+
 /* Same, over LEN bytes at DATA, which the caller keeps alive and unchanged
  * until tc_stream_close (used by tests and fuzzers). */
 tc_err tc_stream_open_mem(const void *data, size_t len, tc_stream **out);

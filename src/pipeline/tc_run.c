@@ -318,7 +318,8 @@ static void trace_task(void *arg, unsigned worker) {
   tc_stream *s = NULL;
   tc_chunker *ch = NULL;
   char *buf = NULL;
-  tc_err e = tc_stream_open(tr->path, &s);
+  /* The corpus listed a regular file; it may have become a FIFO since. */
+  tc_err e = tc_stream_open_regular(tr->path, &s);
   tc_err fatal = e;
   if (!e) {
     ch = tc_chunker_create(r->opts.chunk_bytes, TC_MAX_EVENT);

@@ -29,7 +29,8 @@
   X(OUT_UNSAFE, "output folder cannot be replaced as a whole")                 \
   X(EMPTY_TRACE, "trace is empty (no JSON at all)")                             \
   X(EMPTY_EVENT, "event is an empty object")                                   \
-  X(TRAILING_DATA, "data after the end of the trace")
+  X(TRAILING_DATA, "data after the end of the trace")                          \
+  X(NOT_REGULAR, "not a regular file")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,

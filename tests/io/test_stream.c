@@ -278,6 +278,32 @@ static void test_open_errors(void **state) {
 }
 
 /* A pipe delivers the magic one byte at a time and has no size. */
+/* A path that must be a regular file: a FIFO with no writer is refused at
+ * once (a plain open would wait for a writer), as is a device; a regular
+ * file reads as with tc_stream_open. */
+static void test_open_regular(void **state) {
+  (void)state;
+  char *fifo = tmp_path("lonely-fifo");
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  tc_stream *s = (tc_stream *)1;
+  assert_int_equal(tc_stream_open_regular(fifo, &s), TC_E_NOT_REGULAR);
+  assert_null(s);
+  assert_int_equal(tc_stream_open_regular("/dev/zero", &s), TC_E_NOT_REGULAR);
+  assert_int_equal(tc_stream_open_regular("/nonexistent/tc-x", &s), TC_E_OPEN);
+  unlink(fifo);
+  bytes text = make_text(5000, 3);
+  char path[512];
+  snprintf(path, sizeof path, "%s", write_tmp("regular.json", text.p, text.len));
+  assert_int_equal(tc_stream_open_regular(path, &s), TC_OK);
+  bytes out = {0};
+  assert_int_equal(drain(s, 100, &out), TC_OK);
+  assert_int_equal(out.len, text.len);
+  assert_memory_equal(out.p, text.p, text.len);
+  tc_stream_close(s);
+  drop(&out);
+  drop(&text);
+}
+
 static void test_fifo(void **state) {
   (void)state;
   bytes text = make_text(200000, 2);
@@ -776,7 +802,7 @@ int main(int argc, char **argv) {
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plain),          cmocka_unit_test(test_empty_and_short),
-      cmocka_unit_test(test_open_errors),    cmocka_unit_test(test_fifo),
+      cmocka_unit_test(test_open_errors),    cmocka_unit_test(test_fifo), cmocka_unit_test(test_open_regular),
       cmocka_unit_test(test_gzip),           cmocka_unit_test(test_gzip_members),
       cmocka_unit_test(test_gzip_truncated), cmocka_unit_test(test_gzip_trailing),
       cmocka_unit_test(test_gzip_corrupt),   cmocka_unit_test(test_zstd),
