@@ -66,7 +66,7 @@ TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs --num-pr
   --suite pool --suite e2e
 count build-tsan
 
-step "fuzz targets (30 s each)"
+step "fuzz targets (30 s each, or as tests/fuzz/NAME.options says)"
 bash scripts/build.sh build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
   -Dbuildtype=debugoptimized || give_up "fuzz build failed"
 for t in build-fuzz/tests/fuzz/fuzz_*; do
@@ -75,8 +75,13 @@ for t in build-fuzz/tests/fuzz/fuzz_*; do
   work=$(mktemp -d)
   dirs=("$work")
   [[ -d tests/fuzz/seeds/${name#fuzz_} ]] && dirs+=("tests/fuzz/seeds/${name#fuzz_}")
-  if "$t" -max_total_time=30 "${dirs[@]}" >"$work.log" 2>&1; then
-    echo "$name: ok"; pass=$((pass + 1))
+  # Seeds made from the real traces at run time, and the target's own flags.
+  seeds=tests/fuzz/seeds_${name#fuzz_}.py
+  [[ -f $seeds ]] && python3 "$seeds" "$work"
+  opts=()
+  [[ -f tests/fuzz/$name.options ]] && read -ra opts <"tests/fuzz/$name.options"
+  if "$t" -max_total_time=30 "${opts[@]}" "${dirs[@]}" >"$work.log" 2>&1; then
+    echo "$name: ok ($(grep -o 'Done [0-9]* runs in [0-9]* second' "$work.log"))"; pass=$((pass + 1))
   else
     echo "$name: FAILED"; tail -40 "$work.log"; fail=$((fail + 1))
   fi

@@ -19,7 +19,7 @@
   X(EVENT_TOO_BIG, "event exceeds the maximum event size")                     \
   X(TRUNCATED_JSON, "trace ends inside an event")                              \
   X(BAD_JOB, "invalid job file")                                               \
-  X(BAD_MANIFEST, "invalid sites manifest")                                    \
+  X(BAD_MANIFEST, "sites manifest has no header line with a `site` column")    \
   X(BAD_SCHEMA, "invalid DevTools schema file")                                \
   X(WRITE, "cannot write output")                                              \
   X(USAGE, "invalid arguments")                                                \
