@@ -80,7 +80,8 @@ for t in build-fuzz/tests/fuzz/fuzz_*; do
   [[ -f $seeds ]] && python3 "$seeds" "$work"
   opts=()
   [[ -f tests/fuzz/$name.options ]] && read -ra opts <"tests/fuzz/$name.options"
-  if "$t" -max_total_time=30 "${opts[@]}" "${dirs[@]}" >"$work.log" 2>&1; then
+  if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    "$t" -max_total_time=30 "${opts[@]}" "${dirs[@]}" >"$work.log" 2>&1; then
     echo "$name: ok ($(grep -o 'Done [0-9]* runs in [0-9]* second' "$work.log"))"; pass=$((pass + 1))
   else
     echo "$name: FAILED"; tail -40 "$work.log"; fail=$((fail + 1))
