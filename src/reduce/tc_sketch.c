@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/tc_grow.h"
+
 /* Values below this are charged to the zero bucket: trace times are in
  * microseconds with at most nanosecond resolution. */
 #define TC_SKETCH_MIN_POSITIVE 1e-4
@@ -65,14 +67,8 @@ static uint64_t *page(tc_sketch *s, int32_t key) {
     return s->pages[s->last].counts;
   uint32_t at = lower_bound(s, key);
   if (at == s->npages || s->pages[at].key != key) {
-    if (s->npages == s->cap) {
-      uint32_t cap = s->cap ? s->cap * 2 : 4;
-      tc_sketch_page *p = realloc(s->pages, cap * sizeof *p);
-      if (!p)
-        return NULL;
-      s->pages = p;
-      s->cap = cap;
-    }
+    if (TC_GROW(s->pages, s->cap, (size_t)s->npages + 1))
+      return NULL;
     uint64_t *counts = calloc(TC_SKETCH_PAGE, sizeof *counts);
     if (!counts)
       return NULL;

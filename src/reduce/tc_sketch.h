@@ -12,8 +12,9 @@
  * Memory grows with the values held, never with their range: buckets are
  * kept in pages of TC_SKETCH_PAGE, and only pages holding a value exist.
  * A page costs TC_SKETCH_PAGE_BYTES, so a sketch holds at most that much
- * per value added, and at most TC_SKETCH_MAX_PAGES pages (the whole range
- * of doubles, 630 KB) whatever it is fed. Durations of one kind of
+ * per value added beyond TC_SKETCH_BASE_BYTES, and at most
+ * TC_SKETCH_MAX_PAGES pages (the whole range of doubles, 630 KB in all)
+ * whatever it is fed. Durations of one kind of
  * event usually span a few decades: some ten pages. */
 #ifndef TC_SKETCH_H
 #define TC_SKETCH_H
@@ -29,6 +30,8 @@
 /* A page's counts, the allocator's header, and its directory entry with
  * the directory's slack (it doubles). */
 #define TC_SKETCH_PAGE_BYTES (TC_SKETCH_PAGE * 8 + 16 + 2 * 16)
+/* The directory's first 16 entries, made with the first page. */
+#define TC_SKETCH_BASE_BYTES 256
 /* Buckets from 1e-4 to DBL_MAX, in pages. */
 #define TC_SKETCH_MAX_PAGES 1125
 
@@ -39,7 +42,8 @@ typedef struct {
 
 typedef struct {
   tc_sketch_page *pages; /* ascending by key; owned */
-  uint32_t npages, cap;
+  size_t cap;
+  uint32_t npages;
   uint32_t last;         /* page of the latest value: the next is likely there */
   uint64_t zeros;        /* values == 0 (and negatives, clamped) */
   uint64_t n;            /* all values */
