@@ -9,10 +9,12 @@
 #include <sys/stat.h>
 
 #include "util/tc_grow.h"
+#include "util/tc_map.h"
 #include "util/tc_tsv.h"
 
 typedef struct {
   tc_corpus *c;
+  tc_map site_ids; /* name -> index in c->sites, until they are sorted */
   size_t sites_cap, traces_cap, skipped_cap, warnings_cap;
   /* per trace, until sites are sorted: its site's name and its real path */
   char **trace_site, **trace_real;
@@ -117,26 +119,24 @@ static tc_err skip_entry(builder *b, const char *path, const struct stat *st, in
   return kind ? skip(b, path, 0, kind) : skip_errno(b, path, "cannot be read", err);
 }
 
-static tc_site *find_site(tc_corpus *c, const char *name) {
-  for (uint32_t i = 0; i < c->nsites; i++)
-    if (strcmp(c->sites[i].name, name) == 0)
-      return &c->sites[i];
-  return NULL;
-}
-
+/* Sites are added in the order their names were interned, so a name's id
+ * is its index until finish sorts them. */
 static tc_err add_site(builder *b, const char *name, tc_site **out) {
-  tc_site *s = find_site(b->c, name);
-  if (!s) {
-    tc_err e = TC_GROW(b->c->sites, b->sites_cap, (size_t)b->c->nsites + 1);
-    if (e)
+  uint32_t id;
+  int inserted;
+  tc_err e = tc_map_intern(&b->site_ids, (tc_str){name, strlen(name)}, &id, &inserted);
+  if (e)
+    return e;
+  if (inserted) {
+    if ((e = TC_GROW(b->c->sites, b->sites_cap, (size_t)id + 1)))
       return e;
-    s = &b->c->sites[b->c->nsites];
+    tc_site *s = &b->c->sites[id];
     memset(s, 0, sizeof *s);
     if (!(s->name = dupstr(name)))
       return TC_E_NOMEM;
     b->c->nsites++;
   }
-  *out = s;
+  *out = &b->c->sites[id];
   return TC_OK;
 }
 
@@ -243,6 +243,12 @@ static tc_err scan_dir(builder *b, const char *in) {
   return e;
 }
 
+/* qsort wants a non-null base even for no elements. */
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  if (n > 1)
+    qsort(base, n, size, cmp);
+}
+
 /* ---- inputs and the names of single-file sites ------------------------ */
 
 typedef struct {
@@ -271,67 +277,104 @@ static char *folder_name(const char *real) {
   return s;
 }
 
-/* Among the files IN[0..n) named BASE, the number of different files. */
-static size_t distinct_files(const input *in, size_t n, const char *base) {
-  size_t d = 0;
-  for (size_t j = 0; j < n; j++) {
-    if (!in[j].base || strcmp(in[j].base, base) != 0)
-      continue;
-    size_t k = 0;
-    while (k < j && !(in[k].base && strcmp(in[k].base, base) == 0 &&
-                      strcmp(in[k].real, in[j].real) == 0))
-      k++;
-    d += k == j;
-  }
+/* Input files by site name from the file name, then by file, then by
+ * path; ties cannot remain, paths of one input list being compared. */
+static int cmp_by_base(const void *a, const void *b) {
+  const input *x = *(const input *const *)a, *y = *(const input *const *)b;
+  int c = strcmp(x->base, y->base);
+  if (!c)
+    c = strcmp(x->real, y->real);
+  return c ? c : strcmp(x->path, y->path);
+}
+
+/* By the name given, then file, then path. */
+static int cmp_by_site(const void *a, const void *b) {
+  const input *x = *(const input *const *)a, *y = *(const input *const *)b;
+  int c = strcmp(x->site, y->site);
+  if (!c)
+    c = strcmp(x->real, y->real);
+  return c ? c : strcmp(x->path, y->path);
+}
+
+/* The smallest path among G[0..n): the example a warning names, the same
+ * whatever order the inputs came in. */
+static const input *first_path(input *const *g, size_t n) {
+  const input *best = g[0];
+  for (size_t i = 1; i < n; i++)
+    if (strcmp(g[i]->path, best->path) < 0)
+      best = g[i];
+  return best;
+}
+
+static size_t distinct_files(input *const *g, size_t n) {
+  size_t d = n > 0;
+  for (size_t i = 1; i < n; i++)
+    d += strcmp(g[i]->real, g[i - 1]->real) != 0;
   return d;
 }
 
-static tc_err warn_renamed(builder *b, const input *first, size_t files) {
-  char text[1024];
-  snprintf(text, sizeof text,
-           "%zu input files map to the site name \"%s\"; each is named by its folder "
-           "instead (%s is site \"%s\")",
-           files, first->base, first->path, first->site);
-  return warn(b, text);
+/* G[0..n), sorted by site: files of different folders with one name. */
+static tc_err warn_shared_folders(builder *b, input **g, size_t n) {
+  sort(g, n, sizeof *g, cmp_by_site);
+  for (size_t i = 0, end; i < n; i = end) {
+    for (end = i + 1; end < n && strcmp(g[end]->site, g[i]->site) == 0; end++)
+      ;
+    size_t files = distinct_files(g + i, end - i);
+    if (files < 2)
+      continue;
+    const input *first = first_path(g + i, end - i), *second = NULL;
+    for (size_t k = i; k < end; k++)
+      if (strcmp(g[k]->real, first->real) != 0 && (!second || strcmp(g[k]->path, second->path) < 0))
+        second = g[k];
+    char text[1024];
+    snprintf(text, sizeof text, "%zu input files lie in folders named \"%s\" and are one site (%s, %s%s)",
+             files, g[i]->site, first->path, second->path, files > 2 ? ", ..." : "");
+    tc_err e = warn(b, text);
+    if (e)
+      return e;
+  }
+  return TC_OK;
 }
 
 /* Different files given as inputs that share a site name are each named by
  * their folder, so `census crawl/x/trace.json crawl/y/trace.json` gives
  * sites x and y, not one site "trace" of both. Files whose folders share a
- * name too stay one site, and a warning says so. */
+ * name too stay one site, and a warning says so. Sorting keeps this
+ * n log n for a shell glob of every site of a crawl. */
 static tc_err name_input_files(builder *b, input *in, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (!in[i].base || in[i].site)
-      continue;
-    int by_folder = distinct_files(in, n, in[i].base) > 1;
-    for (size_t j = i; j < n; j++) {
-      if (!in[j].base || in[j].site || strcmp(in[j].base, in[i].base) != 0)
-        continue;
-      char *folder = by_folder ? folder_name(in[j].real) : NULL;
-      in[j].site = folder ? folder : dupstr(in[j].base);
-      if (!in[j].site)
-        return TC_E_NOMEM;
+  input **g = malloc((n ? n : 1) * sizeof *g);
+  if (!g)
+    return TC_E_NOMEM;
+  size_t nf = 0;
+  for (size_t i = 0; i < n; i++)
+    if (in[i].base)
+      g[nf++] = &in[i];
+  sort(g, nf, sizeof *g, cmp_by_base);
+  tc_err e = TC_OK;
+  for (size_t i = 0, end; i < nf && !e; i = end) {
+    for (end = i + 1; end < nf && strcmp(g[end]->base, g[i]->base) == 0; end++)
+      ;
+    size_t files = distinct_files(g + i, end - i);
+    for (size_t k = i; k < end && !e; k++) {
+      char *folder = files > 1 ? folder_name(g[k]->real) : NULL;
+      g[k]->site = folder ? folder : dupstr(g[k]->base);
+      if (!g[k]->site)
+        e = TC_E_NOMEM;
     }
-    if (!by_folder)
+    if (e || files < 2)
       continue;
-    tc_err e = warn_renamed(b, &in[i], distinct_files(in, n, in[i].base));
-    for (size_t j = i + 1; !e && j < n; j++) {
-      if (!in[j].base || strcmp(in[j].base, in[i].base) != 0)
-        continue;
-      for (size_t k = i; k < j; k++)
-        if (in[k].base && strcmp(in[k].base, in[i].base) == 0 &&
-            strcmp(in[k].site, in[j].site) == 0 && strcmp(in[k].real, in[j].real) != 0) {
-          char text[1024];
-          snprintf(text, sizeof text, "%s and %s lie in folders of one name: both are site \"%s\"",
-                   in[k].path, in[j].path, in[j].site);
-          e = warn(b, text);
-          break;
-        }
-    }
-    if (e)
-      return e;
+    const input *first = first_path(g + i, end - i);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "%zu input files map to the site name \"%s\"; each is named by its folder "
+             "instead (%s is site \"%s\")",
+             files, first->base, first->path, first->site);
+    e = warn(b, text);
+    if (!e)
+      e = warn_shared_folders(b, g + i, end - i);
   }
-  return TC_OK;
+  free(g);
+  return e;
 }
 
 /* Names the sites of the files among the inputs, then lists everything in
@@ -488,12 +531,6 @@ static int cmp_file(const void *a, const void *b) {
   return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* qsort and bsearch want a non-null base even for no elements. */
-static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
-  if (n > 1)
-    qsort(base, n, size, cmp);
-}
-
 /* The same file given twice, or reached by two paths, is one trace. It
  * stays with a site that has a folder of its own (the corpus model), else
  * with the first in corpus order. TR is sorted; dropped entries get a NULL
@@ -584,6 +621,7 @@ tc_err tc_corpus_scan(const char *const *inputs, int ninputs, const char *manife
                       tc_corpus *out) {
   memset(out, 0, sizeof *out);
   builder b = {.c = out};
+  tc_map_init(&b.site_ids);
   tc_err e = scan_inputs(&b, inputs, ninputs);
   if (!e && manifest)
     e = read_manifest(&b, manifest);
@@ -595,6 +633,7 @@ tc_err tc_corpus_scan(const char *const *inputs, int ninputs, const char *manife
     free(b.trace_real[i]);
   free(b.trace_site);
   free(b.trace_real);
+  tc_map_free(&b.site_ids);
   if (e)
     tc_corpus_free(out);
   return e;
