@@ -258,6 +258,7 @@ typedef struct {
   char *base; /* a regular file's site name from its file name, else NULL */
   char *real; /* its canonical path: one file, one identity */
   char *site; /* the name it gets */
+  const char *key; /* base or site, for sorting */
 } input;
 
 /* The last component of the folder holding REAL, or NULL for "/x". */
@@ -277,20 +278,11 @@ static char *folder_name(const char *real) {
   return s;
 }
 
-/* Input files by site name from the file name, then by file, then by
- * path; ties cannot remain, paths of one input list being compared. */
-static int cmp_by_base(const void *a, const void *b) {
+/* Input files by their sort key (the name from the file name, or the
+ * name given), then by file, then by path. */
+static int cmp_by_key(const void *a, const void *b) {
   const input *x = *(const input *const *)a, *y = *(const input *const *)b;
-  int c = strcmp(x->base, y->base);
-  if (!c)
-    c = strcmp(x->real, y->real);
-  return c ? c : strcmp(x->path, y->path);
-}
-
-/* By the name given, then file, then path. */
-static int cmp_by_site(const void *a, const void *b) {
-  const input *x = *(const input *const *)a, *y = *(const input *const *)b;
-  int c = strcmp(x->site, y->site);
+  int c = strcmp(x->key, y->key);
   if (!c)
     c = strcmp(x->real, y->real);
   return c ? c : strcmp(x->path, y->path);
@@ -313,9 +305,11 @@ static size_t distinct_files(input *const *g, size_t n) {
   return d;
 }
 
-/* G[0..n), sorted by site: files of different folders with one name. */
+/* Among G[0..n), files of different folders with one name; sorts G. */
 static tc_err warn_shared_folders(builder *b, input **g, size_t n) {
-  sort(g, n, sizeof *g, cmp_by_site);
+  for (size_t i = 0; i < n; i++)
+    g[i]->key = g[i]->site;
+  sort(g, n, sizeof *g, cmp_by_key);
   for (size_t i = 0, end; i < n; i = end) {
     for (end = i + 1; end < n && strcmp(g[end]->site, g[i]->site) == 0; end++)
       ;
@@ -347,9 +341,11 @@ static tc_err name_input_files(builder *b, input *in, size_t n) {
     return TC_E_NOMEM;
   size_t nf = 0;
   for (size_t i = 0; i < n; i++)
-    if (in[i].base)
+    if (in[i].base) {
+      in[i].key = in[i].base;
       g[nf++] = &in[i];
-  sort(g, nf, sizeof *g, cmp_by_base);
+    }
+  sort(g, nf, sizeof *g, cmp_by_key);
   tc_err e = TC_OK;
   for (size_t i = 0, end; i < nf && !e; i = end) {
     for (end = i + 1; end < nf && strcmp(g[end]->base, g[i]->base) == 0; end++)
