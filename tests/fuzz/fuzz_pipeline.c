@@ -73,6 +73,13 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
   return remove(path);
 }
 
+/* An empty folder at PATH: the writers create files that must not exist. */
+static void fresh_dir(const char *path) {
+  nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  if (mkdir(path, 0700) != 0)
+    abort();
+}
+
 static void cleanup(void) {
   nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
   tc_schema_free(schema);
@@ -164,6 +171,7 @@ static void census(unsigned threads, size_t chunk, const char *out, outputs *o) 
       abort();
   tc_devtools dt;
   int have_dt = schema && tc_devtools_compute(&r.census, schema, &dt) == TC_OK;
+  fresh_dir(out);
   tc_report_ctx ctx = {&c, &r, NULL, NULL, have_dt ? &dt : NULL, TC_DEFAULT_SCHEMA,
                        schema ? tc_schema_generator(schema) : NULL,
                        have_dt ? NULL : "no schema"};
