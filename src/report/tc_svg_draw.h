@@ -48,7 +48,7 @@ size_t tc_svg_ticks_min(double lo, double hi, int log, double min_step, tc_svg_t
 
 /* A value for reading, e.g. in a tooltip: integers exactly with thousands
  * separators, other values to three significant digits (no exponent), then
- * " UNIT" when UNIT is set. */
+ * " UNIT" when UNIT is set; "n/a" for what tc_svg_ok refuses. */
 void tc_svg_value(double v, const char *unit, char *buf, size_t cap);
 
 /* The plottable (tc_svg_ok) ones of N values, sorted ascending, in a malloc'd array the

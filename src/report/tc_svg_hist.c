@@ -84,11 +84,12 @@ static void draw(FILE *fp, const tc_svg_plot *p, const bins *b, const char *n_li
     int last_open = open && i + 1 == b->nbins;
     double lo = b->edges[i], hi = last_open ? end : b->edges[i + 1];
     tc_svg_value(lo, NULL, a, sizeof a);
-    tc_svg_value(b->edges[i + 1], NULL, z, sizeof z);
-    if (last_open)
+    if (last_open) {
       snprintf(range, sizeof range, "\u2265 %s%s%s", a, sp, u);
-    else
+    } else {
+      tc_svg_value(hi, NULL, z, sizeof z);
       snprintf(range, sizeof range, "[%s, %s)%s%s", a, z, sp, u);
+    }
     bar(fp, tc_svg_at(&xs, lo), tc_svg_at(&xs, hi), tc_svg_at(&ys, (double)b->counts[i]), f.y1,
         range, b->counts[i], n, what);
   }
@@ -169,46 +170,51 @@ tc_err tc_svg_histogram(FILE *fp, const tc_svg_plot *p, const double *values, si
   }
   size_t zeros;
   int log = tc_svg_log_split(v, k, p->x_log, &zeros);
-  size_t m = k - zeros;
   tc_svg_n_line(n_line, sizeof n_line, k, p->n_unit, n - k, zeros, "bar at left");
+  char desc[200], lo[64], med[64], hi[64];
+  tc_svg_value(v[0], p->x_unit, lo, sizeof lo);
+  tc_svg_value(v[tc_svg_rank(0.5, k)], p->x_unit, med, sizeof med);
+  tc_svg_value(v[k - 1], p->x_unit, hi, sizeof hi);
+  snprintf(desc, sizeof desc, "min %s, median %s, max %s", lo, med, hi);
+  int exact = 1;
+  for (size_t i = 0; i < zeros; i++)
+    exact &= v[i] == 0;
+
+  /* Bin the values above the zero bar, as log10 of them on a log axis. */
+  size_t m = k - zeros;
   double *d = v + zeros;
   for (size_t i = 0; log && i < m; i++)
     d[i] = log10(d[i]);
   const char *why;
   double w = width_for(d, m, &why), first;
   size_t nb = nbins_for(d, m, w, &first);
+  tc_err err = TC_OK;
   double *edges = malloc((nb + 1) * sizeof *edges);
   uint64_t *counts = calloc(nb, sizeof *counts);
   if (!edges || !counts) {
-    free(edges);
-    free(counts);
-    free(v);
-    return TC_E_NOMEM;
+    err = TC_E_NOMEM;
+    goto done;
   }
   for (size_t i = 0; i <= nb; i++)
     edges[i] = log ? pow(10, (first + (double)i) * w) : (first + (double)i) * w;
-  for (size_t i = 0; i < m; i++) {
-    size_t j = (size_t)(floor(d[i] / w + TC_EPS) - first);
-    counts[j < nb ? j : nb - 1]++;
+  if (!isfinite(edges[0]) || !isfinite(edges[nb]) || (log && !(edges[0] > 0))) {
+    /* Bins of hundreds of decades: 10^w is past what a double holds. */
+    tc_svg_na(fp, p, "hist", n_line, "the values span more than a double can bin");
+    goto done;
   }
+  for (size_t i = 0; i < m; i++)
+    counts[(size_t)(floor(d[i] / w + TC_EPS) - first)]++;
   char rule[200], wtext[64];
   tc_svg_value(w, log ? (w == 1 ? "decade" : "decades") : p->x_unit, wtext, sizeof wtext);
   int o = snprintf(rule, sizeof rule, "%s, w = %s: %s",
                    log ? "Log bins [a, a\u00b710^w)" : "Bins [a, a + w)", wtext, why);
   if (p->x_log && !log && o > 0 && (size_t)o < sizeof rule)
     snprintf(rule + o, sizeof rule - (size_t)o, "; linear axis: no value above 0");
-  int exact = 1;
-  for (size_t i = 0; i < zeros; i++)
-    exact &= v[i] == 0;
   bins b = {log, edges, counts, nb, zeros > 0, zeros, exact};
-  char desc[200], lo[64], med[64], hi[64];
-  tc_svg_value(v[0], p->x_unit, lo, sizeof lo);
-  tc_svg_value(v[tc_svg_rank(0.5, k)], p->x_unit, med, sizeof med);
-  tc_svg_value(v[k - 1], p->x_unit, hi, sizeof hi);
-  snprintf(desc, sizeof desc, "min %s, median %s, max %s", lo, med, hi);
   draw(fp, p, &b, n_line, desc, rule);
+done:
   free(edges);
   free(counts);
   free(v);
-  return TC_OK;
+  return err;
 }

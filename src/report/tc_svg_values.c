@@ -9,7 +9,9 @@
 
 void tc_svg_value(double v, const char *unit, char *buf, size_t cap) {
   char num[64];
-  if (v == floor(v) && fabs(v) < 1e15) {
+  if (!tc_svg_ok(v)) {
+    snprintf(num, sizeof num, "n/a");
+  } else if (v == floor(v) && fabs(v) < 1e15) {
     tc_html_fmt_num(v, 0, num, sizeof num);
   } else {
     int d = 2 - (int)floor(log10(fabs(v)));

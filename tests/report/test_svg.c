@@ -196,6 +196,8 @@ static void test_hist_log_with_zeros(void **state) {
   assert_string_equal(tips[2], "[100, 10,000) ms: 2 of 7 sites");
   assert_non_null(strstr(svg, "n = 7 sites \u00b7 3 \u2264 0, bar at left"));
   assert_non_null(strstr(svg, "w = 2 decades"));
+  /* The summary is of the values, not of their logarithms. */
+  assert_non_null(strstr(svg, "min 0 ms, median 1 ms, max 1,000 ms"));
   free(svg);
 }
 
