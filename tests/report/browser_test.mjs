@@ -44,9 +44,9 @@ function same(got, want, what) {
   check(ok, ok ? what : `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
 }
 
-const out = execFileSync(resolve(demo), [outdir, 'report-demo.html'], { encoding: 'utf8' });
-const plots = Number(/plots: (\d+)/.exec(out)?.[1]);
 const file = resolve(join(outdir, 'report-demo.html'));
+const out = execFileSync(resolve(demo), [file], { encoding: 'utf8' });
+const plots = Number(/plots: (\d+)/.exec(out)?.[1]);
 const page_url = pathToFileURL(file).href;
 
 const browser = await chromium.launch({ executablePath: chromium_path });
