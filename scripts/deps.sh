@@ -2,8 +2,9 @@
 # Installs what tracecensus needs on a fresh Debian bookworm machine, only what
 # is missing. With --slurm, also Slurm and munge, for a test cluster on this
 # machine (tests/slurm/cluster.sh). With --test, also what the test suite
-# needs: Chromium for the recorder test, Node for the schema and Lighthouse
-# oracles, shellcheck and Slurm for the Slurm suite.
+# needs: Chromium for the recorder test and the HTML report's browser test,
+# Node for the schema and Lighthouse oracles and for playwright-core,
+# shellcheck and Slurm for the Slurm suite.
 set -euo pipefail
 pkgs=(meson ninja-build pkg-config clang libzstd-dev libsimdjson-dev zlib1g-dev libcmocka-dev
       zstd gzip python3)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # README's second command (and CI's): every test.
 #   1. release build, every suite (unit, end-to-end on real traces, oracles,
-#      jobs/slurm on a single-node Slurm cluster started for the test)
-#   2. ASan+UBSan build, every C suite and the end-to-end suite
+#      jobs/slurm on a single-node Slurm cluster started for the test, the
+#      HTML layer's demo page in headless Chromium: build/tests/report/
+#      report.png is its screenshot)
+#   2. ASan+UBSan build, every C suite and the end-to-end suite (not the
+#      browser test: test_html runs the demo page's writer under them)
 #   3. TSan build, the pool and the end-to-end suite (threads)
 #   4. fuzz targets, a short run each over their seeds
 #   5. the DevTools schema regenerated from pinned npm packages equals the
@@ -42,9 +45,12 @@ PY
 
 step() { echo; echo "=== $*"; }
 
-# Node packages the oracles need, from the npm registry at pinned versions.
-step "npm packages for the oracles"
-(cd tests/kernels && npm ci --no-audit --no-fund --loglevel=error) || fail=$((fail + 1))
+# Node packages the oracles and the browser test need, from the npm registry
+# at pinned versions.
+step "npm packages for the oracles and the browser test"
+for dir in tests/kernels tests/report; do
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || fail=$((fail + 1))
+done
 
 step "release build"
 bash scripts/build.sh build || give_up "release build failed"
@@ -56,7 +62,7 @@ bash scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false
   -Dbuildtype=debugoptimized || give_up "ASan build failed"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite oracle --no-suite corpus \
-  --no-suite slurm
+  --no-suite slurm --no-suite browser
 count build-asan
 
 step "TSan"

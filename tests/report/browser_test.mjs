@@ -1,0 +1,157 @@
+// Opens the HTML layer's demo page (demo_report writes it) from file:// in
+// Debian's headless Chromium, driven by playwright-core, and checks what a
+// reader gets: no console error and no page error, no request leaving the
+// file, every plot an SVG with content, a title and its n, every in-page
+// link landing on an element, the filter box and the drop-downs narrowing
+// the table to the rows known by construction (tests/report/demo_page.c),
+// header clicks sorting it (numbers largest first, n/a last either way),
+// print rules hiding the controls. Saves report.png (light) and
+// report-dark.png next to the page, as CI artifacts.
+//
+// usage: node browser_test.mjs DEMO_REPORT OUTDIR
+// Exit 77 (skipped) when playwright-core (npm ci in tests/report) or
+// Chromium is missing, unless TC_REQUIRE_ORACLES=1 (scripts/test.sh), where
+// a test that cannot run is a failure.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [demo, outdir] = process.argv.slice(2);
+if (!demo || !outdir) {
+  console.error('usage: node browser_test.mjs DEMO_REPORT OUTDIR');
+  process.exit(2);
+}
+const require_all = process.env.TC_REQUIRE_ORACLES === '1';
+function cannot_run(why) {
+  console.error(`browser_test: ${why}` + (require_all ? ' (TC_REQUIRE_ORACLES=1: failing)' : '; skipped'));
+  process.exit(require_all ? 1 : 77);
+}
+
+const chromium_path = process.env.TC_CHROMIUM || '/usr/bin/chromium';
+const pw_entry = new URL('./node_modules/playwright-core/index.mjs', import.meta.url);
+if (!existsSync(pw_entry)) cannot_run('playwright-core is not installed (npm ci in tests/report)');
+if (!existsSync(chromium_path)) cannot_run(`no Chromium at ${chromium_path}`);
+const { chromium } = await import(pw_entry);
+
+const failures = [];
+function check(ok, what) {
+  if (!ok) failures.push(what);
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+}
+function same(got, want, what) {
+  const ok = JSON.stringify(got) === JSON.stringify(want);
+  check(ok, ok ? what : `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+}
+
+const file = resolve(join(outdir, 'report-demo.html'));
+const out = execFileSync(resolve(demo), [file], { encoding: 'utf8' });
+const plots = Number(/plots: (\d+)/.exec(out)?.[1]);
+const page_url = pathToFileURL(file).href;
+
+const browser = await chromium.launch({ executablePath: chromium_path });
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+  const errors = [], requests = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url === page_url) return route.continue();
+    requests.push(url);
+    return route.abort();
+  });
+  await page.goto(page_url, { waitUntil: 'load' });
+
+  // Plots: as many as the writer says, each drawn.
+  const svgs = await page.$$eval('svg', (list) =>
+    list.map((s) => {
+      const box = s.getBBox();
+      const n = s.querySelector('text.n');
+      return {
+        children: s.childElementCount,
+        w: box.width,
+        h: box.height,
+        title: s.querySelector(':scope > title')?.textContent ?? '',
+        n: n ? n.textContent : '',
+        drawn: s.querySelectorAll('rect, path').length,
+      };
+    }),
+  );
+  check(plots > 0 && svgs.length === plots, `${svgs.length} SVG plots on the page, the writer made ${plots}`);
+  svgs.forEach((s, i) => {
+    check(s.children > 3 && s.w > 100 && s.h > 50 && s.drawn > 0,
+      `plot ${i + 1} "${s.title}" is drawn (${Math.round(s.w)} x ${Math.round(s.h)} px, ${s.drawn} shapes)`);
+    check(s.title.length > 0 && s.n.startsWith('n = '), `plot ${i + 1} has a title and "${s.n}"`);
+  });
+
+  const dangling = await page.$$eval('a[href^="#"]', (as) =>
+    as.map((a) => decodeURIComponent(a.getAttribute('href').slice(1))).filter((id) => !document.getElementById(id)));
+  same(dangling, [], 'every in-page link has its target');
+
+  // Filtering.
+  const visible = () =>
+    page.$$eval('#summary tbody tr', (rows) => rows.filter((r) => !r.hidden).map((r) => r.cells[0].textContent));
+  const count = () => page.textContent('#summary-controls .tc-count');
+  same(await count(), '12 of 12 rows', 'all rows shown at first');
+  await page.fill('#summary-controls input', 'paint');
+  same(await visible(), ['Paint', 'PrePaint', 'PaintImage', 'firstContentfulPaint'], 'text filter "paint"');
+  same(await count(), '4 of 12 rows', 'count follows the filter');
+  const selects = page.locator('#summary-controls select');
+  same(await selects.count(), 2, 'a drop-down for category and one for usage');
+  await selects.nth(0).selectOption('rail');
+  same(await visible(), ['Paint', 'PrePaint', 'firstContentfulPaint'], '"paint" and category rail');
+  await page.fill('#summary-controls input', '');
+  same(await visible(), ['Paint', 'PrePaint', 'firstContentfulPaint'], 'category rail alone');
+  await selects.nth(0).selectOption('');
+  await selects.nth(1).selectOption('very high');
+  same(await visible(), ['FunctionCall', 'RunTask', 'ThreadControllerImpl::RunTask'], 'usage very high');
+  await selects.nth(1).selectOption('');
+  same(await count(), '12 of 12 rows', 'clearing the filters shows every row');
+
+  // Sorting.
+  const header = (label) => page.locator('#summary thead th button', { hasText: label }).first();
+  const by_records = ['RunTask', 'ThreadControllerImpl::RunTask', 'FunctionCall', 'v8.compile', 'ParseHTML',
+    'Paint', 'PrePaint', 'Layout', 'TimerFire', 'PaintImage', 'firstContentfulPaint',
+    'base::OnceCallback<void ()>::Run<&"lambda" \u{FFFD}>'];
+  await header('records').click();
+  same(await visible(), by_records, 'records: largest first');
+  same(await page.getAttribute('#summary thead th:nth-child(3)', 'aria-sort'), 'descending', 'aria-sort says so');
+  await header('records').click();
+  same(await visible(), [...by_records].reverse(), 'records again: smallest first');
+  await header('median dur').click();
+  const med = await visible();
+  same(med.slice(0, 3), ['PaintImage', 'ParseHTML', 'Layout'], 'median dur: largest first');
+  same(med.slice(-2), ['firstContentfulPaint', by_records[11]], 'n/a last, in written order');
+  await header('median dur').click();
+  const med_up = await visible();
+  same(med_up.slice(0, 2), ['TimerFire', 'RunTask'], 'median dur again: smallest first');
+  same(med_up.slice(-2), ['firstContentfulPaint', by_records[11]], 'n/a still last');
+  await header('name').click();
+  same(await visible(), [by_records[11], 'firstContentfulPaint', 'FunctionCall', 'Layout', 'Paint', 'PaintImage',
+    'ParseHTML', 'PrePaint', 'RunTask', 'ThreadControllerImpl::RunTask', 'TimerFire', 'v8.compile'],
+  'name: A to Z, case-insensitive');
+  await page.fill('#summary-controls input', 'task');
+  same(await visible(), ['RunTask', 'ThreadControllerImpl::RunTask'], 'a filter keeps the sort order');
+  await page.fill('#summary-controls input', '');
+
+  // Back to the written order for the pictures.
+  await page.reload({ waitUntil: 'load' });
+  await page.screenshot({ path: join(outdir, 'report.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(outdir, 'report-dark.png'), fullPage: true });
+  await page.emulateMedia({ media: 'print', colorScheme: 'light' });
+  same(await page.isVisible('#summary-controls'), false, 'print hides the table controls');
+
+  same(errors, [], 'no console error, no page error');
+  same(requests, [], 'no request besides the page itself');
+} finally {
+  await browser.close();
+}
+console.log(`screenshots: ${join(outdir, 'report.png')}, ${join(outdir, 'report-dark.png')}`);
+if (failures.length) {
+  console.error(`browser_test: ${failures.length} check(s) failed`);
+  process.exit(1);
+}
