@@ -45,11 +45,18 @@ static void konst_forget(tc_valprof *p) {
   p->ktype = p->kkept = p->ktrunc = 0;
   p->knum = 0;
   p->klen = p->khash = 0;
+  p->ksites = p->ksite_first = p->ksite_last = 0;
   memset(p->kval, 0, sizeof p->kval);
 }
 
-/* Whether a value equals the constant; the first value becomes it. */
-static void konst_see(tc_valprof *p, unsigned type, double num, uint64_t len, uint64_t hash) {
+static int konst_is(const tc_valprof *p, unsigned type, double num, uint64_t len, uint64_t hash) {
+  return p->ktype == type && p->knum == num && p->klen == len && p->khash == hash;
+}
+
+/* Whether a value seen on SITE equals the constant; the first value
+ * becomes it. Sites count as top values count theirs (tc_topk.h). */
+static void konst_see(tc_valprof *p, unsigned type, double num, uint64_t len, uint64_t hash,
+                      uint64_t site) {
   if (p->konst == TC_VP_CONST_NO)
     return;
   if (p->konst == TC_VP_CONST_NONE) {
@@ -58,10 +65,18 @@ static void konst_see(tc_valprof *p, unsigned type, double num, uint64_t len, ui
     p->knum = num;
     p->klen = len;
     p->khash = hash;
+    p->ksites = 1;
+    p->ksite_first = p->ksite_last = site;
     return;
   }
-  if (p->ktype != type || p->knum != num || p->klen != len || p->khash != hash)
+  if (!konst_is(p, type, num, len, hash)) {
     konst_forget(p);
+    return;
+  }
+  if (site != p->ksite_last) {
+    p->ksites++;
+    p->ksite_last = site;
+  }
 }
 
 static void vals_give_up(tc_valprof *p) {
@@ -94,7 +109,7 @@ static void vals_add(tc_valprof *p, double v, uint64_t count) {
   p->nvals++;
 }
 
-static tc_err add_number(tc_valprof *p, double v) {
+static tc_err add_number(tc_valprof *p, double v, uint64_t site) {
   if (v != v)
     v = 0; /* JSON has no NaN; stay total anyway, as tc_sketch does */
   if (v == 0)
@@ -108,7 +123,7 @@ static tc_err add_number(tc_valprof *p, double v) {
   p->zeros += (f & TC_VN_ZERO) != 0;
   p->minus1 += (f & TC_VN_MINUS1) != 0;
   p->frac += (f & TC_VN_FRAC) != 0;
-  konst_see(p, TC_JT_NUMBER, v, 0, 0);
+  konst_see(p, TC_JT_NUMBER, v, 0, 0, site);
   vals_add(p, v, 1);
   /* The sketches take finite magnitudes; the exact extremes live above. */
   double mag = fabs(v) > DBL_MAX ? DBL_MAX : fabs(v);
@@ -128,7 +143,7 @@ static tc_err add_string(tc_valprof *p, tc_str s, uint64_t site) {
     p->len_max = s.len;
   p->cls[c]++;
   int first = p->konst == TC_VP_CONST_NONE;
-  konst_see(p, TC_JT_STRING, 0, s.len, h);
+  konst_see(p, TC_JT_STRING, 0, s.len, h, site);
   if (first)
     keep_shown(p, s, c);
   tc_err e = tc_hll_add(&p->distinct, h);
@@ -149,15 +164,15 @@ tc_err tc_valprof_add(tc_valprof *p, unsigned type, double num, tc_str str, uint
   p->types[__builtin_ctz(type)]++;
   switch (type) {
   case TC_JT_NUMBER:
-    return add_number(p, num);
+    return add_number(p, num, site);
   case TC_JT_STRING:
     return add_string(p, str, site);
   case TC_JT_BOOL:
     p->falses += num == 0;
-    konst_see(p, type, num != 0, 0, 0);
+    konst_see(p, type, num != 0, 0, 0, site);
     return TC_OK;
   case TC_JT_NULL:
-    konst_see(p, type, 0, 0, 0);
+    konst_see(p, type, 0, 0, 0, site);
     return TC_OK;
   default:
     if (p->konst != TC_VP_CONST_NO)
@@ -181,10 +196,18 @@ static void konst_merge(tc_valprof *dst, const tc_valprof *src) {
     dst->knum = src->knum;
     dst->klen = src->klen;
     dst->khash = src->khash;
+    dst->ksites = src->ksites;
+    dst->ksite_first = src->ksite_first;
+    dst->ksite_last = src->ksite_last;
     memcpy(dst->kval, src->kval, sizeof dst->kval);
     return;
   }
-  konst_see(dst, src->ktype, src->knum, src->klen, src->khash);
+  if (!konst_is(dst, src->ktype, src->knum, src->klen, src->khash)) {
+    konst_forget(dst);
+    return;
+  }
+  dst->ksites += src->ksites - (dst->ksite_last == src->ksite_first);
+  dst->ksite_last = src->ksite_last;
 }
 
 tc_err tc_valprof_merge(tc_valprof *dst, const tc_valprof *src) {
@@ -263,7 +286,7 @@ double tc_valprof_quantile(const tc_valprof *p, double q) {
  * two sketches, u8 vals_over, and unless set uvar nvals and per value f64,
  * uvar count; when there are strings: uvar len_min, len_max, a uvar per
  * class, the top values, the distinct sketch; then u8 konst, and for a
- * constant u8 ktype, then f64 knum (bool, number) or uvar klen, u64 khash,
+ * constant u8 ktype, uvar ksites, u64 ksite_first, ksite_last, then f64 knum (bool, number) or uvar klen, u64 khash,
  * u8 ktrunc, bytes kval (string). */
 void tc_valprof_encode(const tc_valprof *p, tc_bin_buf *b) {
   tc_bin_put_u32(b, p->flags);
@@ -301,6 +324,9 @@ void tc_valprof_encode(const tc_valprof *p, tc_bin_buf *b) {
   if (p->konst != TC_VP_CONST_YES)
     return;
   tc_bin_put_u8(b, p->ktype);
+  tc_bin_put_uvar(b, p->ksites);
+  tc_bin_put_u64(b, p->ksite_first);
+  tc_bin_put_u64(b, p->ksite_last);
   if (p->ktype == TC_JT_STRING) {
     tc_bin_put_uvar(b, p->klen);
     tc_bin_put_u64(b, p->khash);
@@ -377,6 +403,8 @@ static const char *check_konst(const tc_valprof *p) {
   uint8_t t = p->ktype;
   if (!t || t > TC_JT_STRING || (t & (t - 1)) || p->types[__builtin_ctz(t)] != p->n)
     return "constant of a type not every value has";
+  if (p->ksites < 1 || p->ksites > p->n)
+    return "constant's sites outside 1 to its count";
   if (t == TC_JT_NUMBER && (p->knum != p->min || p->knum != p->max))
     return "number constant outside the numbers' min and max";
   if (t == TC_JT_BOOL && (p->falses ? p->knum != 0 || p->falses != p->n : p->knum != 1))
@@ -455,6 +483,9 @@ tc_err tc_valprof_decode(tc_bin_reader *r, tc_valprof *p) {
     return fail(r, p, at, "unknown constant state");
   if (p->konst == TC_VP_CONST_YES) {
     p->ktype = tc_bin_get_u8(r);
+    p->ksites = tc_bin_get_uvar(r);
+    p->ksite_first = tc_bin_get_u64(r);
+    p->ksite_last = tc_bin_get_u64(r);
     if (p->ktype == TC_JT_STRING) {
       p->klen = tc_bin_get_uvar(r);
       p->khash = tc_bin_get_u64(r);

@@ -81,6 +81,8 @@ typedef struct {
   uint8_t ktrunc;                 /* kval is cut short of the shown form */
   double knum;                    /* number, or a boolean as 0/1 */
   uint64_t klen, khash;           /* the string's full length and tc_xxh64 */
+  uint64_t ksites;                /* sites seen, counted as tc_topk counts */
+  uint64_t ksite_first, ksite_last;
   char kval[TC_TOPK_MAXLEN];      /* the string as shown */
 } tc_valprof;
 
@@ -88,8 +90,9 @@ void tc_valprof_init(tc_valprof *p, uint32_t flags);
 void tc_valprof_free(tc_valprof *p);
 
 /* Adds one value of TYPE (one TC_JT_* bit): NUM for a number (a boolean as
- * 0/1), STR for a string (the bytes unescaped; not kept), SITE the site's
- * tag as tc_topk_add wants it. Null, arrays and objects carry neither. */
+ * 0/1; NaN, which JSON cannot hold, counts as 0), STR for a string (the
+ * bytes unescaped; not kept), SITE the site's tag as tc_topk_add wants it,
+ * with its rule on site order. Null, arrays and objects carry neither. */
 tc_err tc_valprof_add(tc_valprof *p, unsigned type, double num, tc_str str, uint64_t site);
 
 /* DST += SRC (SRC's values after DST's, for the top values' sites).
@@ -105,9 +108,12 @@ static inline int tc_valprof_exact_quantiles(const tc_valprof *p) { return !p->v
 
 /* A one-line human profile, e.g. "always 0", "'' on 81 %; 3 distinct, top
  * 'lazy' on 12 %" or "-1 on 12 %; 0–4,096, median 512"; the same for the
- * same state. Writes at most CAP bytes including a NUL (CAP > 0) and returns
- * the length the whole line needs, as snprintf does. */
-size_t tc_valprof_render(const tc_valprof *p, char *out, size_t cap);
+ * same state. A string that could identify someone (any but '' and URLs
+ * cut to scheme + host) is printed only when seen on at least MIN_SITES
+ * sites, else as "(a value on N sites)" (issue 14's privacy rule; 0 shows
+ * everything). Writes at most CAP bytes including a NUL (CAP > 0) and
+ * returns the length the whole line needs, as snprintf does. */
+size_t tc_valprof_render(const tc_valprof *p, uint64_t min_sites, char *out, size_t cap);
 
 /* Appends P. Equal states give equal bytes. */
 void tc_valprof_encode(const tc_valprof *p, tc_bin_buf *b);

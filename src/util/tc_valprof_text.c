@@ -14,7 +14,9 @@
  *              40 %" ("≈" when that count is not exact; only a value that
  *              is certainly more frequent than any unlisted one), up to three URL
  *              schemes ", https: 80 %", ", length 3–64"
- * A path whose every value is one value prints "always X" alone. Shares are
+ * A path whose every value is one value prints "always X" alone. A string
+ * other than '' and a cut URL seen on fewer sites than asked prints as
+ * "(a value on 1 site)". Shares are
  * of all values, rounded to whole percents, "< 1 %" and "> 99 %" at the
  * ends, so a share is never shown as 0 % or 100 % when it is not. */
 #include "util/tc_valprof.h"
@@ -143,9 +145,20 @@ static void quoted(line_t *l, const char *s, size_t n, int cut) {
   cat(l, cut ? "…'" : "'");
 }
 
+/* A string value, or what stands in for it when it may identify someone
+ * and was seen on fewer than MIN_SITES sites. */
+static void shown(line_t *l, const char *s, size_t n, int cut, uint64_t sites, uint64_t min_sites) {
+  tc_str v = {s, n};
+  if (n && !tc_valclass_is_url(tc_valclass_str(v)) && sites < min_sites) {
+    catf(l, "(a value on %llu site%s)", (unsigned long long)sites, sites == 1 ? "" : "s");
+    return;
+  }
+  quoted(l, s, n, cut);
+}
+
 static const char *const type_names[TC_VP_NTYPES] = {"null", "bool", "number", "string", "array", "object"};
 
-static void konst_text(line_t *l, const tc_valprof *p) {
+static void konst_text(line_t *l, const tc_valprof *p, uint64_t min_sites) {
   switch (p->ktype) {
   case TC_JT_NULL:
     cat(l, "null");
@@ -157,7 +170,7 @@ static void konst_text(line_t *l, const tc_valprof *p) {
     num_exact(l, p->knum);
     break;
   default:
-    quoted(l, p->kval, p->kkept, p->ktrunc);
+    shown(l, p->kval, p->kkept, p->ktrunc, p->ksites, min_sites);
   }
 }
 
@@ -235,7 +248,7 @@ static void number_part(line_t *l, const tc_valprof *p) {
   }
 }
 
-static void string_part(line_t *l, const tc_valprof *p) {
+static void string_part(line_t *l, const tc_valprof *p, uint64_t min_sites) {
   if (p->types[T_STRING] == p->cls[TC_VC_EMPTY])
     return;
   part(l);
@@ -253,7 +266,7 @@ static void string_part(line_t *l, const tc_valprof *p) {
     if (!items[i].value.len || items[i].count - items[i].err <= p->top.floor)
       continue;
     cat(l, ", top ");
-    quoted(l, items[i].value.ptr, items[i].value.len, items[i].truncated);
+    shown(l, items[i].value.ptr, items[i].value.len, items[i].truncated, items[i].sites, min_sites);
     cat(l, items[i].err ? " on ≈" : " on ");
     pct(l, items[i].count, p->n);
     break;
@@ -276,18 +289,18 @@ static void string_part(line_t *l, const tc_valprof *p) {
   }
 }
 
-size_t tc_valprof_render(const tc_valprof *p, char *out, size_t cap) {
+size_t tc_valprof_render(const tc_valprof *p, uint64_t min_sites, char *out, size_t cap) {
   line_t l = {out, cap ? cap - 1 : 0, 0, 0};
   if (!p->n) {
     cat(&l, "no values");
   } else if (p->konst == TC_VP_CONST_YES) {
     cat(&l, "always ");
-    konst_text(&l, p);
+    konst_text(&l, p, min_sites);
   } else {
     types_part(&l, p);
     sentinel_parts(&l, p);
     number_part(&l, p);
-    string_part(&l, p);
+    string_part(&l, p, min_sites);
     /* Only arrays or only objects: nothing but the type to say. */
     if (!l.parts)
       cat(&l, p->types[4] ? "all arrays" : "all objects");

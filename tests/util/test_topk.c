@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tc_bin_check.h"
 #include "tc_rng.h"
 #include "util/tc_topk.h"
 #include "util/tc_xxh64.h"
@@ -109,21 +110,8 @@ static void check(const tc_topk *t, const stream *s, int sites_canonical) {
   exact_free(&e);
 }
 
-static void enc(const tc_topk *t, tc_bin_buf *b) {
-  tc_bin_buf_init(b);
-  tc_topk_encode(t, b);
-  assert_int_equal(b->err, TC_OK);
-}
-
-static void assert_same(const tc_topk *a, const tc_topk *b) {
-  tc_bin_buf x, y;
-  enc(a, &x);
-  enc(b, &y);
-  assert_int_equal(x.len, y.len);
-  assert_memory_equal(x.ptr, y.ptr, x.len);
-  tc_bin_buf_free(&x);
-  tc_bin_buf_free(&y);
-}
+#define assert_same(a, b) TC_ASSERT_SAME_BYTES(tc_topk_encode, a, b)
+#define enc(t, b) TC_ENCODE(tc_topk_encode, t, b)
 
 static void set_sites(stream *s, uint32_t sites) {
   s->sites = sites;
@@ -435,15 +423,7 @@ static void test_prefixes_refused(void **state) {
   feed(&t, &s, 0, s.n);
   tc_bin_buf b;
   enc(&t, &b);
-  for (size_t cut = 0; cut < b.len; cut++) {
-    tc_topk x;
-    tc_topk_init(&x);
-    tc_bin_reader rd;
-    tc_bin_reader_init(&rd, b.ptr, cut, 0);
-    assert_int_equal(tc_topk_decode(&rd, &x), TC_E_BAD_BINARY);
-    assert_true(rd.err_at <= cut);
-    assert_null(x.c);
-  }
+  TC_ASSERT_PREFIXES_REFUSED(tc_topk, tc_topk_init, tc_topk_decode, &b);
   tc_bin_buf_free(&b);
   tc_topk_free(&t);
   free(s.v);
