@@ -117,16 +117,18 @@ static void fill(tc_topk_counter *c, const topk_key *k, uint64_t floor, uint64_t
   memcpy(c->val, k->ptr, k->len);
 }
 
-/* The counter that ranks last. */
+/* The counter that ranks last, in one pass: integer compares decide all
+ * but a full hash collision. */
 static uint32_t worst(const tc_topk *t) {
-  uint64_t min = t->c[0].count;
-  for (uint32_t i = 1; i < t->used; i++)
-    if (t->c[i].count < min)
-      min = t->c[i].count;
-  uint32_t w = UINT32_MAX;
-  for (uint32_t i = 0; i < t->used; i++)
-    if (t->c[i].count == min && (w == UINT32_MAX || rank_cmp(&t->c[i], &t->c[w]) > 0))
+  uint32_t w = 0;
+  for (uint32_t i = 1; i < t->used; i++) {
+    const tc_topk_counter *c = &t->c[i], *b = &t->c[w];
+    if (c->count != b->count ? c->count < b->count
+        : c->err != b->err   ? c->err > b->err
+        : c->hash != b->hash ? c->hash > b->hash
+                             : rank_cmp(c, b) > 0)
       w = i;
+  }
   return w;
 }
 

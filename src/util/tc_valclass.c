@@ -24,24 +24,29 @@ const char *tc_valclass_label(tc_vclass c) {
   return (unsigned)c < TC_VC_COUNT ? labels[c] : NULL;
 }
 
-static int is_alpha(unsigned char c) { return (unsigned char)((c | 0x20) - 'a') < 26; }
-static int is_digit(unsigned char c) { return (unsigned char)(c - '0') < 10; }
-static int is_hex(unsigned char c) {
-  return is_digit(c) || (unsigned char)((c | 0x20) - 'a') < 6;
-}
+/* Byte classes by table: classifying runs on every string value, and a
+ * load and a mask per byte beat chains of compares. */
+enum { C_ALPHA = 1, C_DIGIT = 2, C_HEXL = 4, C_SCHEME = 8 };
+
+#define C_OF(c)                                                                \
+  ((((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') ? C_ALPHA | C_SCHEME : 0) | \
+   ((c) >= '0' && (c) <= '9' ? C_DIGIT | C_SCHEME : 0) |                       \
+   (((c) >= 'a' && (c) <= 'f') || ((c) >= 'A' && (c) <= 'F') ? C_HEXL : 0) |   \
+   ((c) == '+' || (c) == '-' || (c) == '.' ? C_SCHEME : 0))
+#define C4(n) C_OF(n), C_OF(n + 1), C_OF(n + 2), C_OF(n + 3)
+#define C16(n) C4(n), C4(n + 4), C4(n + 8), C4(n + 12)
+#define C64(n) C16(n), C16(n + 16), C16(n + 32), C16(n + 48)
+static const unsigned char cls[256] = {C64(0), C64(64), C64(128), C64(192)};
 
 /* Length of the scheme before the ':' at S[len], or 0 if S has none. */
 static size_t scheme_len(tc_str s) {
-  if (!s.len || !is_alpha((unsigned char)s.ptr[0]))
+  const unsigned char *p = (const unsigned char *)s.ptr;
+  if (!s.len || !(cls[p[0]] & C_ALPHA))
     return 0;
-  for (size_t i = 1; i < s.len && i <= SCHEME_MAX; i++) {
-    unsigned char c = (unsigned char)s.ptr[i];
-    if (c == ':')
-      return i;
-    if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.')
-      return 0;
-  }
-  return 0;
+  size_t lim = s.len < SCHEME_MAX + 1 ? s.len : SCHEME_MAX + 1, i = 1;
+  while (i < lim && (cls[p[i]] & C_SCHEME))
+    i++;
+  return i < lim && p[i] == ':' ? i : 0;
 }
 
 static const struct {
@@ -88,24 +93,22 @@ tc_vclass tc_valclass_str(tc_str s) {
     if (c != TC_VC_OTHER)
       return c;
   }
-  if (s.len > 2 && p[0] == '0' && (p[1] | 0x20) == 'x') {
-    size_t i = 2;
-    while (i < s.len && is_hex(p[i]))
-      i++;
-    if (i == s.len)
-      return TC_VC_HEX;
+  /* One pass over the digits and hex letters, stopping at anything else:
+   * most strings are words and stop at once. */
+  size_t sign = p[0] == '-', i = sign;
+  unsigned letters = 0;
+  for (; i < s.len && (cls[p[i]] & (C_DIGIT | C_HEXL)); i++)
+    letters |= cls[p[i]] & C_HEXL;
+  if (i == 1 && s.len > 2 && p[0] == '0' && (p[1] | 0x20) == 'x') {
+    for (i = 2; i < s.len && (cls[p[i]] & (C_DIGIT | C_HEXL)); i++)
+      ;
+    return i == s.len ? TC_VC_HEX : TC_VC_OTHER;
   }
-  size_t hex = 0, digits = 0;
-  for (size_t i = 0; i < s.len; i++) {
-    hex += is_hex(p[i]);
-    digits += is_digit(p[i]);
-  }
-  if (hex == s.len && s.len >= 16 && hex > digits)
-    return TC_VC_HEX_ID;
-  size_t sign = p[0] == '-';
-  if (s.len > sign && digits == s.len - sign)
+  if (i < s.len || s.len == sign)
+    return TC_VC_OTHER;
+  if (!letters)
     return TC_VC_DIGITS;
-  return TC_VC_OTHER;
+  return !sign && s.len >= 16 ? TC_VC_HEX_ID : TC_VC_OTHER;
 }
 
 typedef struct {
@@ -120,26 +123,47 @@ static void put(out_t *o, const char *p, size_t n) {
   o->len += n;
 }
 
-/* The index of the first of STOPS in S at or after FROM, or S.len. */
-static size_t span_to(tc_str s, size_t from, const char *stops) {
-  while (from < s.len && !strchr(stops, s.ptr[from]))
+/* The bytes that end a part of a URL, as bit sets: a table, since every
+ * URL value of every event is cut. */
+enum {
+  END_PATH = 1,  /* slash, ? and # (and backslash) end the authority */
+  END_PORT = 2,  /* and : ends the host */
+  END_IPV6 = 4,  /* ] */
+  END_MEDIA = 8, /* ; , end a data: media type */
+  END_NAME = 16, /* ? # end an about: name */
+};
+
+static const unsigned char ends[256] = {
+    ['/'] = END_PATH | END_PORT,
+    ['?'] = END_PATH | END_PORT | END_NAME,
+    ['#'] = END_PATH | END_PORT | END_NAME,
+    ['\\'] = END_PATH | END_PORT,
+    [':'] = END_PORT,
+    [']'] = END_IPV6,
+    [';'] = END_MEDIA,
+    [','] = END_MEDIA,
+};
+
+/* The index of the first byte of class END in S at or after FROM, or S.len. */
+static size_t span_to(tc_str s, size_t from, unsigned end) {
+  while (from < s.len && !(ends[(unsigned char)s.ptr[from]] & end))
     from++;
   return from;
 }
 
 /* "scheme://host" of S, whose scheme is N bytes and followed by "://". */
 static void cut_authority(out_t *o, tc_str s, size_t n) {
-  size_t start = n + 3, end = span_to(s, start, "/?#\\");
+  size_t start = n + 3, end = span_to(s, start, END_PATH);
   size_t host = start;
   for (size_t i = start; i < end; i++)
     if (s.ptr[i] == '@')
       host = i + 1;
   size_t stop = host;
   if (stop < end && s.ptr[stop] == '[') {
-    stop = span_to(s, stop, "]");
+    stop = span_to(s, stop, END_IPV6);
     stop = stop < end ? stop + 1 : end;
   } else {
-    stop = span_to(s, host, ":/?#\\");
+    stop = span_to(s, host, END_PORT);
     if (stop > end)
       stop = end;
   }
@@ -160,7 +184,7 @@ static void cut_url(out_t *o, tc_str s, tc_vclass c) {
   if (c == TC_VC_DATA || c == TC_VC_ABOUT) {
     /* A media type or an about: page name is short; anything longer is
      * not one and stays hidden. */
-    size_t end = span_to(s, n + 1, c == TC_VC_DATA ? ";," : "?#");
+    size_t end = span_to(s, n + 1, c == TC_VC_DATA ? END_MEDIA : END_NAME);
     put(o, s.ptr, end - (n + 1) <= NAME_MAX_SHOWN ? end : n + 1);
     return;
   }
