@@ -165,6 +165,13 @@ static void round_trip(const uint8_t *data, size_t size, int mutate) {
       abort();
     tc_valprof_encode(&back, &again);
     same_bytes(&again, b.ptr, b.len);
+    /* The same profile framed in a section reads back through it. */
+    tc_bin_buf_free(&again);
+    size_t mark = tc_bin_section_begin(&again, TAG, 1);
+    tc_valprof_encode(&p, &again);
+    tc_bin_section_end(&again, mark);
+    if (!decode_kind(0, again.ptr, again.len))
+      abort();
     size_t step = b.len / 64 + 1;
     for (size_t cut = 0; cut < b.len; cut += step) {
       tc_valprof t;

@@ -639,6 +639,7 @@ static void fill_spread_numbers(tc_valprof *p) {
 
 static void test_memory(void **state) {
   (void)state;
+  assert_true(sizeof(tc_valprof) <= TC_VALPROF_INLINE_MAX);
 #ifdef TC_ASAN
   /* ASan's allocator does not report through mallinfo2. */
   skip();
