@@ -13,6 +13,41 @@ static int64_t bucket_of(double v) {
   return (int64_t)ceil(log(v) / lg);
 }
 
+typedef struct {
+  int64_t idx;
+  uint64_t count;
+} bucket;
+
+/* The only two functions that know how tc_sketch keeps its buckets. */
+
+/* The non-empty bucket after position *POS (start at 0); 0 when none is
+ * left. */
+static int next_bucket(const tc_sketch *s, uint32_t *pos, bucket *b) {
+  while (*pos < s->nbuckets) {
+    uint32_t i = (*pos)++;
+    if (s->counts[i]) {
+      b->idx = (int64_t)s->lo + i;
+      b->count = s->counts[i];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Gives the empty sketch S the NB buckets BS (ascending, checked). */
+static tc_err set_buckets(tc_sketch *s, const bucket *bs, uint64_t nb) {
+  if (!nb)
+    return TC_OK;
+  int64_t first = bs[0].idx, last = bs[nb - 1].idx;
+  if (!(s->counts = calloc((size_t)(last - first + 1), sizeof *s->counts)))
+    return TC_E_NOMEM;
+  s->lo = (int32_t)first;
+  s->nbuckets = (uint32_t)(last - first + 1);
+  for (uint64_t i = 0; i < nb; i++)
+    s->counts[bs[i].idx - first] = bs[i].count;
+  return TC_OK;
+}
+
 /* Layout: uvar n, and when n > 0: uvar zeros, f64 sum, f64 min, f64 max,
  * uvar number of non-empty buckets, then the first bucket's index (svar)
  * and count (uvar), and for each further one the gap to the previous index
@@ -26,29 +61,19 @@ void tc_sketch_encode(const tc_sketch *s, tc_bin_buf *b) {
   tc_bin_put_f64(b, s->min);
   tc_bin_put_f64(b, s->max);
   uint64_t nb = 0;
-  for (uint32_t i = 0; i < s->nbuckets; i++)
-    nb += s->counts[i] != 0;
+  uint32_t pos = 0;
+  bucket bk, prev = {0, 0};
+  while (next_bucket(s, &pos, &bk))
+    nb++;
   tc_bin_put_uvar(b, nb);
-  int64_t prev = 0;
-  int first = 1;
-  for (uint32_t i = 0; i < s->nbuckets; i++) {
-    if (!s->counts[i])
-      continue;
-    int64_t idx = (int64_t)s->lo + i;
-    if (first)
-      tc_bin_put_svar(b, idx);
+  for (pos = 0; next_bucket(s, &pos, &bk); prev = bk) {
+    if (prev.count)
+      tc_bin_put_uvar(b, (uint64_t)(bk.idx - prev.idx));
     else
-      tc_bin_put_uvar(b, (uint64_t)(idx - prev));
-    tc_bin_put_uvar(b, s->counts[i]);
-    prev = idx;
-    first = 0;
+      tc_bin_put_svar(b, bk.idx);
+    tc_bin_put_uvar(b, bk.count);
   }
 }
-
-typedef struct {
-  int64_t idx;
-  uint64_t count;
-} bucket;
 
 /* Reads the buckets into a scratch array no longer than the input allows,
  * checking each against [LO, HI] and adding their counts to *TOTAL. */
@@ -111,22 +136,12 @@ tc_err tc_sketch_decode(tc_bin_reader *r, tc_sketch *s) {
     return TC_E_NOMEM;
   if (!r->err && total != n)
     tc_bin_fail_at(r, at, "sketch bucket counts do not add up to n");
-  tc_err e = r->err;
-  if (!e && nb) {
-    int64_t first = bs[0].idx, last = bs[nb - 1].idx;
-    s->counts = calloc((size_t)(last - first + 1), sizeof *s->counts);
-    if (!s->counts) {
-      e = TC_E_NOMEM;
-    } else {
-      s->lo = (int32_t)first;
-      s->nbuckets = (uint32_t)(last - first + 1);
-      for (uint64_t i = 0; i < nb; i++)
-        s->counts[bs[i].idx - first] = bs[i].count;
-    }
-  }
+  tc_err e = r->err ? r->err : set_buckets(s, bs, nb);
   free(bs);
-  if (e)
+  if (e) {
+    tc_sketch_free(s);
     return e;
+  }
   s->n = n;
   s->zeros = zeros;
   s->sum = sum;
