@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "util/tc_grow.h"
+
 /* tc_sketch.c charges values below this to the zero count, so no bucket
  * lies below its bucket. */
 #define MIN_POSITIVE 1e-4
@@ -23,28 +25,34 @@ typedef struct {
 /* The non-empty bucket after position *POS (start at 0); 0 when none is
  * left. */
 static int next_bucket(const tc_sketch *s, uint32_t *pos, bucket *b) {
-  while (*pos < s->nbuckets) {
+  while (*pos < s->npages * TC_SKETCH_PAGE) {
     uint32_t i = (*pos)++;
-    if (s->counts[i]) {
-      b->idx = (int64_t)s->lo + i;
-      b->count = s->counts[i];
+    const tc_sketch_page *pg = &s->pages[i / TC_SKETCH_PAGE];
+    if (pg->counts[i % TC_SKETCH_PAGE]) {
+      b->idx = (int64_t)pg->key * TC_SKETCH_PAGE + i % TC_SKETCH_PAGE;
+      b->count = pg->counts[i % TC_SKETCH_PAGE];
       return 1;
     }
   }
   return 0;
 }
 
-/* Gives the empty sketch S the NB buckets BS (ascending, checked). */
+/* Gives the empty sketch S the NB buckets BS (ascending, checked): a page
+ * for each run of them, as adding their values would make. On failure S
+ * may hold some pages; the caller frees it. */
 static tc_err set_buckets(tc_sketch *s, const bucket *bs, uint64_t nb) {
-  if (!nb)
-    return TC_OK;
-  int64_t first = bs[0].idx, last = bs[nb - 1].idx;
-  if (!(s->counts = calloc((size_t)(last - first + 1), sizeof *s->counts)))
-    return TC_E_NOMEM;
-  s->lo = (int32_t)first;
-  s->nbuckets = (uint32_t)(last - first + 1);
-  for (uint64_t i = 0; i < nb; i++)
-    s->counts[bs[i].idx - first] = bs[i].count;
+  for (uint64_t i = 0; i < nb; i++) {
+    int32_t b = (int32_t)bs[i].idx;
+    int32_t key = (b >= 0 ? b : b - (TC_SKETCH_PAGE - 1)) / TC_SKETCH_PAGE;
+    if (!s->npages || s->pages[s->npages - 1].key != key) {
+      uint64_t *c;
+      if (TC_GROW(s->pages, s->cap, (size_t)s->npages + 1) ||
+          !(c = calloc(TC_SKETCH_PAGE, sizeof *c)))
+        return TC_E_NOMEM;
+      s->pages[s->npages++] = (tc_sketch_page){key, c};
+    }
+    s->pages[s->npages - 1].counts[b - key * TC_SKETCH_PAGE] = bs[i].count;
+  }
   return TC_OK;
 }
 

@@ -24,17 +24,19 @@
  *            forgotten, so the state depends only on the values.
  * Every count is exact. Merging adds counts, takes min and max, and merges
  * the sketches: all of it is order-independent except the top values
- * (tc_topk.h says what holds there and the canonical merge order).
+ * (tc_topk.h says what holds there and the canonical merge order) and the
+ * last bits of the quantile sketches' sums, which no profile reports.
  *
  * Memory per path: sizeof(tc_valprof) inline (at most TC_VALPROF_INLINE_MAX;
- * 880 bytes on x86-64), at most TC_VALPROF_HEAP_BYTES (7,680) on the heap
+ * 896 bytes on x86-64), at most TC_VALPROF_HEAP_BYTES (7,680) on the heap
  * for the string sketches, allocated at the first string (4 KB more for a
  * moment while the distinct count switches to registers), plus the two
- * quantile sketches, which hold memory by the values' spread as
- * tc_sketch.h states (measured by tests/util/test_valprof.c: 7.5 KB for
- * integers 0 to 4,096; 1.1 MB, the worst case, for values spread over the
- * whole range of doubles). Nothing grows with the number of values. Adds
- * allocate only in the sketches' amortised growth and at the first string.
+ * quantile sketches, at most 630 KB each whatever they are fed
+ * (tc_sketch.h), in practice a few KB (measured by
+ * tests/util/test_valprof.c: 7.7 KB for integers 0 to 4,096; 1.2 MB, the
+ * worst case, for values spread over the whole range of doubles). Nothing
+ * grows with the number of values. Adds allocate only in the sketches'
+ * amortised growth and at the first string.
  * The profile owns all of it; tc_valprof_free releases it. Not
  * thread-safe. */
 #ifndef TC_VALPROF_H
