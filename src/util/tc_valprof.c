@@ -35,47 +35,44 @@ static void keep_shown(tc_valprof *p, tc_str s, tc_vclass c) {
   char buf[TC_VALCLASS_CUT_MAX];
   tc_str shown = p->flags & TC_VP_WHOLE_URLS ? s : tc_valclass_cut(s, c, buf);
   size_t kept = tc_topk_keep_len(shown);
-  memcpy(p->kval, shown.ptr, kept);
-  p->kkept = (uint8_t)kept;
-  p->ktrunc = kept < shown.len;
+  memcpy(p->k.val, shown.ptr, kept);
+  p->k.kept = (uint8_t)kept;
+  p->k.trunc = kept < shown.len;
 }
 
 static void konst_forget(tc_valprof *p) {
-  p->konst = TC_VP_CONST_NO;
-  p->ktype = p->kkept = p->ktrunc = 0;
-  p->knum = 0;
-  p->klen = p->khash = 0;
-  p->ksites = p->ksite_first = p->ksite_last = 0;
-  memset(p->kval, 0, sizeof p->kval);
+  memset(&p->k, 0, sizeof p->k);
+  p->k.state = TC_VP_CONST_NO;
 }
 
-static int konst_is(const tc_valprof *p, unsigned type, double num, uint64_t len, uint64_t hash) {
-  return p->ktype == type && p->knum == num && p->klen == len && p->khash == hash;
+static int konst_is(const tc_valprof_const *k, unsigned type, double num, uint64_t len,
+                    uint64_t hash) {
+  return k->type == type && k->num == num && k->len == len && k->hash == hash;
 }
 
 /* Whether a value seen on SITE equals the constant; the first value
  * becomes it. Sites count as top values count theirs (tc_topk.h). */
 static void konst_see(tc_valprof *p, unsigned type, double num, uint64_t len, uint64_t hash,
                       uint64_t site) {
-  if (p->konst == TC_VP_CONST_NO)
+  if (p->k.state == TC_VP_CONST_NO)
     return;
-  if (p->konst == TC_VP_CONST_NONE) {
-    p->konst = TC_VP_CONST_YES;
-    p->ktype = (uint8_t)type;
-    p->knum = num;
-    p->klen = len;
-    p->khash = hash;
-    p->ksites = 1;
-    p->ksite_first = p->ksite_last = site;
+  if (p->k.state == TC_VP_CONST_NONE) {
+    p->k.state = TC_VP_CONST_YES;
+    p->k.type = (uint8_t)type;
+    p->k.num = num;
+    p->k.len = len;
+    p->k.hash = hash;
+    p->k.sites = 1;
+    p->k.site_first = p->k.site_last = site;
     return;
   }
-  if (!konst_is(p, type, num, len, hash)) {
+  if (!konst_is(&p->k, type, num, len, hash)) {
     konst_forget(p);
     return;
   }
-  if (site != p->ksite_last) {
-    p->ksites++;
-    p->ksite_last = site;
+  if (site != p->k.site_last) {
+    p->k.sites++;
+    p->k.site_last = site;
   }
 }
 
@@ -142,7 +139,7 @@ static tc_err add_string(tc_valprof *p, tc_str s, uint64_t site) {
   if (s.len > p->len_max)
     p->len_max = s.len;
   p->cls[c]++;
-  int first = p->konst == TC_VP_CONST_NONE;
+  int first = p->k.state == TC_VP_CONST_NONE;
   konst_see(p, TC_JT_STRING, 0, s.len, h, site);
   if (first)
     keep_shown(p, s, c);
@@ -175,39 +172,29 @@ tc_err tc_valprof_add(tc_valprof *p, unsigned type, double num, tc_str str, uint
     konst_see(p, type, 0, 0, 0, site);
     return TC_OK;
   default:
-    if (p->konst != TC_VP_CONST_NO)
+    if (p->k.state != TC_VP_CONST_NO)
       konst_forget(p);
     return TC_OK;
   }
 }
 
 static void konst_merge(tc_valprof *dst, const tc_valprof *src) {
-  if (src->konst == TC_VP_CONST_NONE || dst->konst == TC_VP_CONST_NO)
+  if (src->k.state == TC_VP_CONST_NONE || dst->k.state == TC_VP_CONST_NO)
     return;
-  if (src->konst == TC_VP_CONST_NO) {
+  if (src->k.state == TC_VP_CONST_NO) {
     konst_forget(dst);
     return;
   }
-  if (dst->konst == TC_VP_CONST_NONE) {
-    dst->konst = src->konst;
-    dst->ktype = src->ktype;
-    dst->kkept = src->kkept;
-    dst->ktrunc = src->ktrunc;
-    dst->knum = src->knum;
-    dst->klen = src->klen;
-    dst->khash = src->khash;
-    dst->ksites = src->ksites;
-    dst->ksite_first = src->ksite_first;
-    dst->ksite_last = src->ksite_last;
-    memcpy(dst->kval, src->kval, sizeof dst->kval);
+  if (dst->k.state == TC_VP_CONST_NONE) {
+    dst->k = src->k;
     return;
   }
-  if (!konst_is(dst, src->ktype, src->knum, src->klen, src->khash)) {
+  if (!konst_is(&dst->k, src->k.type, src->k.num, src->k.len, src->k.hash)) {
     konst_forget(dst);
     return;
   }
-  dst->ksites += src->ksites - (dst->ksite_last == src->ksite_first);
-  dst->ksite_last = src->ksite_last;
+  dst->k.sites += src->k.sites - (dst->k.site_last == src->k.site_first);
+  dst->k.site_last = src->k.site_last;
 }
 
 tc_err tc_valprof_merge(tc_valprof *dst, const tc_valprof *src) {
@@ -320,21 +307,21 @@ void tc_valprof_encode(const tc_valprof *p, tc_bin_buf *b) {
     tc_topk_encode(&p->top, b);
     tc_hll_encode(&p->distinct, b);
   }
-  tc_bin_put_u8(b, p->konst);
-  if (p->konst != TC_VP_CONST_YES)
+  tc_bin_put_u8(b, p->k.state);
+  if (p->k.state != TC_VP_CONST_YES)
     return;
-  tc_bin_put_u8(b, p->ktype);
-  tc_bin_put_uvar(b, p->ksites);
-  tc_bin_put_u64(b, p->ksite_first);
-  tc_bin_put_u64(b, p->ksite_last);
-  if (p->ktype == TC_JT_STRING) {
-    tc_bin_put_uvar(b, p->klen);
-    tc_bin_put_u64(b, p->khash);
-    tc_bin_put_u8(b, p->ktrunc);
-    tc_str v = {p->kval, p->kkept};
+  tc_bin_put_u8(b, p->k.type);
+  tc_bin_put_uvar(b, p->k.sites);
+  tc_bin_put_u64(b, p->k.site_first);
+  tc_bin_put_u64(b, p->k.site_last);
+  if (p->k.type == TC_JT_STRING) {
+    tc_bin_put_uvar(b, p->k.len);
+    tc_bin_put_u64(b, p->k.hash);
+    tc_bin_put_u8(b, p->k.trunc);
+    tc_str v = {p->k.val, p->k.kept};
     tc_bin_put_bytes(b, v);
-  } else if (p->ktype != TC_JT_NULL) {
-    tc_bin_put_f64(b, p->knum);
+  } else if (p->k.type != TC_JT_NULL) {
+    tc_bin_put_f64(b, p->k.num);
   }
 }
 
@@ -396,24 +383,24 @@ static const char *check_strings(const tc_valprof *p) {
 }
 
 static const char *check_konst(const tc_valprof *p) {
-  if ((p->konst == TC_VP_CONST_NONE) != (p->n == 0))
+  if ((p->k.state == TC_VP_CONST_NONE) != (p->n == 0))
     return "constant state disagrees with the number of values";
-  if (p->konst != TC_VP_CONST_YES)
+  if (p->k.state != TC_VP_CONST_YES)
     return NULL;
-  uint8_t t = p->ktype;
+  uint8_t t = p->k.type;
   if (!t || t > TC_JT_STRING || (t & (t - 1)) || p->types[__builtin_ctz(t)] != p->n)
     return "constant of a type not every value has";
-  if (p->ksites < 1 || p->ksites > p->n)
+  if (p->k.sites < 1 || p->k.sites > p->n)
     return "constant's sites outside 1 to its count";
-  if (t == TC_JT_NUMBER && (p->knum != p->min || p->knum != p->max))
+  if (t == TC_JT_NUMBER && (p->k.num != p->min || p->k.num != p->max))
     return "number constant outside the numbers' min and max";
-  if (t == TC_JT_BOOL && (p->falses ? p->knum != 0 || p->falses != p->n : p->knum != 1))
+  if (t == TC_JT_BOOL && (p->falses ? p->k.num != 0 || p->falses != p->n : p->k.num != 1))
     return "boolean constant disagrees with the count of false";
-  if (t == TC_JT_STRING && (p->klen != p->len_min || p->klen != p->len_max))
+  if (t == TC_JT_STRING && (p->k.len != p->len_min || p->k.len != p->len_max))
     return "string constant's length outside the strings' lengths";
-  if (t == TC_JT_STRING && p->ktrunc > 1)
+  if (t == TC_JT_STRING && p->k.trunc > 1)
     return "constant's cut flag is neither 0 nor 1";
-  if (t == TC_JT_STRING && p->ktrunc && p->kkept < TC_TOPK_MAXLEN - 3)
+  if (t == TC_JT_STRING && p->k.trunc && p->k.kept < TC_TOPK_MAXLEN - 3)
     return "cut constant shorter than the cut length";
   return NULL;
 }
@@ -478,23 +465,23 @@ tc_err tc_valprof_decode(tc_bin_reader *r, tc_valprof *p) {
       return fail(r, p, at, why);
   }
   at = r->pos;
-  p->konst = tc_bin_get_u8(r);
-  if (p->konst > TC_VP_CONST_NO)
+  p->k.state = tc_bin_get_u8(r);
+  if (p->k.state > TC_VP_CONST_NO)
     return fail(r, p, at, "unknown constant state");
-  if (p->konst == TC_VP_CONST_YES) {
-    p->ktype = tc_bin_get_u8(r);
-    p->ksites = tc_bin_get_uvar(r);
-    p->ksite_first = tc_bin_get_u64(r);
-    p->ksite_last = tc_bin_get_u64(r);
-    if (p->ktype == TC_JT_STRING) {
-      p->klen = tc_bin_get_uvar(r);
-      p->khash = tc_bin_get_u64(r);
-      p->ktrunc = tc_bin_get_u8(r);
+  if (p->k.state == TC_VP_CONST_YES) {
+    p->k.type = tc_bin_get_u8(r);
+    p->k.sites = tc_bin_get_uvar(r);
+    p->k.site_first = tc_bin_get_u64(r);
+    p->k.site_last = tc_bin_get_u64(r);
+    if (p->k.type == TC_JT_STRING) {
+      p->k.len = tc_bin_get_uvar(r);
+      p->k.hash = tc_bin_get_u64(r);
+      p->k.trunc = tc_bin_get_u8(r);
       tc_str v = tc_bin_get_bytes(r, TC_TOPK_MAXLEN);
-      memcpy(p->kval, v.ptr, v.len);
-      p->kkept = (uint8_t)v.len;
-    } else if (p->ktype != TC_JT_NULL) {
-      p->knum = tc_bin_get_f64(r);
+      memcpy(p->k.val, v.ptr, v.len);
+      p->k.kept = (uint8_t)v.len;
+    } else if (p->k.type != TC_JT_NULL) {
+      p->k.num = tc_bin_get_f64(r);
     }
   }
   if (r->err)

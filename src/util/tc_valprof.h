@@ -64,6 +64,19 @@
 
 enum { TC_VP_CONST_NONE, TC_VP_CONST_YES, TC_VP_CONST_NO };
 
+/* The constant detector's state; all zero but `state` once values differ. */
+typedef struct {
+  uint8_t state;                 /* TC_VP_CONST_* */
+  uint8_t type;                  /* TC_JT_* of the constant */
+  uint8_t kept;                  /* bytes of val */
+  uint8_t trunc;                 /* val is cut short of the shown form */
+  double num;                    /* number, or a boolean as 0/1 */
+  uint64_t len, hash;            /* the string's full length and tc_xxh64 */
+  uint64_t sites;                /* sites seen, counted as tc_topk counts */
+  uint64_t site_first, site_last;
+  char val[TC_TOPK_MAXLEN];      /* the string as shown */
+} tc_valprof_const;
+
 typedef struct {
   uint32_t flags;                 /* TC_VP_*; merging needs equal flags */
   uint64_t n;                     /* values added */
@@ -84,15 +97,7 @@ typedef struct {
   tc_topk top;
   tc_hll distinct;
   /* the constant detector */
-  uint8_t konst;                  /* TC_VP_CONST_* */
-  uint8_t ktype;                  /* TC_JT_* of the constant */
-  uint8_t kkept;                  /* bytes of kval */
-  uint8_t ktrunc;                 /* kval is cut short of the shown form */
-  double knum;                    /* number, or a boolean as 0/1 */
-  uint64_t klen, khash;           /* the string's full length and tc_xxh64 */
-  uint64_t ksites;                /* sites seen, counted as tc_topk counts */
-  uint64_t ksite_first, ksite_last;
-  char kval[TC_TOPK_MAXLEN];      /* the string as shown */
+  tc_valprof_const k;
 } tc_valprof;
 
 void tc_valprof_init(tc_valprof *p, uint32_t flags);

@@ -159,18 +159,18 @@ static void shown(line_t *l, const char *s, size_t n, int cut, uint64_t sites, u
 static const char *const type_names[TC_VP_NTYPES] = {"null", "bool", "number", "string", "array", "object"};
 
 static void konst_text(line_t *l, const tc_valprof *p, uint64_t min_sites) {
-  switch (p->ktype) {
+  switch (p->k.type) {
   case TC_JT_NULL:
     cat(l, "null");
     break;
   case TC_JT_BOOL:
-    cat(l, p->knum ? "true" : "false");
+    cat(l, p->k.num ? "true" : "false");
     break;
   case TC_JT_NUMBER:
-    num_exact(l, p->knum);
+    num_exact(l, p->k.num);
     break;
   default:
-    shown(l, p->kval, p->kkept, p->ktrunc, p->ksites, min_sites);
+    shown(l, p->k.val, p->k.kept, p->k.trunc, p->k.sites, min_sites);
   }
 }
 
@@ -293,7 +293,7 @@ size_t tc_valprof_render(const tc_valprof *p, uint64_t min_sites, char *out, siz
   line_t l = {out, cap ? cap - 1 : 0, 0, 0};
   if (!p->n) {
     cat(&l, "no values");
-  } else if (p->konst == TC_VP_CONST_YES) {
+  } else if (p->k.state == TC_VP_CONST_YES) {
     cat(&l, "always ");
     konst_text(&l, p, min_sites);
   } else {

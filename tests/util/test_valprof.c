@@ -203,7 +203,7 @@ static void test_numbers_adversarial(void **state) {
       assert_true(p.min == -INFINITY && p.max == INFINITY && p.neg == 1000);
     }
     if (kind == 3) {
-      assert_int_equal(p.konst, TC_VP_CONST_YES);
+      assert_int_equal(p.k.state, TC_VP_CONST_YES);
       char line[64];
       tc_valprof_render(&p, 0, line, sizeof line);
       assert_string_equal(line, "always 0");
@@ -308,19 +308,19 @@ static void test_constant(void **state) {
   add_n(&a, TC_JT_NUMBER, 0, "", 1466);
   add_n(&b, TC_JT_NUMBER, -0.0, "", 3);
   add_n(&c, TC_JT_NUMBER, 1, "", 1);
-  assert_int_equal(a.konst, TC_VP_CONST_YES);
+  assert_int_equal(a.k.state, TC_VP_CONST_YES);
   assert_int_equal(tc_valprof_merge(&a, &e), TC_OK);
   assert_int_equal(tc_valprof_merge(&e, &b), TC_OK);
-  assert_int_equal(e.konst, TC_VP_CONST_YES);
+  assert_int_equal(e.k.state, TC_VP_CONST_YES);
   assert_int_equal(tc_valprof_merge(&a, &e), TC_OK);
-  assert_int_equal(a.konst, TC_VP_CONST_YES);
+  assert_int_equal(a.k.state, TC_VP_CONST_YES);
   assert_true(a.n == 1469);
   /* One different value ends it, whichever side it is on. */
   tc_valprof d;
   tc_valprof_init(&d, 0);
   assert_int_equal(tc_valprof_merge(&d, &c), TC_OK);
   assert_int_equal(tc_valprof_merge(&d, &a), TC_OK);
-  assert_int_equal(d.konst, TC_VP_CONST_NO);
+  assert_int_equal(d.k.state, TC_VP_CONST_NO);
   assert_int_equal(tc_valprof_merge(&c, &a), TC_OK);
   assert_same(&c, &d);
   /* Strings: by value, and a forgotten first value leaves no trace. */
@@ -331,15 +331,15 @@ static void test_constant(void **state) {
   add_n(&s1, TC_JT_STRING, 0, "about:blank#x", 1);
   add_n(&s2, TC_JT_STRING, 0, "about:blank#x", 1);
   add_n(&s2, TC_JT_STRING, 0, "about:blank", 2);
-  assert_int_equal(s1.konst, TC_VP_CONST_NO);
+  assert_int_equal(s1.k.state, TC_VP_CONST_NO);
   assert_same(&s1, &s2);
   /* An object ends a constant. */
   tc_valprof o;
   tc_valprof_init(&o, 0);
   add_n(&o, TC_JT_NULL, 0, "", 2);
-  assert_int_equal(o.konst, TC_VP_CONST_YES);
+  assert_int_equal(o.k.state, TC_VP_CONST_YES);
   add_n(&o, TC_JT_OBJECT, 0, "", 1);
-  assert_int_equal(o.konst, TC_VP_CONST_NO);
+  assert_int_equal(o.k.state, TC_VP_CONST_NO);
   tc_valprof *all[] = {&a, &b, &c, &d, &e, &s1, &s2, &o};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
     tc_valprof_free(all[i]);
@@ -500,7 +500,7 @@ static void test_privacy(void **state) {
   add_at(&b, "Jane Doe", 1, 1);
   add_at(&b, "Jane Doe", 2, 1);
   assert_int_equal(tc_valprof_merge(&a, &b), TC_OK);
-  assert_true(a.ksites == 2);
+  assert_true(a.k.sites == 2);
   expect_private(&a, 3, "always (a value on 2 sites)");
   expect_private(&a, 2, "always 'Jane Doe'");
   tc_valprof_free(&a);
@@ -589,6 +589,17 @@ static void test_encoding(void **state) {
   }
 }
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TC_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define TC_ASAN 1
+#endif
+
+/* ASan's allocator does not report through mallinfo2. */
+#ifndef TC_ASAN
 static size_t heap_in_use(void) { return mallinfo2().uordblks; }
 
 /* Heap bytes a profile holds after the stream FILL; prints it for the
@@ -626,20 +637,12 @@ static void fill_spread_numbers(tc_valprof *p) {
   }
 }
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TC_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define TC_ASAN 1
 #endif
 
 static void test_memory(void **state) {
   (void)state;
   assert_true(sizeof(tc_valprof) <= TC_VALPROF_INLINE_MAX);
 #ifdef TC_ASAN
-  /* ASan's allocator does not report through mallinfo2. */
   skip();
 #else
   size_t strings = profile_heap("1M distinct URLs", fill_distinct_strings);
