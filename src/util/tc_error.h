@@ -30,7 +30,8 @@
   X(EMPTY_TRACE, "trace is empty (no JSON at all)")                             \
   X(EMPTY_EVENT, "event is an empty object")                                   \
   X(TRAILING_DATA, "data after the end of the trace")                          \
-  X(NOT_REGULAR, "not a regular file")
+  X(NOT_REGULAR, "not a regular file")                                         \
+  X(BAD_BINARY, "corrupt or truncated binary state")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,

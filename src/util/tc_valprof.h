@@ -1,0 +1,139 @@
+/* The value profile of one argument path (issue 14): what the values are,
+ * in constant memory, mergeable, with nothing kept per record.
+ *
+ * Per JSON type (TC_JT_* of kernels/tc_kevent.h) a count, and the
+ * sentinels 0, -1, '' (empty string), null and false.
+ *   numbers  exact min and max, integer or fractional, and nearest-rank
+ *            quantiles: exact while the numbers take at most
+ *            TC_VP_EXACT_NUMS distinct values (a counted list, as flags,
+ *            enums and sentinels do), else within TC_SKETCH_ALPHA relative
+ *            error (two tc_sketch: v >= 0, and -v for the negatives, since
+ *            the sketch takes no negatives; magnitudes below 1e-4 count as
+ *            0)
+ *   strings  length range in bytes, tc_valclass counts, the most frequent
+ *            values (tc_topk, with its bounds; URLs enter cut to scheme +
+ *            host unless TC_VP_WHOLE_URLS) and the number of distinct values
+ *            (tc_hll, of the whole values: exact up to TC_HLL_EXACT, then
+ *            1.63 % standard error)
+ *   constant the first value and whether every value so far equals it:
+ *            numbers by ==, strings by length and 64-bit hash (two
+ *            different strings of one length collide with chance 2^-64),
+ *            null and booleans by value; an array or object value ends it.
+ *            A string constant is kept as it is shown (cut if a URL, then
+ *            to TC_TOPK_MAXLEN). Once two values differ the first is
+ *            forgotten, so the state depends only on the values.
+ * Every count is exact. Merging adds counts, takes min and max, and merges
+ * the sketches: all of it is order-independent except the top values
+ * (tc_topk.h says what holds there and the canonical merge order) and the
+ * last bits of the quantile sketches' sums, which no profile reports.
+ *
+ * Memory per path: sizeof(tc_valprof) inline (at most TC_VALPROF_INLINE_MAX;
+ * 896 bytes on x86-64), at most TC_VALPROF_HEAP_BYTES (7,680) on the heap
+ * for the string sketches, allocated at the first string (4 KB more for a
+ * moment while the distinct count switches to registers), plus the two
+ * quantile sketches, at most 630 KB each whatever they are fed
+ * (tc_sketch.h), in practice a few KB (measured by
+ * tests/util/test_valprof.c: 7.7 KB for integers 0 to 4,096; 1.2 MB, the
+ * worst case, for values spread over the whole range of doubles). Nothing
+ * grows with the number of values. Adds allocate only in the sketches'
+ * amortised growth and at the first string.
+ * The profile owns all of it; tc_valprof_free releases it. Not
+ * thread-safe. */
+#ifndef TC_VALPROF_H
+#define TC_VALPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/tc_kevent.h"
+#include "reduce/tc_sketch.h"
+#include "util/tc_bin.h"
+#include "util/tc_hll.h"
+#include "util/tc_topk.h"
+#include "util/tc_valclass.h"
+
+/* TC_JT_NULL .. TC_JT_OBJECT, as bit positions. */
+#define TC_VP_NTYPES 6
+
+#define TC_VP_WHOLE_URLS 1u /* top values keep URLs whole */
+
+#define TC_VP_EXACT_NUMS 16
+
+#define TC_VALPROF_HEAP_BYTES (TC_TOPK_BYTES + TC_HLL_BYTES)
+#define TC_VALPROF_INLINE_MAX 1024
+
+enum { TC_VP_CONST_NONE, TC_VP_CONST_YES, TC_VP_CONST_NO };
+
+/* The constant detector's state; all zero but `state` once values differ. */
+typedef struct {
+  uint8_t state;                 /* TC_VP_CONST_* */
+  uint8_t type;                  /* TC_JT_* of the constant */
+  uint8_t kept;                  /* bytes of val */
+  uint8_t trunc;                 /* val is cut short of the shown form */
+  double num;                    /* number, or a boolean as 0/1 */
+  uint64_t len, hash;            /* the string's full length and tc_xxh64 */
+  uint64_t sites;                /* sites seen, counted as tc_topk counts */
+  uint64_t site_first, site_last;
+  char val[TC_TOPK_MAXLEN];      /* the string as shown */
+} tc_valprof_const;
+
+typedef struct {
+  uint32_t flags;                 /* TC_VP_*; merging needs equal flags */
+  uint64_t n;                     /* values added */
+  uint64_t types[TC_VP_NTYPES];   /* by TC_JT_* bit position */
+  uint64_t falses;                /* booleans that are false */
+  /* numbers */
+  uint64_t zeros, minus1, frac, neg;
+  double min, max;                /* exact, when types[NUMBER] > 0 */
+  uint8_t nvals;                  /* distinct numbers in vals, or... */
+  uint8_t vals_over;              /* ...1 once there were more than fit */
+  double vals[TC_VP_EXACT_NUMS];  /* ascending */
+  uint64_t vcounts[TC_VP_EXACT_NUMS];
+  tc_sketch pos;                  /* v >= 0 */
+  tc_sketch negs;                 /* -v for v < 0 */
+  /* strings */
+  uint64_t len_min, len_max;
+  uint64_t cls[TC_VC_COUNT];
+  tc_topk top;
+  tc_hll distinct;
+  /* the constant detector */
+  tc_valprof_const k;
+} tc_valprof;
+
+void tc_valprof_init(tc_valprof *p, uint32_t flags);
+void tc_valprof_free(tc_valprof *p);
+
+/* Adds one value of TYPE (one TC_JT_* bit): NUM for a number (a boolean as
+ * 0/1; NaN, which JSON cannot hold, counts as 0), STR for a string (the
+ * bytes unescaped; not kept), SITE the site's tag as tc_topk_add wants it,
+ * with its rule on site order. Null, arrays and objects carry neither. */
+tc_err tc_valprof_add(tc_valprof *p, unsigned type, double num, tc_str str, uint64_t site);
+
+/* DST += SRC (SRC's values after DST's, for the top values' sites).
+ * TC_E_USAGE when their flags differ. */
+tc_err tc_valprof_merge(tc_valprof *dst, const tc_valprof *src);
+
+/* Nearest-rank quantile of the numbers (rank ceil(q * count), from 1):
+ * exact while tc_valprof_exact_quantiles, else within TC_SKETCH_ALPHA
+ * relative error; q = 0 and 1 give the exact min and max. The caller checks
+ * types[] for numbers first. */
+double tc_valprof_quantile(const tc_valprof *p, double q);
+static inline int tc_valprof_exact_quantiles(const tc_valprof *p) { return !p->vals_over; }
+
+/* A one-line human profile, e.g. "always 0", "'' on 81 %; 3 distinct, top
+ * 'lazy' on 12 %" or "-1 on 12 %; 0–4,096, median 512"; the same for the
+ * same state. A string that could identify someone (any but '' and URLs
+ * cut to scheme + host) is printed only when seen on at least MIN_SITES
+ * sites, else as "(a value on N sites)" (issue 14's privacy rule; 0 shows
+ * everything). Writes at most CAP bytes including a NUL (CAP > 0) and
+ * returns the length the whole line needs, as snprintf does. */
+size_t tc_valprof_render(const tc_valprof *p, uint64_t min_sites, char *out, size_t cap);
+
+/* Appends P. Equal states give equal bytes. */
+void tc_valprof_encode(const tc_valprof *p, tc_bin_buf *b);
+/* Reads one encoded profile into P (initialised with any flags), checking
+ * that its counts agree with each other. On failure P is left empty and R
+ * says where and why. */
+tc_err tc_valprof_decode(tc_bin_reader *r, tc_valprof *p);
+
+#endif
