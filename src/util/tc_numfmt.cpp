@@ -40,8 +40,11 @@ size_t layout_g(bool neg, const decimal &v, int p, char *buf) {
     *o++ = '-';
   if (v.x >= -4 && v.x < p) {
     if (v.x >= 0) {
-      for (int i = 0; i <= v.x; i++)
-        *o++ = i < v.n ? v.d[i] : '0';
+      int whole = v.n < v.x + 1 ? v.n : v.x + 1;
+      std::memcpy(o, v.d, (size_t)whole);
+      o += whole;
+      for (int i = whole; i <= v.x; i++)
+        *o++ = '0';
       if (v.n > v.x + 1) {
         *o++ = '.';
         std::memcpy(o, v.d + v.x + 1, (size_t)(v.n - v.x - 1));

@@ -1,11 +1,11 @@
 /* Number text against printf itself. tc_numfmt_num must write, byte for
- * byte, what the reports wrote before it existed: the reference below is
- * that algorithm (exact %.0f for integers under 2^53, else up to 17 rounds
- * of snprintf + strtod for the shortest %.{p}g that reads back). The inputs:
- * random bit patterns of every exponent, random decimals of 1 to 17 digits,
- * ratios and milliseconds as the reports hold them, every power of two and
- * of ten with their neighbours, subnormals, the integers and halves around
- * 2^53, and the special values. tc_numfmt_g and tc_numfmt_fixed must equal
+ * byte, what the reports wrote before it existed: the reference is that
+ * algorithm (printf_ref_num: exact %.0f for integers under 2^53, else up to
+ * 17 rounds of snprintf + strtod for the shortest %.{p}g that reads back).
+ * The inputs: random bit patterns of every exponent, random decimals of 1
+ * to 17 digits, ratios and milliseconds as the reports hold them, every
+ * power of two and of ten with their neighbours, subnormals, the integers
+ * and halves around 2^53, and the special values. tc_numfmt_g and tc_numfmt_fixed must equal
  * %.{p}g and %.{p}f, exact ties (k / 2^m) included.
  *
  * `test_numfmt [SCALE]` multiplies every random count by SCALE (default 1:
@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "printf_ref.h"
 #include "util/tc_numfmt.h"
 
 static long scale = 1;
@@ -42,24 +43,12 @@ static double from_bits(uint64_t b) {
   return v;
 }
 
-/* The number format before tc_numfmt, as tc_jsonw_num had it. */
-static size_t old_num(double v, char *buf, size_t cap) {
-  if (v == floor(v) && fabs(v) < 9007199254740992.0)
-    return (size_t)snprintf(buf, cap, "%.0f", v == 0 ? 0.0 : v);
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(buf, cap, "%.*g", prec, v);
-    if (strtod(buf, NULL) == v)
-      break;
-  }
-  return strlen(buf);
-}
-
 /* Fails with the value's bits, so any mismatch can be replayed. */
 static void expect_num(double v) {
   if (!isfinite(v))
     return;
   char want[64], got[TC_NUMFMT_MAX + 1];
-  size_t wn = old_num(v, want, sizeof want);
+  size_t wn = printf_ref_num(v, want, sizeof want);
   size_t gn = tc_numfmt_num(v, got);
   got[gn] = '\0';
   nums++;
