@@ -1,4 +1,3 @@
-#include <stdlib.h>
 
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
@@ -39,14 +38,7 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
   tc_wbuf_putc(b, ',');
   tc_wbuf_g(b, S ? (double)ev->records / S : 0.0, 6);
   tc_wbuf_put(b, ",\"", 2);
-  tc_res_cat *cats;
-  size_t n = tc_split_categories(ev, &cats);
-  for (size_t k = 0; k < n; k++) {
-    if (k)
-      tc_wbuf_putc(b, ';');
-    csv_body(b, cats[k].cat);
-  }
-  free(cats);
+  tc_write_categories(b, ev, ";", csv_body);
   tc_wbuf_put(b, "\",\"", 3);
   int first = 1;
   for (int k = 0; k < TC_PH_COUNT; k++) {

@@ -1,4 +1,3 @@
-#include <stdlib.h>
 
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
@@ -94,14 +93,7 @@ static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_de
   tc_phase_sentence(ev, S, sentence, sizeof sentence);
   tc_wbuf_puts(b, sentence);
   tc_wbuf_puts(b, "\n\n**categories** ");
-  tc_res_cat *cats;
-  size_t n = tc_split_categories(ev, &cats);
-  for (size_t k = 0; k < n; k++) {
-    if (k)
-      tc_wbuf_puts(b, ", ");
-    tc_wbuf_str_to_nul(b, cats[k].cat);
-  }
-  free(cats);
+  tc_write_categories(b, ev, ", ", tc_wbuf_str_to_nul);
   tc_wbuf_puts(b, "  \n**usage** ");
   tc_wbuf_puts(b, tc_usage_label(ev->records, S));
   tc_wbuf_puts(b, " (");

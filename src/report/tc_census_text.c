@@ -155,3 +155,15 @@ size_t tc_split_categories(const tc_res_event *e, tc_res_cat **out) {
   qsort(o, n, sizeof *o, cmp_cat);
   return n;
 }
+
+void tc_write_categories(tc_wbuf *b, const tc_res_event *e, const char *sep,
+                         void (*put)(tc_wbuf *b, tc_str cat)) {
+  tc_res_cat *cats;
+  size_t n = tc_split_categories(e, &cats);
+  for (size_t k = 0; k < n; k++) {
+    if (k)
+      tc_wbuf_puts(b, sep);
+    put(b, cats[k].cat);
+  }
+  free(cats);
+}

@@ -60,32 +60,26 @@ static void expect_num(double v) {
   }
 }
 
-static void expect_g(double v, int prec) {
-  char want[64], got[TC_NUMFMT_MAX + 1];
-  int wn = snprintf(want, sizeof want, "%.*g", prec, v);
-  size_t gn = tc_numfmt_g(v, prec, got);
+/* FN's text against printf's FORMAT ("%.*g" or "%.*f") at precision PREC. */
+static void expect_form(double v, int prec, const char *format,
+                        size_t (*fn)(double, int, char *), const char *name) {
+  char want[TC_NUMFMT_FIXED_MAX + 8], got[TC_NUMFMT_FIXED_MAX + 1];
+  int wn = snprintf(want, sizeof want, format, prec, v);
+  size_t gn = fn(v, prec, got);
   got[gn] = '\0';
   forms++;
   if ((int)gn != wn || strcmp(got, want) != 0) {
     uint64_t b;
     memcpy(&b, &v, sizeof b);
-    fail_msg("tc_numfmt_g(0x%016llx, %d) wrote '%s', printf '%s'", (unsigned long long)b, prec, got,
+    fail_msg("%s(0x%016llx, %d) wrote '%s', printf '%s'", name, (unsigned long long)b, prec, got,
              want);
   }
 }
 
+static void expect_g(double v, int prec) { expect_form(v, prec, "%.*g", tc_numfmt_g, "tc_numfmt_g"); }
+
 static void expect_fixed(double v, int prec) {
-  char want[TC_NUMFMT_FIXED_MAX + 8], got[TC_NUMFMT_FIXED_MAX + 1];
-  int wn = snprintf(want, sizeof want, "%.*f", prec, v);
-  size_t gn = tc_numfmt_fixed(v, prec, got);
-  got[gn] = '\0';
-  forms++;
-  if ((int)gn != wn || strcmp(got, want) != 0) {
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    fail_msg("tc_numfmt_fixed(0x%016llx, %d) wrote '%s', printf '%s'", (unsigned long long)b, prec,
-             got, want);
-  }
+  expect_form(v, prec, "%.*f", tc_numfmt_fixed, "tc_numfmt_fixed");
 }
 
 /* V and its neighbours up to K steps either way. */
