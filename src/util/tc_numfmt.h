@@ -26,9 +26,10 @@ extern "C" {
  * round-trip digits (Dragonbox) give that p and those digits directly, but
  * at a power of two the gap below V is half the gap above, and %.{p}g, which
  * rounds to the nearest p digits, can miss a p-digit text that only the
- * wider upper gap admits; there the C library's correctly rounded %e
- * decides, as it decided before. A non-finite V writes nothing (callers
- * write null or an empty cell). */
+ * wider upper gap admits (46 of the 2,046 normal powers, e.g. 2^-1017); there
+ * %.{p-1}e, correctly rounded, decides whether p digits do, and else p+1
+ * digits always do. A non-finite V writes nothing (callers write null or an
+ * empty cell). */
 size_t tc_numfmt_num(double v, char buf[TC_NUMFMT_MAX]);
 
 /* Exactly what printf("%.{precision}g", v) writes in the C locale,
