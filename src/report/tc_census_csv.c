@@ -6,6 +6,8 @@
 
 /* RFC 4180: text fields are quoted, inner quotes doubled. */
 static void csv_body(tc_wbuf *b, tc_str s) {
+  if (!s.len) /* an empty tc_str may hold NULL, where even P + 0 is undefined */
+    return;
   const char *p = s.ptr, *end = s.ptr + s.len, *q;
   while (p < end && (q = memchr(p, '"', (size_t)(end - p)))) {
     tc_wbuf_put(b, p, (size_t)(q - p) + 1);

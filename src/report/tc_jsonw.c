@@ -174,6 +174,8 @@ static void escape_byte(tc_wbuf *b, unsigned char c) {
 }
 
 void tc_json_escape(tc_wbuf *b, tc_str s) {
+  if (!s.len) /* an empty tc_str may hold NULL, where even P + 0 is undefined */
+    return;
   const unsigned char *p = (const unsigned char *)s.ptr;
   size_t n = s.len, i = 0, run = 0; /* run: start of the bytes copied as they are */
   while ((i += plain_run(p + i, n - i)) < n) {
