@@ -6,8 +6,10 @@
 # Node for the schema and Lighthouse oracles and for playwright-core,
 # shellcheck and Slurm for the Slurm suite.
 set -euo pipefail
-pkgs=(meson ninja-build pkg-config clang libzstd-dev libsimdjson-dev zlib1g-dev libcmocka-dev
-      zstd gzip python3)
+# cmake only lets meson find libdragonbox-dev, which ships a CMake package and
+# no pkg-config file.
+pkgs=(meson ninja-build pkg-config cmake clang libzstd-dev libsimdjson-dev libdragonbox-dev
+      zlib1g-dev libcmocka-dev zstd gzip python3)
 slurm=(slurmctld slurmd slurm-client munge)
 for arg in "$@"; do
   case $arg in

@@ -332,5 +332,5 @@ void tc_metrics_write_json(const tc_metrics_reduction *r, FILE *fp) {
   tc_jsonw_arr_end(&w);
   corpus(&w, r);
   tc_jsonw_obj_end(&w);
-  fputc('\n', fp);
+  tc_jsonw_end(&w);
 }

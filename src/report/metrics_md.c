@@ -7,101 +7,113 @@
 #include <string.h>
 
 #include "report/metrics_report.h"
+#include "report/tc_wbuf.h"
 
 static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
 
 /* Markdown table cells must not break the table. */
-static void md_text(FILE *fp, const char *s) {
-  for (; s && *s; s++) {
-    if (*s == '|')
-      fputs("\\|", fp);
-    else if (*s == '\n' || *s == '\r')
-      fputc(' ', fp);
-    else
-      fputc(*s, fp);
+static void md_text(tc_wbuf *b, const char *s) {
+  for (size_t n; s && *s; s += n) {
+    n = strcspn(s, "|\n\r");
+    tc_wbuf_put(b, s, n);
+    if (s[n] == '|')
+      tc_wbuf_put(b, "\\|", 2);
+    else if (s[n])
+      tc_wbuf_putc(b, ' ');
+    n += s[n] != '\0';
   }
 }
 
-static void md_num(FILE *fp, double v) {
-  if (isnan(v))
-    fputs(" n/a |", fp);
-  else if (fabs(v) >= 1e6)
-    fprintf(fp, " %.4g |", v);
+static void md_num(tc_wbuf *b, double v) {
+  if (isnan(v)) {
+    tc_wbuf_puts(b, " n/a |");
+    return;
+  }
+  tc_wbuf_putc(b, ' ');
+  if (fabs(v) >= 1e6)
+    tc_wbuf_g(b, v, 4);
   else
-    fprintf(fp, " %.1f |", v);
+    tc_wbuf_fixed(b, v, 1);
+  tc_wbuf_puts(b, " |");
 }
 
-static void corpus(const tc_metrics_reduction *r, FILE *fp) {
-  fputs("## Corpus\n\n"
-        "One page view per site (the site's median trace); percentiles from mergeable "
-        "histograms, within 0.5% of the exact nearest-rank value.\n\n"
-        "| metric | sites | p50 | p75 | p90 | p95 | p99 | max |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|\n",
-        fp);
+static void corpus(const tc_metrics_reduction *r, tc_wbuf *b) {
+  tc_wbuf_puts(b, "## Corpus\n\n"
+                  "One page view per site (the site's median trace); percentiles from mergeable "
+                  "histograms, within 0.5% of the exact nearest-rank value.\n\n"
+                  "| metric | sites | p50 | p75 | p90 | p95 | p99 | max |\n"
+                  "|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (size_t f = 0; f < r->nfields; f++) {
     const tc_sketch *s = &r->corpus[f];
     if (r->fields[f].can_be_negative)
       continue;
-    fprintf(fp, "| %s | %llu |", r->fields[f].column, (unsigned long long)s->n);
+    tc_wbuf_puts(b, "| ");
+    tc_wbuf_puts(b, r->fields[f].column);
+    tc_wbuf_puts(b, " | ");
+    tc_wbuf_u64(b, s->n);
+    tc_wbuf_puts(b, " |");
     for (size_t q = 0; q < sizeof md_q / sizeof *md_q; q++)
-      md_num(fp, s->n ? tc_sketch_quantile(s, md_q[q]) : NAN);
-    md_num(fp, s->n ? s->max : NAN);
-    fputc('\n', fp);
+      md_num(b, s->n ? tc_sketch_quantile(s, md_q[q]) : NAN);
+    md_num(b, s->n ? s->max : NAN);
+    tc_wbuf_putc(b, '\n');
   }
 }
 
-static void missing(const tc_metrics_reduction *r, FILE *fp) {
-  fputs("\n## Not measured\n\nTraces per metric group and reason (n/a is never 0).\n\n"
-        "| group | reason | traces |\n|---|---|---:|\n",
-        fp);
+static void missing(const tc_metrics_reduction *r, tc_wbuf *b) {
+  tc_wbuf_puts(b, "\n## Not measured\n\nTraces per metric group and reason (n/a is never 0).\n\n"
+                  "| group | reason | traces |\n|---|---|---:|\n");
   int any = 0;
   for (int g = 0; g < TC_GROUP_COUNT_; g++)
     for (int na = 1; na < TC_NA_COUNT_; na++)
       if (r->na_traces[g][na]) {
         any = 1;
-        fprintf(fp, "| %s | %s | %u |\n", tc_metric_group_code((tc_metric_group)g),
-                tc_na_text((tc_na)na), r->na_traces[g][na]);
+        tc_wbuf_puts(b, "| ");
+        tc_wbuf_puts(b, tc_metric_group_code((tc_metric_group)g));
+        tc_wbuf_puts(b, " | ");
+        tc_wbuf_puts(b, tc_na_text((tc_na)na));
+        tc_wbuf_puts(b, " | ");
+        tc_wbuf_u64(b, r->na_traces[g][na]);
+        tc_wbuf_puts(b, " |\n");
       }
   if (!any)
-    fputs("| (none) | every metric measured | 0 |\n", fp);
+    tc_wbuf_puts(b, "| (none) | every metric measured | 0 |\n");
 }
 
-static void unreadable(const tc_metrics_reduction *r, FILE *fp) {
+/* One row of text cells: "| a | b | c |\n". */
+static void text_row(tc_wbuf *b, const char *const *cells, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    tc_wbuf_puts(b, i ? " | " : "| ");
+    md_text(b, cells[i]);
+  }
+  tc_wbuf_puts(b, " |\n");
+}
+
+static void unreadable(const tc_metrics_reduction *r, tc_wbuf *b) {
   if (!r->ntraces_unreadable)
     return;
-  fputs("\n## Unreadable traces\n\nEvery metric of these traces is n/a.\n\n"
-        "| site | trace | error |\n|---|---|---|\n",
-        fp);
+  tc_wbuf_puts(b, "\n## Unreadable traces\n\nEvery metric of these traces is n/a.\n\n"
+                  "| site | trace | error |\n|---|---|---|\n");
   for (size_t i = 0; i < r->ntraces; i++) {
     const tc_trace_metrics *m = r->traces[i];
     if (m->main_na != TC_NA_TRACE_UNREADABLE)
       continue;
-    fputs("| ", fp);
-    md_text(fp, m->site);
-    fputs(" | ", fp);
-    md_text(fp, m->trace);
-    fputs(" | ", fp);
-    md_text(fp, m->error ? m->error : "unknown");
-    fputs(" |\n", fp);
+    const char *cells[] = {m->site, m->trace, m->error ? m->error : "unknown"};
+    text_row(b, cells, 3);
   }
 }
 
-static void without_trace(const tc_metrics_reduction *r, FILE *fp) {
+static void without_trace(const tc_metrics_reduction *r, tc_wbuf *b) {
   if (!r->nsites_without_trace)
     return;
-  fputs("\n## Sites without a trace\n\nThe crawl left no trace for these sites: every "
-        "metric is n/a and they are in no corpus distribution.\n\n"
-        "| site | reason |\n|---|---|\n",
-        fp);
+  tc_wbuf_puts(b, "\n## Sites without a trace\n\nThe crawl left no trace for these sites: every "
+                  "metric is n/a and they are in no corpus distribution.\n\n"
+                  "| site | reason |\n|---|---|\n");
   for (size_t i = 0; i < r->nsites; i++) {
     const tc_site_metrics *s = &r->sites[i];
     if (s->ntraces)
       continue;
-    fputs("| ", fp);
-    md_text(fp, s->site);
-    fputs(" | ", fp);
-    md_text(fp, s->no_trace_reason ? s->no_trace_reason : "unknown");
-    fputs(" |\n", fp);
+    const char *cells[] = {s->site, s->no_trace_reason ? s->no_trace_reason : "unknown"};
+    text_row(b, cells, 2);
   }
 }
 
@@ -110,52 +122,72 @@ static const char *const site_cols[] = {"busy_mean_pct", "long_tasks", "tbt_ms",
                                         "long_task_share_pct", "frame_p95_ms",
                                         "heap_growth_bytes"};
 
-static void sites(const tc_metrics_reduction *r, FILE *fp) {
-  fputs("\n## Sites\n\nMedian of each site's traces; n/a where none measured it.\n\n"
-        "| site | traces",
-        fp);
+static void sites(const tc_metrics_reduction *r, tc_wbuf *b) {
+  tc_wbuf_puts(b, "\n## Sites\n\nMedian of each site's traces; n/a where none measured it.\n\n"
+                  "| site | traces");
   size_t ncols = sizeof site_cols / sizeof *site_cols, idx[sizeof site_cols / sizeof *site_cols];
   for (size_t c = 0; c < ncols; c++) {
-    fprintf(fp, " | %s", site_cols[c]);
+    tc_wbuf_puts(b, " | ");
+    tc_wbuf_puts(b, site_cols[c]);
     for (idx[c] = 0; idx[c] < r->nfields && strcmp(r->fields[idx[c]].column, site_cols[c]);)
       idx[c]++;
   }
-  fputs(" |\n|---|---:", fp);
+  tc_wbuf_puts(b, " |\n|---|---:");
   for (size_t c = 0; c < ncols; c++)
-    fputs("|---:", fp);
-  fputs("|\n", fp);
+    tc_wbuf_puts(b, "|---:");
+  tc_wbuf_puts(b, "|\n");
   for (size_t i = 0; i < r->nsites; i++) {
     const tc_site_metrics *s = &r->sites[i];
-    fputs("| ", fp);
-    md_text(fp, s->site);
-    fprintf(fp, " | %zu |", s->ntraces);
+    tc_wbuf_puts(b, "| ");
+    md_text(b, s->site);
+    tc_wbuf_puts(b, " | ");
+    tc_wbuf_u64(b, s->ntraces);
+    tc_wbuf_puts(b, " |");
     for (size_t c = 0; c < ncols; c++)
-      md_num(fp, idx[c] < r->nfields ? s->values[idx[c]] : NAN);
-    fputc('\n', fp);
+      md_num(b, idx[c] < r->nfields ? s->values[idx[c]] : NAN);
+    tc_wbuf_putc(b, '\n');
   }
 }
 
-static const char *plural(size_t n) {
-  return n == 1 ? "" : "s";
+/* " N thing" or " N things". */
+static void count_of(tc_wbuf *b, size_t n, const char *thing) {
+  tc_wbuf_putc(b, ' ');
+  tc_wbuf_u64(b, n);
+  tc_wbuf_putc(b, ' ');
+  tc_wbuf_puts(b, thing);
+  if (n != 1)
+    tc_wbuf_putc(b, 's');
 }
 
 void tc_metrics_write_md(const tc_metrics_reduction *r, FILE *fp) {
-  fprintf(fp, "# Runtime metrics\n\n%zu traces from %zu sites.", r->ntraces,
-          r->nsites - r->nsites_without_trace);
-  if (r->ntraces_unreadable)
-    fprintf(fp, " %zu trace%s could not be read: every metric n/a (see Unreadable traces).",
-            r->ntraces_unreadable, plural(r->ntraces_unreadable));
-  if (r->nsites_without_trace)
-    fprintf(fp, " %zu more site%s of the crawl left no trace: every metric n/a (see Sites "
-            "without a trace).",
-            r->nsites_without_trace, plural(r->nsites_without_trace));
-  fputs("\n\n", fp);
-  corpus(r, fp);
-  missing(r, fp);
-  unreadable(r, fp);
-  without_trace(r, fp);
-  sites(r, fp);
-  fputs("\n## Rules\n\n", fp);
-  for (const tc_metrics_rule *rule = tc_metrics_rules(); rule->key; rule++)
-    fprintf(fp, "- **%s**: %s.\n", rule->key, rule->text);
+  tc_wbuf b;
+  tc_wbuf_init(&b, fp);
+  tc_wbuf_puts(&b, "# Runtime metrics\n\n");
+  tc_wbuf_u64(&b, r->ntraces);
+  tc_wbuf_puts(&b, " traces from ");
+  tc_wbuf_u64(&b, r->nsites - r->nsites_without_trace);
+  tc_wbuf_puts(&b, " sites.");
+  if (r->ntraces_unreadable) {
+    count_of(&b, r->ntraces_unreadable, "trace");
+    tc_wbuf_puts(&b, " could not be read: every metric n/a (see Unreadable traces).");
+  }
+  if (r->nsites_without_trace) {
+    count_of(&b, r->nsites_without_trace, "more site");
+    tc_wbuf_puts(&b, " of the crawl left no trace: every metric n/a (see Sites without a trace).");
+  }
+  tc_wbuf_puts(&b, "\n\n");
+  corpus(r, &b);
+  missing(r, &b);
+  unreadable(r, &b);
+  without_trace(r, &b);
+  sites(r, &b);
+  tc_wbuf_puts(&b, "\n## Rules\n\n");
+  for (const tc_metrics_rule *rule = tc_metrics_rules(); rule->key; rule++) {
+    tc_wbuf_puts(&b, "- **");
+    tc_wbuf_puts(&b, rule->key);
+    tc_wbuf_puts(&b, "**: ");
+    tc_wbuf_puts(&b, rule->text);
+    tc_wbuf_puts(&b, ".\n");
+  }
+  tc_wbuf_flush(&b);
 }

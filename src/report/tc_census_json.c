@@ -69,8 +69,9 @@ static void write_devtools(tc_jsonw *w, const tc_devtools_view *v) {
   tc_jsonw_arr_end(w);
 }
 
+/* ORDER: the phase keys in output order (tc_phase_sorted, once per file). */
 static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total,
-                        const tc_devtools_view *dv) {
+                        const tc_devtools_view *dv, const int *order) {
   tc_jsonw_obj(w);
   tc_jsonw_key(w, "name");
   tc_jsonw_strn(w, e->name);
@@ -84,8 +85,6 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
   tc_jsonw_str(w, sentence);
   tc_jsonw_key(w, "phases");
   tc_jsonw_obj(w);
-  int order[TC_PH_COUNT];
-  tc_phase_sorted(order);
   for (int i = 0; i < TC_PH_COUNT; i++) {
     int k = order[i];
     if (!e->ph[k])
@@ -165,9 +164,11 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir) {
   tc_jsonw_uint(&w, r->records);
   tc_jsonw_key(&w, "events");
   tc_jsonw_arr(&w);
+  int order[TC_PH_COUNT];
+  tc_phase_sorted(order);
   for (size_t i = 0; i < r->nevents; i++)
     write_event(&w, &r->events[i], c->corpus->nsites,
-                c->devtools ? &c->devtools->events[i] : NULL);
+                c->devtools ? &c->devtools->events[i] : NULL, order);
   tc_jsonw_arr_end(&w);
   tc_jsonw_key(&w, "declared_never_observed");
   if (c->devtools) {
@@ -186,6 +187,6 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir) {
   tc_jsonw_str(&w, c->schema_error);
   tc_jsonw_obj_end(&w);
   tc_jsonw_obj_end(&w);
-  fputc('\n', tc_outfile_fp(f));
+  tc_jsonw_end(&w);
   return tc_outfile_commit(f);
 }

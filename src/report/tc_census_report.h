@@ -11,6 +11,7 @@
 #include "pipeline/tc_run.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_devtools.h"
+#include "report/tc_wbuf.h"
 
 /* Everything a census report needs besides the tables. */
 typedef struct {
@@ -42,6 +43,11 @@ void tc_phase_sentence(const tc_res_event *e, uint32_t sites_total, char *buf, s
  * *OUT receives a malloc'd array the caller frees (cat points into E's
  * strings); returns the count, or 0 with *OUT NULL when memory fails. */
 size_t tc_split_categories(const tc_res_event *e, tc_res_cat **out);
+
+/* The categories of E in that order, SEP between them, each written by
+ * PUT (the table's quoting or none). */
+void tc_write_categories(tc_wbuf *b, const tc_res_event *e, const char *sep,
+                         void (*put)(tc_wbuf *b, tc_str cat));
 
 /* "string", "number", ... for one TC_JT_* bit; static. */
 const char *tc_json_type_name(unsigned bit);

@@ -1,15 +1,14 @@
 /* Text shared by the census writers: numbers with separators, the phase
  * sentence and the category list. */
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/tc_census_report.h"
+#include "util/tc_numfmt.h"
 
 void tc_fmt_thousands(uint64_t v, char *buf, size_t cap) {
-  char digits[32];
-  int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+  char digits[TC_NUMFMT_MAX];
+  int n = (int)tc_numfmt_u64(v, digits);
   size_t o = 0;
   for (int i = 0; i < n && o + 1 < cap; i++) {
     if (i && (n - i) % 3 == 0 && o + 2 < cap)
@@ -36,13 +35,40 @@ static uint64_t ph(const tc_res_event *e, char letter) {
   return e->ph[tc_phase_index((tc_str){&letter, 1})];
 }
 
+/* A NUL-terminated text in a fixed buffer: what does not fit is cut, so
+ * the buffer always holds a prefix of the whole. */
+typedef struct {
+  char *buf;
+  size_t cap, len;
+} text;
+
+static void add(text *t, const char *s) {
+  size_t n = strlen(s);
+  if (t->len + 1 < t->cap) {
+    size_t k = n < t->cap - 1 - t->len ? n : t->cap - 1 - t->len;
+    memcpy(t->buf + t->len, s, k);
+    t->buf[t->len + k] = '\0';
+  }
+  t->len += n;
+}
+
+static void add_count(text *t, uint64_t v) {
+  char s[32];
+  tc_fmt_thousands(v, s, sizeof s);
+  add(t, s);
+}
+
 void tc_phase_sentence(const tc_res_event *e, uint32_t sites_total, char *buf, size_t cap) {
-  char n[32], m[32], s[32];
-  tc_fmt_thousands(e->records, n, sizeof n);
-  tc_fmt_thousands(e->sites, m, sizeof m);
-  tc_fmt_thousands(sites_total, s, sizeof s);
-  int o = snprintf(buf, cap, "Observed %s time%s on %s of %s site%s", n, e->records == 1 ? "" : "s",
-                   m, s, sites_total == 1 ? "" : "s");
+  text t = {buf, cap, 0};
+  if (cap)
+    buf[0] = '\0';
+  add(&t, "Observed ");
+  add_count(&t, e->records);
+  add(&t, e->records == 1 ? " time on " : " times on ");
+  add_count(&t, e->sites);
+  add(&t, " of ");
+  add_count(&t, sites_total);
+  add(&t, sites_total == 1 ? " site" : " sites");
   const part parts[] = {
       {ph(e, 'X'), "complete slice", "complete slices"},
       {e->pairs[TC_PAIR_BEGIN_END], "begin/end pair", "begin/end pairs"},
@@ -67,21 +93,16 @@ void tc_phase_sentence(const tc_res_event *e, uint32_t sites_total, char *buf, s
       last = i;
     }
   /* One kind alone needs no breakdown, as in the manual. */
-  if (used > 1 && o > 0 && (size_t)o < cap) {
-    size_t done = 0;
-    for (size_t i = 0; i < np && (size_t)o < cap; i++) {
-      if (!parts[i].n)
-        continue;
-      char v[32];
-      tc_fmt_thousands(parts[i].n, v, sizeof v);
-      const char *sep = done == 0 ? ": " : (i == last ? " and " : ", ");
-      o += snprintf(buf + o, cap - (size_t)o, "%s%s %s", sep, v,
-                    parts[i].n == 1 ? parts[i].one : parts[i].many);
-      done++;
-    }
+  for (size_t i = 0, done = 0; used > 1 && i < np; i++) {
+    if (!parts[i].n)
+      continue;
+    add(&t, done == 0 ? ": " : (i == last ? " and " : ", "));
+    add_count(&t, parts[i].n);
+    add(&t, " ");
+    add(&t, parts[i].n == 1 ? parts[i].one : parts[i].many);
+    done++;
   }
-  if (o > 0 && (size_t)o < cap)
-    snprintf(buf + o, cap - (size_t)o, ".");
+  add(&t, ".");
 }
 
 static int cmp_cat(const void *a, const void *b) {
@@ -133,4 +154,16 @@ size_t tc_split_categories(const tc_res_event *e, tc_res_cat **out) {
   }
   qsort(o, n, sizeof *o, cmp_cat);
   return n;
+}
+
+void tc_write_categories(tc_wbuf *b, const tc_res_event *e, const char *sep,
+                         void (*put)(tc_wbuf *b, tc_str cat)) {
+  tc_res_cat *cats;
+  size_t n = tc_split_categories(e, &cats);
+  for (size_t k = 0; k < n; k++) {
+    if (k)
+      tc_wbuf_puts(b, sep);
+    put(b, cats[k].cat);
+  }
+  free(cats);
 }

@@ -1,19 +1,23 @@
 /* A small streaming JSON writer for the machine outputs. It tracks nesting
  * so commas and indentation are always right, and prints numbers in one
- * fixed way (integers exactly, reals with %.17g trimmed to the shortest
- * form that reads back the same), so outputs are byte-stable. */
+ * fixed way (tc_numfmt_num: integers exactly, reals in the shortest %g form
+ * that reads back the same), so outputs are byte-stable. Text goes through
+ * the writer's own buffer; the stream receives it in large blocks and at
+ * the end of every top-level value, so between top-level values the stream
+ * holds everything written and the caller may write to it directly. */
 #ifndef TC_JSONW_H
 #define TC_JSONW_H
 
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/tc_wbuf.h"
 #include "util/tc_str.h"
 
 #define TC_JSONW_MAX_DEPTH 64
 
 typedef struct {
-  FILE *fp;          /* borrowed */
+  tc_wbuf out;       /* in front of the borrowed stream */
   int depth;
   int indent;        /* spaces per level; 0 = compact */
   unsigned char first[TC_JSONW_MAX_DEPTH]; /* no member written yet at this level */
@@ -41,7 +45,12 @@ void tc_jsonw_null(tc_jsonw *w);
 /* Writes already-valid JSON text as one value (e.g. a kept raw event). */
 void tc_jsonw_raw(tc_jsonw *w, tc_str json);
 
-/* Writes S escaped as a JSON string body (no quotes) to FP. */
-void tc_json_escape(FILE *fp, tc_str s);
+/* Ends a document: the newline after its top-level value. */
+void tc_jsonw_end(tc_jsonw *w);
+
+/* Appends S escaped as a JSON string body (no quotes) to B: controls,
+ * quote and backslash escaped, valid UTF-8 as it is, every byte of an
+ * invalid sequence as \ufffd (file names need not be UTF-8). */
+void tc_json_escape(tc_wbuf *b, tc_str s);
 
 #endif

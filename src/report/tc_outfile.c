@@ -46,7 +46,11 @@ static ssize_t put(void *cookie, const char *buf, size_t n) {
     if (w <= 0) {
       if (!f->err)
         f->err = w < 0 ? errno : EIO;
-      return -1;
+      /* 0, never -1: fopencookie(3) says a write function must not return
+       * a negative value, and glibc's fwrite of a block larger than the
+       * stream's buffer takes -1 as a huge count and reads past the
+       * caller's bytes. */
+      return 0;
     }
     done += (size_t)w;
   }

@@ -9,10 +9,14 @@
 
 typedef struct {
   const char *p, *end;
-  FILE *fp;
+  tc_wbuf *out;
   size_t max_items;
   int ok;
 } pp;
+
+/* What ends a number, true, false or null: ",]} \n\r\t" and NUL. */
+static const unsigned char ends_scalar[256] = {
+    ['\0'] = 1, [','] = 1, [']'] = 1, ['}'] = 1, [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1};
 
 static void skip_ws(pp *s) {
   while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
@@ -20,26 +24,39 @@ static void skip_ws(pp *s) {
 }
 
 static void indent(pp *s, int depth) {
-  fputc('\n', s->fp);
+  tc_wbuf_putc(s->out, '\n');
   for (int i = 0; i < depth; i++)
-    fputs("  ", s->fp);
+    tc_wbuf_put(s->out, "  ", 2);
 }
 
 /* Copies (or with EMIT = 0 skips) one string token, quotes included. */
 static void string_tok(pp *s, int emit) {
   const char *b = s->p++;
-  while (s->p < s->end && *s->p != '"')
-    s->p += *s->p == '\\' ? 2 : 1;
-  if (s->p >= s->end) {
-    s->ok = 0;
-    return;
+  for (;;) { /* a quote ends the string unless an odd run of backslashes precedes it */
+    const char *q = memchr(s->p, '"', (size_t)(s->end - s->p));
+    if (!q) {
+      s->ok = 0;
+      return;
+    }
+    const char *r = q;
+    while (r > b + 1 && r[-1] == '\\')
+      r--;
+    s->p = q + 1;
+    if ((q - r) % 2 == 0)
+      break;
   }
-  s->p++;
   if (emit)
-    fwrite(b, 1, (size_t)(s->p - b), s->fp);
+    tc_wbuf_put(s->out, b, (size_t)(s->p - b));
 }
 
 static void value(pp *s, int depth, int emit);
+
+/* The string that stands for the elided elements. */
+static void more_items(tc_wbuf *out, size_t n) {
+  tc_wbuf_put(out, "\"... [", 6);
+  tc_wbuf_u64(out, n);
+  tc_wbuf_put(out, " more items]\"", 13);
+}
 
 /* Whether the array at S->p holds scalars only (the input is known valid). */
 static int scalars_only(const pp *s) {
@@ -60,7 +77,7 @@ static int scalars_only(const pp *s) {
 
 /* ["a", "b", ..., "... [N more items]"] on one line. */
 static void inline_array(pp *s, int depth) {
-  fputc('[', s->fp);
+  tc_wbuf_putc(s->out, '[');
   s->p++;
   size_t items = 0;
   for (;;) {
@@ -69,7 +86,7 @@ static void inline_array(pp *s, int depth) {
       break;
     int show = items < TC_PRETTY_INLINE_ITEMS;
     if (show && items)
-      fputs(", ", s->fp);
+      tc_wbuf_put(s->out, ", ", 2);
     value(s, depth + 1, show);
     items++;
     skip_ws(s);
@@ -77,9 +94,11 @@ static void inline_array(pp *s, int depth) {
       s->p++;
   }
   s->p++;
-  if (items > TC_PRETTY_INLINE_ITEMS)
-    fprintf(s->fp, ", \"... [%zu more items]\"", items - TC_PRETTY_INLINE_ITEMS);
-  fputc(']', s->fp);
+  if (items > TC_PRETTY_INLINE_ITEMS) {
+    tc_wbuf_put(s->out, ", ", 2);
+    more_items(s->out, items - TC_PRETTY_INLINE_ITEMS);
+  }
+  tc_wbuf_putc(s->out, ']');
 }
 
 static void container(pp *s, int depth, int emit, char close) {
@@ -89,7 +108,7 @@ static void container(pp *s, int depth, int emit, char close) {
     return;
   }
   if (emit)
-    fputc(*s->p, s->fp);
+    tc_wbuf_putc(s->out, *s->p);
   s->p++;
   skip_ws(s);
   if (s->p < s->end && *s->p == close) {
@@ -97,7 +116,7 @@ static void container(pp *s, int depth, int emit, char close) {
     if (emit) {
       if (is_obj) /* the manual's "args": { and } on two lines */
         indent(s, depth);
-      fputc(close, s->fp);
+      tc_wbuf_putc(s->out, close);
     }
     return;
   }
@@ -109,7 +128,7 @@ static void container(pp *s, int depth, int emit, char close) {
       elided++;
     if (show) {
       if (items)
-        fputc(',', s->fp);
+        tc_wbuf_putc(s->out, ',');
       indent(s, depth + 1);
     }
     if (is_obj) {
@@ -126,7 +145,7 @@ static void container(pp *s, int depth, int emit, char close) {
       }
       s->p++;
       if (show)
-        fputs(": ", s->fp);
+        tc_wbuf_put(s->out, ": ", 2);
     }
     value(s, depth + 1, show);
     items++;
@@ -148,12 +167,12 @@ static void container(pp *s, int depth, int emit, char close) {
   if (!emit)
     return;
   if (elided) {
-    fputc(',', s->fp);
+    tc_wbuf_putc(s->out, ',');
     indent(s, depth + 1);
-    fprintf(s->fp, "\"... [%zu more items]\"", elided);
+    more_items(s->out, elided);
   }
   indent(s, depth);
-  fputc(close, s->fp);
+  tc_wbuf_putc(s->out, close);
 }
 
 static void value(pp *s, int depth, int emit) {
@@ -174,25 +193,25 @@ static void value(pp *s, int depth, int emit) {
     return;
   default: {
     const char *b = s->p;
-    while (s->p < s->end && !strchr(",]} \n\r\t", *s->p))
+    while (s->p < s->end && !ends_scalar[(unsigned char)*s->p])
       s->p++;
     if (s->p == b)
       s->ok = 0; /* a missing value: "[1,]", "{\"a\":}" */
     if (emit)
-      fwrite(b, 1, (size_t)(s->p - b), s->fp);
+      tc_wbuf_put(s->out, b, (size_t)(s->p - b));
   }
   }
 }
 
-void tc_json_pretty(FILE *fp, tc_str json, size_t max_items) {
+void tc_json_pretty(tc_wbuf *out, tc_str json, size_t max_items) {
   /* Dry run first, so invalid input is never half re-indented. */
-  pp dry = {json.ptr, json.ptr + json.len, fp, max_items, 1};
+  pp dry = {json.ptr, json.ptr + json.len, out, max_items, 1};
   value(&dry, 0, 0);
   skip_ws(&dry);
   if (!dry.ok || dry.p != dry.end) {
-    fwrite(json.ptr, 1, json.len, fp);
+    tc_wbuf_str(out, json);
     return;
   }
-  pp s = {json.ptr, json.ptr + json.len, fp, max_items, 1};
+  pp s = {json.ptr, json.ptr + json.len, out, max_items, 1};
   value(&s, 0, 1);
 }

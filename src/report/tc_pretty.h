@@ -6,10 +6,11 @@
 #define TC_PRETTY_H
 
 #include <stddef.h>
-#include <stdio.h>
 
+#include "report/tc_wbuf.h"
 #include "util/tc_str.h"
 
-void tc_json_pretty(FILE *fp, tc_str json, size_t max_items);
+/* Appends the re-indented JSON to OUT. */
+void tc_json_pretty(tc_wbuf *out, tc_str json, size_t max_items);
 
 #endif

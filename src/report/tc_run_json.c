@@ -271,6 +271,6 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
     write_trace(&w, c, i);
   tc_jsonw_arr_end(&w);
   tc_jsonw_obj_end(&w);
-  fputc('\n', tc_outfile_fp(f));
+  tc_jsonw_end(&w);
   return tc_outfile_commit(f);
 }

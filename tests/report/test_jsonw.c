@@ -1,7 +1,9 @@
 /* The JSON writer: commas and indentation at every nesting level, string
  * escaping (quotes, backslash, every control byte), and the one number
  * format: integers exactly, reals in the shortest %g form that reads back
- * to the same double, non-finite values as null, -0 as 0. */
+ * to the same double, non-finite values as null, -0 as 0. Escaping and
+ * numbers equal, byte for byte, what the stdio writer they replaced wrote
+ * (tests/common/printf_ref.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "printf_ref.h"
 #include "report/tc_jsonw.h"
 
 typedef struct {
@@ -152,7 +155,8 @@ static void test_escaping(void **state) {
 
   /* tc_json_escape writes the body alone. */
   sink_open(&s, 0);
-  tc_json_escape(s.fp, r);
+  tc_json_escape(&s.w.out, r);
+  tc_wbuf_flush(&s.w.out);
   sink_expect(&s, want_body);
 }
 
@@ -260,17 +264,102 @@ static void test_numbers_round_trip(void **state) {
       fail_msg("%.17g written as '%s', not a JSON number", v, buf);
     if (strtod(buf, NULL) != v)
       fail_msg("%.17g written as '%s', which reads back as %.17g", v, buf, strtod(buf, NULL));
-    if (v != floor(v) || fabs(v) >= 9007199254740992.0) {
-      char shortest[64];
-      for (int prec = 1; prec <= 17; prec++) {
-        snprintf(shortest, sizeof shortest, "%.*g", prec, v);
-        if (strtod(shortest, NULL) == v)
-          break;
-      }
-      if (strcmp(buf, shortest) != 0)
-        fail_msg("%.17g written as '%s', the shortest form is '%s'", v, buf, shortest);
-    }
+    char shortest[64];
+    printf_ref_num(v, shortest, sizeof shortest);
+    if (strcmp(buf, shortest) != 0)
+      fail_msg("%.17g written as '%s', the shortest form is '%s'", v, buf, shortest);
   }
+}
+
+static uint64_t rng = 0x2545F4914F6CDD1DULL;
+
+static uint64_t next(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+/* Text of every kind the escaper meets: ASCII runs, controls, quote and
+ * backslash, valid UTF-8 of 2 to 4 bytes, and invalid sequences (a lone
+ * continuation byte, a cut lead, an overlong form, a surrogate, a code point
+ * above U+10FFFF, 0xFF). Returns the length written into BUF. */
+static size_t random_text(char *buf, size_t cap) {
+  static const char *const pieces[] = {
+      "Synthetic.Wide.EventName", ".", "args.data", "\"", "\\", "\n", "\t", "\x01", "\x1f",
+      "\x7f", "\xc3\xa9", "\xe6\x97\xa5", "\xf0\x9f\x98\x80", "\x80", "\xc3", "\xe6\x97",
+      "\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff", "abcdefghijklmnopqrstuvwxyz"};
+  size_t n = 0, want = next() % (cap / 2);
+  while (n < want) {
+    const char *p = pieces[next() % (sizeof pieces / sizeof *pieces)];
+    size_t k = strlen(p);
+    memcpy(buf + n, p, k);
+    n += k;
+  }
+  if (next() % 8 == 0 && n) /* a NUL byte inside */
+    buf[next() % n] = '\0';
+  return n;
+}
+
+/* tc_json_escape writes exactly what the escaper it replaced wrote (the
+ * U+FFFD rule included), on random text and on one string longer than the
+ * writer's buffer. */
+static void test_escape_matches_stdio(void **state) {
+  (void)state;
+  enum { CAP = 600, LONG = 3 * TC_WBUF_CAP };
+  char *text = malloc(LONG + CAP);
+  assert_non_null(text);
+  for (int round = 0; round < 100001; round++) {
+    size_t n = 0;
+    if (round < 100000)
+      n = random_text(text, CAP);
+    else
+      while (n < LONG)
+        n += random_text(text + n, CAP);
+    tc_str t = {text, n};
+    char *want = NULL;
+    size_t wantlen = 0;
+    FILE *ref = open_memstream(&want, &wantlen);
+    assert_non_null(ref);
+    printf_ref_escape(ref, t);
+    assert_int_equal(fclose(ref), 0);
+    sink s;
+    sink_open(&s, 0);
+    tc_json_escape(&s.w.out, t);
+    tc_wbuf_flush(&s.w.out);
+    assert_int_equal(fclose(s.fp), 0);
+    assert_int_equal(s.len, wantlen);
+    assert_memory_equal(s.buf, want, wantlen);
+    free(s.buf);
+    free(want);
+  }
+  free(text);
+}
+
+/* The stream holds each top-level value once it is complete, whatever its
+ * size, so a caller may write between values. */
+static void test_flush_per_value(void **state) {
+  (void)state;
+  sink s;
+  sink_open(&s, 0);
+  tc_jsonw_num(&s.w, 0.5);
+  assert_int_equal(fflush(s.fp), 0);
+  assert_string_equal(s.buf, "0.5");
+  fputc(' ', s.fp);
+  enum { N = 20000 };
+  tc_jsonw_arr(&s.w);
+  for (int i = 0; i < N; i++)
+    tc_jsonw_str(&s.w, "abc");
+  assert_int_equal(fflush(s.fp), 0);
+  assert_true(s.len > 0 && s.len < (size_t)N * 6); /* blocks went out before the end */
+  tc_jsonw_arr_end(&s.w);
+  assert_int_equal(fflush(s.fp), 0);
+  assert_int_equal(s.len, 4 + 1 + (size_t)N * 6);
+  assert_memory_equal(s.buf + s.len - 7, ",\"abc\"]", 7);
+  tc_jsonw_end(&s.w);
+  assert_int_equal(fclose(s.fp), 0);
+  assert_int_equal(s.buf[s.len - 1], '\n');
+  free(s.buf);
 }
 
 int main(void) {
@@ -278,7 +367,8 @@ int main(void) {
       cmocka_unit_test(test_nesting_compact),  cmocka_unit_test(test_nesting_indented),
       cmocka_unit_test(test_deep_nesting),     cmocka_unit_test(test_escaping),
       cmocka_unit_test(test_integers),         cmocka_unit_test(test_number_forms),
-      cmocka_unit_test(test_numbers_round_trip),
+      cmocka_unit_test(test_numbers_round_trip), cmocka_unit_test(test_escape_matches_stdio),
+      cmocka_unit_test(test_flush_per_value),
   };
   return cmocka_run_group_tests_name("jsonw", tests, NULL, NULL);
 }

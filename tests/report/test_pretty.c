@@ -32,7 +32,10 @@ static char *pretty(const char *json, size_t len, size_t max_items) {
   FILE *fp = open_memstream(&buf, &n);
   assert_non_null(fp);
   tc_str s = {json, len};
-  tc_json_pretty(fp, s, max_items);
+  tc_wbuf out;
+  tc_wbuf_init(&out, fp);
+  tc_json_pretty(&out, s, max_items);
+  tc_wbuf_flush(&out);
   assert_int_equal(fclose(fp), 0);
   return buf;
 }
@@ -303,6 +306,10 @@ static void test_strings_verbatim(void **state) {
   (void)state;
   expect_pretty("{\"k\\\"ey\":\"v\\\\n\\u00e9 {[,:]}\",\"u\":\"\xc3\xa9\"}", 3,
                 "{\n  \"k\\\"ey\": \"v\\\\n\\u00e9 {[,:]}\",\n  \"u\": \"\xc3\xa9\"\n}");
+  /* A quote after an even run of backslashes ends the string; after an odd
+   * run it is part of it. */
+  expect_pretty("{\"a\\\\\":\"b\\\\\\\"c\\\\\\\\\"}", 3,
+                "{\n  \"a\\\\\": \"b\\\\\\\"c\\\\\\\\\"\n}");
 }
 
 static void expect_as_is(const char *bad) {
