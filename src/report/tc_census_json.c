@@ -94,6 +94,16 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
     tc_jsonw_uint(w, e->ph[k]);
   }
   tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "phases_with_args");
+  tc_jsonw_obj(w);
+  for (int i = 0; i < TC_PH_COUNT; i++) {
+    int k = order[i];
+    if (!e->ph[k])
+      continue;
+    tc_jsonw_key(w, tc_phase_key(k));
+    tc_jsonw_uint(w, e->ph_args[k]);
+  }
+  tc_jsonw_obj_end(w);
   tc_jsonw_key(w, "pairs");
   write_pairs(w, e);
   tc_res_cat *cats;
