@@ -64,12 +64,19 @@ int tc_kernels_task_kind(tc_str name, tc_str cat, char ph);
  * bucket_ms or refresh_hz <= 0 takes the default. NULL when out of memory. */
 tc_kernels *tc_kernels_create(const tc_kernel_opts *o);
 
-/* Earliest ts and latest ts+dur seen on thread (pid, tid) in some part of the
- * trace; the kernels take the min/max over all calls. Leave metadata events
- * (ph 'M', whose ts is 0) out of the span: the default window runs from the
- * first to the last main-thread event. */
-void tc_kernels_thread_span(tc_kernels *k, int64_t pid, int64_t tid,
-                            double min_ts, double max_end);
+/* What some part of the trace holds of thread (pid, tid): the earliest and
+ * latest ts, the latest ts+dur and the number of events. The kernels take
+ * the min/max/sum over all calls. Leave metadata events (ph 'M', whose ts is
+ * 0) out of the span: the default window runs from the first to the last
+ * main-thread event, and the trace's own span (every thread's ts) bounds
+ * what a task may claim (see tc_trace_metrics's clamps). */
+typedef struct {
+  int64_t pid, tid;
+  double min_ts, max_ts, max_end;
+  uint64_t events;
+} tc_kspan_in;
+
+void tc_kernels_thread_span(tc_kernels *k, const tc_kspan_in *span);
 
 /* Out of memory while feeding is remembered and reported by finish. */
 void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev);

@@ -63,6 +63,9 @@ typedef struct {
   size_t first, ntraces;  /* its traces: traces[first .. first+ntraces); 0 for
                              a site without trace */
   double *values;         /* per tc_metric_fields() entry; NaN: no trace measured it */
+  tc_na *values_na;       /* per field: why its value is NaN (NONE when it is not):
+                             the group's na below, else the reason of its first
+                             trace that measured the group */
   tc_na na[TC_GROUP_COUNT_];          /* NONE if any trace measured the group, else the
                                          reason of its first readable trace;
                                          TRACE_UNREADABLE if none was readable,

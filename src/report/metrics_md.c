@@ -4,6 +4,7 @@
  * per site, then the rules. Rounded for reading; the CSV and JSON keep the
  * raw numbers. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/metrics_report.h"
@@ -12,19 +13,20 @@ static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
 
 /* Markdown table cells must not break the table. */
 static void md_text(FILE *fp, const char *s) {
-  for (; s && *s; s++) {
-    if (*s == '|')
-      fputs("\\|", fp);
-    else if (*s == '\n' || *s == '\r')
-      fputc(' ', fp);
-    else
-      fputc(*s, fp);
+  while (s && *s) {
+    size_t n = strcspn(s, "|\n\r");
+    tc_metrics_put_text(fp, (tc_str){s, n}, 0);
+    s += n;
+    if (*s)
+      fputs(*s++ == '|' ? "\\|" : " ", fp);
   }
 }
 
-static void md_num(FILE *fp, double v) {
+/* A value, or n/a with its reason's code (the Not measured table says each
+ * code in words). */
+static void md_val(FILE *fp, double v, tc_na na) {
   if (isnan(v))
-    fputs(" n/a |", fp);
+    fprintf(fp, " n/a (%s) |", tc_na_code(na ? na : TC_NA_TOO_FEW_SAMPLES));
   else if (fabs(v) >= 1e6)
     fprintf(fp, " %.4g |", v);
   else
@@ -34,7 +36,9 @@ static void md_num(FILE *fp, double v) {
 static void corpus(const tc_metrics_reduction *r, FILE *fp) {
   fputs("## Corpus\n\n"
         "One page view per site (the site's median trace); percentiles from mergeable "
-        "histograms, within 0.5% of the exact nearest-rank value.\n\n"
+        "histograms, within 0.5% of the exact nearest-rank value. A percentile q needs "
+        "at least 1/(1-q) sites (20 for p95, 100 for p99): n/a (too_few_samples) "
+        "below that.\n\n"
         "| metric | sites | p50 | p75 | p90 | p95 | p99 | max |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|\n",
         fp);
@@ -44,26 +48,32 @@ static void corpus(const tc_metrics_reduction *r, FILE *fp) {
       continue;
     fprintf(fp, "| %s | %llu |", r->fields[f].column, (unsigned long long)s->n);
     for (size_t q = 0; q < sizeof md_q / sizeof *md_q; q++)
-      md_num(fp, s->n ? tc_sketch_quantile(s, md_q[q]) : NAN);
-    md_num(fp, s->n ? s->max : NAN);
+      md_val(fp, tc_metrics_corpus_quantile(s, md_q[q]), TC_NA_TOO_FEW_SAMPLES);
+    md_val(fp, s->n ? s->max : NAN, TC_NA_TOO_FEW_SAMPLES);
     fputc('\n', fp);
   }
 }
 
 static void missing(const tc_metrics_reduction *r, FILE *fp) {
   fputs("\n## Not measured\n\nTraces per metric group and reason (n/a is never 0).\n\n"
-        "| group | reason | traces |\n|---|---|---:|\n",
+        "| group | reason | code | traces |\n|---|---|---|---:|\n",
         fp);
   int any = 0;
   for (int g = 0; g < TC_GROUP_COUNT_; g++)
     for (int na = 1; na < TC_NA_COUNT_; na++)
       if (r->na_traces[g][na]) {
         any = 1;
-        fprintf(fp, "| %s | %s | %u |\n", tc_metric_group_code((tc_metric_group)g),
-                tc_na_text((tc_na)na), r->na_traces[g][na]);
+        fprintf(fp, "| %s | %s | %s | %u |\n", tc_metric_group_code((tc_metric_group)g),
+                tc_na_text((tc_na)na), tc_na_code((tc_na)na), r->na_traces[g][na]);
       }
   if (!any)
-    fputs("| (none) | every metric measured | 0 |\n", fp);
+    fputs("| (none) | every metric measured | | 0 |\n", fp);
+  fputs("\nA value the tables below leave n/a names its reason's code; besides the codes "
+        "above:\n\n",
+        fp);
+  static const tc_na more[] = {TC_NA_NO_LONG_TASKS, TC_NA_TOO_FEW_SAMPLES, TC_NA_NO_TRACE};
+  for (size_t i = 0; i < sizeof more / sizeof *more; i++)
+    fprintf(fp, "- `%s`: %s.\n", tc_na_code(more[i]), tc_na_text(more[i]));
 }
 
 static void unreadable(const tc_metrics_reduction *r, FILE *fp) {
@@ -106,12 +116,14 @@ static void without_trace(const tc_metrics_reduction *r, FILE *fp) {
 }
 
 /* The per-site columns worth reading at a glance. */
-static const char *const site_cols[] = {"busy_mean_pct", "long_tasks", "tbt_ms", "lag_p90_ms",
-                                        "long_task_share_pct", "frame_p95_ms",
-                                        "heap_growth_bytes"};
+static const char *const site_cols[] = {"busy_mean_pct", "long_tasks",     "tbt_ms",
+                                        "lag_p90_ms",    "frame_p50_ms",   "frames_over_budget",
+                                        "heap_growth_bytes", "forced_layouts", "iframe_long_tasks"};
 
 static void sites(const tc_metrics_reduction *r, FILE *fp) {
-  fputs("\n## Sites\n\nMedian of each site's traces; n/a where none measured it.\n\n"
+  fputs("\n## Sites\n\nMedian of each site's traces (its trace when it has one); n/a, with "
+        "the reason's code, where none measured it. A startup trace's window starts at the "
+        "page's own commit, so the browser's start-up is not in its figures.\n\n"
         "| site | traces",
         fp);
   size_t ncols = sizeof site_cols / sizeof *site_cols, idx[sizeof site_cols / sizeof *site_cols];
@@ -130,7 +142,8 @@ static void sites(const tc_metrics_reduction *r, FILE *fp) {
     md_text(fp, s->site);
     fprintf(fp, " | %zu |", s->ntraces);
     for (size_t c = 0; c < ncols; c++)
-      md_num(fp, idx[c] < r->nfields ? s->values[idx[c]] : NAN);
+      md_val(fp, idx[c] < r->nfields ? s->values[idx[c]] : NAN,
+             idx[c] < r->nfields ? s->values_na[idx[c]] : TC_NA_NONE);
     fputc('\n', fp);
   }
 }
