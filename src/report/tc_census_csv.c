@@ -31,7 +31,7 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
   fputs("name,records,sites,sites_total,usage,records_per_site,categories,phases,"
         "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
         "dur_records,dur_median_us,dur_p95_us,duration,arg_paths,devtools_known,"
-        "in_devtools_recording,undeclared_args,begin_end_unmatched\n",
+        "in_devtools_recording,undeclared_args,begin_end_unmatched,devtools_recording\n",
         fp);
   for (size_t i = 0; i < r->nevents; i++) {
     const tc_res_event *ev = &r->events[i];
@@ -74,7 +74,8 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
     } else {
       fputs(",,,", fp);
     }
-    fprintf(fp, "%" PRIu64 "\n", ev->pairs[TC_PAIR_BE_UNMATCHED]);
+    fprintf(fp, "%" PRIu64 ",%s\n", ev->pairs[TC_PAIR_BE_UNMATCHED],
+            c->devtools ? tc_recording_level_code(c->devtools->events[i].level) : "");
   }
   return tc_outfile_commit(f);
 }

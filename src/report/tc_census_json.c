@@ -58,6 +58,29 @@ static void write_devtools(tc_jsonw *w, const tc_devtools_view *v) {
     tc_jsonw_bool(w, v->recorded);
   else
     tc_jsonw_null(w);
+  tc_jsonw_key(w, "devtools_recording");
+  if (v) {
+    char sentence[1024];
+    tc_devtools_recording_sentence(v, sentence, sizeof sentence);
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "level");
+    tc_jsonw_str(w, tc_recording_level_code(v->level));
+    tc_jsonw_key(w, "settings");
+    tc_jsonw_arr(w);
+    for (size_t i = 0; i < v->nsettings; i++)
+      tc_jsonw_strn(w, v->settings[i]);
+    tc_jsonw_arr_end(w);
+    tc_jsonw_key(w, "category");
+    if (v->level == TC_RECORDING_DEFAULT)
+      tc_jsonw_null(w);
+    else
+      tc_jsonw_strn(w, v->category);
+    tc_jsonw_key(w, "sentence");
+    tc_jsonw_str(w, *sentence ? sentence : NULL);
+    tc_jsonw_obj_end(w);
+  } else {
+    tc_jsonw_null(w);
+  }
   tc_jsonw_key(w, "undeclared_args");
   if (!v) {
     tc_jsonw_null(w);

@@ -22,10 +22,10 @@ static void human_us(FILE *fp, double us) {
 
 /* The manual's DevTools remarks, then its "undeclared args" line. */
 static void md_devtools(FILE *fp, const tc_devtools_view *v) {
-  if (!v->recorded)
-    fputs("A DevTools Performance recording does not contain this event: none of its categories "
-          "is in a default recording.\n\n",
-          fp);
+  char sentence[1024];
+  tc_devtools_recording_sentence(v, sentence, sizeof sentence);
+  if (*sentence)
+    fprintf(fp, "%s\n\n", sentence);
   if (!v->known) {
     fputs("DevTools has no entry for this event in its trace model, so the Performance panel "
           "shows its raw name with no label and no explanation.\n\n",
@@ -91,7 +91,7 @@ static void md_event(FILE *fp, const tc_res_event *ev, uint32_t S, const tc_devt
   }
   if (ev->example.len) {
     fputs("```json\n", fp);
-    tc_json_pretty(fp, ev->example, TC_EXAMPLE_ITEMS);
+    tc_event_pretty(fp, ev->example, TC_EXAMPLE_ITEMS);
     fputs("\n```\n\n", fp);
   }
 }
