@@ -1,9 +1,10 @@
 /* Internal to src/kernels: what tc_kernels_feed keeps of a trace, and the
  * helpers the metric files share. Not for use outside this folder.
  *
- * Feed only copies: per-thread task intervals (B/E matched on the fly),
- * thread names, the frame-tree events, compositor frames, counters, marks
- * and lifecycle events, each with its pid and timestamp. Finish sorts and
+ * Feed only copies: per-thread task, Layout and script intervals (B/E
+ * matched on the fly), thread names, the documents frames committed,
+ * compositor frames, counters, marks and lifecycle events, each with its pid
+ * and timestamp. Finish sorts and
  * decides; see tc_kfinish.c for the order of the steps. */
 #ifndef TC_KSTATE_H
 #define TC_KSTATE_H
