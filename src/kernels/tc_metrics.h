@@ -48,7 +48,7 @@
     "at least 1/(1-q) of them (2 for the median, 20 for p95), a mean or a "   \
     "maximum one")                                                             \
   X(NO_LAYOUT, "no_layout_events", "no Layout event on the main thread in the window") \
-  X(NO_URL, "no_url", "no event of the trace names the URL of the page's main frame")
+  X(NO_URL, "no_url", "no event of the trace names the document's URL")
 
 typedef enum {
 #define TC_NA_ENUM(name, code, text) TC_NA_##name,

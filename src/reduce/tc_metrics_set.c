@@ -158,6 +158,10 @@ static int dbl_cmp(const void *pa, const void *pb) {
   return (a > b) - (a < b);
 }
 
+double tc_metrics_corpus_quantile(const tc_sketch *s, double q) {
+  return s->n >= tc_min_samples(q) ? tc_sketch_quantile(s, q) : NAN;
+}
+
 void tc_metrics_reduction_free(tc_metrics_reduction *r) {
   if (!r)
     return;

@@ -89,6 +89,10 @@ typedef struct {
   uint32_t na_traces[TC_GROUP_COUNT_][TC_NA_COUNT_]; /* traces per group and reason */
 } tc_metrics_reduction;
 
+/* The Q-quantile of a corpus distribution, NaN when it has fewer values
+ * than tc_min_samples(Q) asks (every percentile the reports print). */
+double tc_metrics_corpus_quantile(const tc_sketch *s, double q);
+
 /* On TC_OK the caller owns *out (tc_metrics_reduction_free); it borrows from
  * S, which must outlive it and not change meanwhile. */
 tc_err tc_metrics_reduce(const tc_metrics_set *s, tc_metrics_reduction **out);

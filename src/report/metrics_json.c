@@ -299,6 +299,8 @@ static void renderers(tc_jsonw *w, const tc_trace_metrics *m) {
     tc_jsonw_str(w, tc_renderer_role_code(r->role));
     tc_jsonw_key(w, "url");
     tc_jsonw_str(w, r->url);
+    tc_jsonw_key(w, "url_na");
+    tc_jsonw_str(w, r->url ? NULL : tc_na_code(TC_NA_NO_URL));
     key_na(w, r->na);
     key_val(w, r->na, "tasks", r->tasks);
     key_val(w, r->na, "long_tasks", r->long_count);

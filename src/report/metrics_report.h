@@ -33,10 +33,6 @@ typedef struct {
 
 const tc_metrics_rule *tc_metrics_rules(void);
 
-/* The Q-quantile of a corpus distribution, NaN when it has fewer values
- * than tc_min_samples(Q) asks (every percentile both reports print). */
-double tc_metrics_corpus_quantile(const tc_sketch *s, double q);
-
 /* Writes S as UTF-8, invalid bytes as U+FFFD; with CSV_QUOTED, doubles
  * each '"' for a quoted CSV cell. For the writers. */
 void tc_metrics_put_text(FILE *fp, tc_str s, int csv_quoted);

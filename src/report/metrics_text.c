@@ -1,9 +1,7 @@
-/* Shared by the metrics writers. Text the metrics writers copy from traces and manifests (site names,
+/* Text the metrics writers copy from traces and manifests (site names,
  * paths, URLs, errors) is bytes: it goes out as UTF-8, each byte that is not
  * part of a valid sequence as U+FFFD, the way tc_jsonw writes it in the
  * JSON outputs, so a site has one spelling in every report. */
-#include <math.h>
-#include <string.h>
 
 #include "report/metrics_report.h"
 #include "util/tc_json_valid.h"
@@ -27,8 +25,4 @@ void tc_metrics_put_text(FILE *fp, tc_str text, int csv_quoted) {
       fputs("\xef\xbf\xbd", fp);
     }
   }
-}
-
-double tc_metrics_corpus_quantile(const tc_sketch *s, double q) {
-  return s->n >= tc_min_samples(q) ? tc_sketch_quantile(s, q) : NAN;
 }
