@@ -28,7 +28,7 @@ timing mark of that frame in that renderer). The tool still counts the
 others in long_tasks, which must hold the set ones.
 """
 
-TASK_SLACK_MS = 8.0
+TASK_SLACK_MS = 10.0
 HEAP_TOLERANCE = 0.10
 FRAME_MS, FRAME_TOLERANCE_MS = 1000 / 60, 0.5
 MIB = 1 << 20
@@ -78,10 +78,12 @@ def tasks_long(m, ctx, bad):
 
 def tasks_short(m, ctx, bad):
     no_long_tasks(m, ctx, bad, 'five 44 ms tasks are none')
-    # The longest wait an input could meet is the longest busy stretch: a
-    # 44 ms task, and less than 50 ms since there is no long task.
-    if not 44 - 0.5 <= m['lag']['max_ms'] < 50:
-        bad.append('longest wait %s ms, set 44' % m['lag']['max_ms'])
+    # The longest wait an input could meet is the longest busy stretch: at
+    # least a 44 ms task, and under 50 ms unless the load (before the set
+    # tasks) ran a long task.
+    longest = m['lag']['max_ms']
+    if longest < 44 - 0.5 or (longest >= 50 and m['long_tasks']['count'] == 0):
+        bad.append('longest wait %s ms, set 44' % longest)
 
 
 def heap(m, ctx, bad):
