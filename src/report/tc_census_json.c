@@ -71,8 +71,8 @@ static void write_devtools(tc_jsonw *w, const tc_devtools_view *v) {
       tc_jsonw_strn(w, v->settings[i]);
     tc_jsonw_arr_end(w);
     tc_jsonw_key(w, "category");
-    if (v->level == TC_RECORDING_DEFAULT)
-      tc_jsonw_null(w);
+    if (v->level == TC_RECORDING_DEFAULT || !v->category.len)
+      tc_jsonw_null(w); /* recorded by default, or the event names no category */
     else
       tc_jsonw_strn(w, v->category);
     tc_jsonw_key(w, "sentence");
