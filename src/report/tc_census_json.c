@@ -25,6 +25,24 @@ static void write_pairs(tc_jsonw *w, const tc_res_event *e) {
   tc_jsonw_obj_end(w);
 }
 
+/* KEY: an object of ph letter -> COUNTS[letter], for the letters E has
+ * records of, in key order. */
+static void write_phases(tc_jsonw *w, const char *key, const tc_res_event *e,
+                         const uint64_t counts[TC_PH_COUNT]) {
+  int order[TC_PH_COUNT];
+  tc_phase_sorted(order);
+  tc_jsonw_key(w, key);
+  tc_jsonw_obj(w);
+  for (int i = 0; i < TC_PH_COUNT; i++) {
+    int k = order[i];
+    if (!e->ph[k])
+      continue;
+    tc_jsonw_key(w, tc_phase_key(k));
+    tc_jsonw_uint(w, counts[k]);
+  }
+  tc_jsonw_obj_end(w);
+}
+
 static void write_duration(tc_jsonw *w, const tc_res_event *e) {
   if (!e->dur.n) {
     tc_jsonw_null(w);
@@ -105,28 +123,8 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
   tc_phase_sentence(e, sites_total, sentence, sizeof sentence);
   tc_jsonw_key(w, "sentence");
   tc_jsonw_str(w, sentence);
-  tc_jsonw_key(w, "phases");
-  tc_jsonw_obj(w);
-  int order[TC_PH_COUNT];
-  tc_phase_sorted(order);
-  for (int i = 0; i < TC_PH_COUNT; i++) {
-    int k = order[i];
-    if (!e->ph[k])
-      continue;
-    tc_jsonw_key(w, tc_phase_key(k));
-    tc_jsonw_uint(w, e->ph[k]);
-  }
-  tc_jsonw_obj_end(w);
-  tc_jsonw_key(w, "phases_with_args");
-  tc_jsonw_obj(w);
-  for (int i = 0; i < TC_PH_COUNT; i++) {
-    int k = order[i];
-    if (!e->ph[k])
-      continue;
-    tc_jsonw_key(w, tc_phase_key(k));
-    tc_jsonw_uint(w, e->ph_args[k]);
-  }
-  tc_jsonw_obj_end(w);
+  write_phases(w, "phases", e, e->ph);
+  write_phases(w, "phases_with_args", e, e->ph_args);
   tc_jsonw_key(w, "pairs");
   write_pairs(w, e);
   tc_res_cat *cats;
