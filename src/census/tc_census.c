@@ -165,7 +165,9 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
   tc_name_counts *nc;
   if ((e = site_name(s, id, &nc)))
     return e;
-  nc->ph[tc_phase_index(ev->ph)]++;
+  int phase = tc_phase_index(ev->ph);
+  nc->ph[phase]++;
+  nc->ph_args[phase] += ev->npres > 0;
 
   uint32_t cid, slot;
   int inserted;

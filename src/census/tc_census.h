@@ -58,6 +58,7 @@ tc_err tc_census_add_pairs(tc_census_worker *w, uint32_t site, tc_str name,
 /* Read access for the merge. */
 typedef struct {
   uint64_t ph[TC_PH_COUNT];
+  uint64_t ph_args[TC_PH_COUNT]; /* of ph: records with at least one arg path */
   uint64_t pairs[TC_PAIR_COUNT];
 } tc_name_counts;
 

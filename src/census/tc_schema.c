@@ -11,6 +11,9 @@ struct tc_schema {
   tc_map events;     /* name */
   tc_map declared;   /* name \0 path */
   tc_map categories; /* recording categories */
+  tc_map optional;   /* category \0 setting title, in file order */
+  tc_map strings;    /* the all-categories title */
+  uint32_t all_setting; /* id in strings, or UINT32_MAX */
   char generator[256];
 };
 
@@ -50,6 +53,7 @@ tc_err tc_schema_load(const char *path, tc_schema **out, int *line) {
     fclose(fp);
     return TC_E_NOMEM;
   }
+  s->all_setting = UINT32_MAX;
   char *buf = NULL;
   size_t cap = 0;
   ssize_t n;
@@ -69,6 +73,10 @@ tc_err tc_schema_load(const char *path, tc_schema **out, int *line) {
       e = key2(&s->declared, tc_str_c(f[1]), tc_str_c(f[2]), 1, &id);
     else if (strcmp(f[0], "recording_category") == 0 && nf == 2)
       e = tc_map_intern(&s->categories, tc_str_c(f[1]), &id, NULL);
+    else if (strcmp(f[0], "optional_category") == 0 && nf == 3)
+      e = key2(&s->optional, tc_str_c(f[2]), tc_str_c(f[1]), 1, &id);
+    else if (strcmp(f[0], "all_categories_setting") == 0 && nf == 2)
+      e = tc_map_intern(&s->strings, tc_str_c(f[1]), &s->all_setting, NULL);
     else if (strcmp(f[0], "generator") == 0 && nf == 3)
       append_generator(s, f[1], f[2]);
     else
@@ -93,6 +101,8 @@ void tc_schema_free(tc_schema *s) {
   tc_map_free(&s->events);
   tc_map_free(&s->declared);
   tc_map_free(&s->categories);
+  tc_map_free(&s->optional);
+  tc_map_free(&s->strings);
   free(s);
 }
 
@@ -107,6 +117,26 @@ int tc_schema_declares(const tc_schema *s, tc_str name, tc_str path) {
 
 int tc_schema_records_category(const tc_schema *s, tc_str category) {
   return tc_map_find(&s->categories, category) != UINT32_MAX;
+}
+
+static int str_cmp(const void *a, const void *b) {
+  return tc_str_cmp(*(const tc_str *)a, *(const tc_str *)b);
+}
+
+size_t tc_schema_settings_for(const tc_schema *s, tc_str category, tc_str *titles, size_t max) {
+  size_t n = 0;
+  for (uint32_t i = 0; i < tc_map_count(&s->optional) && n < max; i++) {
+    tc_str k = tc_map_key(&s->optional, i);
+    if (k.len > category.len && memcmp(k.ptr, category.ptr, category.len) == 0 &&
+        k.ptr[category.len] == '\0')
+      titles[n++] = (tc_str){k.ptr + category.len + 1, k.len - category.len - 1};
+  }
+  qsort(titles, n, sizeof *titles, str_cmp);
+  return n;
+}
+
+tc_str tc_schema_all_categories_setting(const tc_schema *s) {
+  return s->all_setting == UINT32_MAX ? (tc_str){"", 0} : tc_map_key(&s->strings, s->all_setting);
 }
 
 size_t tc_schema_nevents(const tc_schema *s) { return tc_map_count(&s->events); }

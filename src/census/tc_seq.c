@@ -72,8 +72,11 @@ tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end) {
     if (t->pid == pid && t->tid == tid) {
       if (ts < t->min_ts)
         t->min_ts = ts;
+      if (ts > t->max_ts)
+        t->max_ts = ts;
       if (end > t->max_end)
         t->max_end = end;
+      t->events++;
       s->last_span = i;
       return TC_OK;
     }
@@ -85,7 +88,8 @@ tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end) {
   tc_thread_span *t = &s->spans[s->nspans++];
   t->pid = pid;
   t->tid = tid;
-  t->min_ts = ts;
+  t->min_ts = t->max_ts = ts;
   t->max_end = end;
+  t->events = 1;
   return TC_OK;
 }

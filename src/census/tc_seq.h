@@ -16,7 +16,8 @@
 
 typedef struct {
   int64_t pid, tid;
-  double min_ts, max_end;
+  double min_ts, max_ts, max_end; /* earliest ts, latest ts, latest ts + dur */
+  uint64_t events;
 } tc_thread_span;
 
 typedef struct {
@@ -39,7 +40,8 @@ tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev);
 /* Appends a compact task slice (see tc_kernels_task_kind). */
 tc_err tc_seq_push_task(tc_seq *s, const tc_ktask_event *t);
 
-/* Widens the extent of thread (pid, tid) to cover [ts, end]. */
+/* Widens the extent of thread (pid, tid) to cover [ts, end] and counts the
+ * event. */
 tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end);
 
 #endif

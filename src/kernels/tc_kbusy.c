@@ -7,7 +7,8 @@
  * stretch (hidden, suspended, clock jump) is discarded. The mean is time-weighted over the valid
  * buckets; median, p95 and max take each valid bucket as one sample, except
  * a last bucket shorter than half a bucket (too short to be one) unless it
- * is the only valid one. */
+ * is the only valid one. The bucket is the job's unless the window would
+ * hold more than the input justifies (tc_kfinish.c raises it then). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -35,8 +36,9 @@ tc_err tc_kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     bm->na = TC_NA_NO_TASKS;
     return TC_OK;
   }
-  double bucket_us = k->bucket_ms * 1e3;
-  size_t nb = tc_kbuckets(c, bucket_us);
+  (void)k;
+  double bucket_us = c->bucket_us;
+  size_t nb = tc_kbuckets(c);
   tc_kspan *u = malloc((c->ntops + 1) * sizeof *u);
   double *busy = calloc(nb + 1, sizeof *busy);
   double *pct = malloc((nb + 1) * sizeof *pct);
@@ -57,7 +59,7 @@ tc_err tc_kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   size_t npct = 0;
   for (size_t i = 0; i < nb; i++) {
     double bs, be;
-    tc_kbucket(c, bucket_us, i, &bs, &be);
+    tc_kbucket(c, i, &bs, &be);
     int r = tc_kvalid_reason(c, bs, be);
     if (r >= 0) {
       m->discarded[TC_SAMPLE_BUCKET][r]++;
@@ -72,6 +74,7 @@ tc_err tc_kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
       pct[npct++] = p;
   }
   bm->nseries = (uint32_t)nb;
+  bm->buckets = (uint32_t)npct;
   for (size_t i = 0; i < c->ntops; i++)
     bm->tasks += c->tops[i].invalid < 0;
   if (len_sum == 0) {

@@ -12,11 +12,16 @@ enum {
   ARG_FRAMES_FRAME,
   ARG_FRAMES_PARENT,
   ARG_FRAMES_PROCESS,
+  ARG_FRAMES_URL,
   ARG_DATA_PAGE,
   ARG_FRAME,
   ARG_DATA_LOADING_MAIN,
+  ARG_DATA_OUTERMOST_MAIN,
+  ARG_DATA_IS_MAIN,
+  ARG_DATA_LOADER_URL,
   ARG_DATA_URL,
   ARG_DATA_FRAME,
+  ARG_DATA_PARENT,
   ARG_DATA_PROCESS,
   ARG_DATA_LAYER_TREE,
   ARG_LAYER_TREE,
@@ -30,11 +35,16 @@ static const char *const arg_paths[ARG_COUNT_] = {
     [ARG_FRAMES_FRAME] = "args.data.frames[].frame",
     [ARG_FRAMES_PARENT] = "args.data.frames[].parent",
     [ARG_FRAMES_PROCESS] = "args.data.frames[].processId",
+    [ARG_FRAMES_URL] = "args.data.frames[].url",
     [ARG_DATA_PAGE] = "args.data.page",
     [ARG_FRAME] = "args.frame",
     [ARG_DATA_LOADING_MAIN] = "args.data.isLoadingMainFrame",
-    [ARG_DATA_URL] = "args.data.documentLoaderURL",
+    [ARG_DATA_OUTERMOST_MAIN] = "args.data.isOutermostMainFrame",
+    [ARG_DATA_IS_MAIN] = "args.data.isMainFrame",
+    [ARG_DATA_LOADER_URL] = "args.data.documentLoaderURL",
+    [ARG_DATA_URL] = "args.data.url",
     [ARG_DATA_FRAME] = "args.data.frame",
+    [ARG_DATA_PARENT] = "args.data.parent",
     [ARG_DATA_PROCESS] = "args.data.processId",
     [ARG_DATA_LAYER_TREE] = "args.data.layerTreeId",
     [ARG_LAYER_TREE] = "args.layerTreeId",
@@ -54,7 +64,9 @@ typedef enum {
   K_STARTED_IN_BROWSER,
   K_STARTED_IN_PAGE,
   K_NAVIGATION_START,
+  K_COMMIT_LOAD,
   K_FRAME_COMMIT,
+  K_PROCESS_READY,
   K_SET_LAYER_TREE,
   K_DRAW_FRAME,
   K_NEEDS_BEGIN_FRAME,
@@ -84,6 +96,10 @@ typedef struct {
  * Lighthouse's task tree (its long-tasks audit) takes them as the top-level
  * task there. B/E pairs match on the task's index here.
  *
+ * Layout and the script slices travel the same compact way (kinds
+ * TC_KKIND_LAYOUT, TC_KKIND_SCRIPT; X or B/E, as Chrome wrote them in
+ * different versions): forced layouts need only their times.
+ *
  * Page visibility is as the renderer sees it (WidgetBase from M87,
  * RenderWidget before), system suspend as base's power monitor records it. */
 static const name_kind names[] = {
@@ -93,12 +109,17 @@ static const name_kind names[] = {
     NK("TaskQueueManager::ProcessTaskFromWorkQueue", K_TASK, 3),
     NK("MessageLoop::RunTask", K_TASK, 4),
     NK("toplevel", K_TASK, 5),
+    NK("Layout", K_TASK, TC_KKIND_LAYOUT),
+    NK("FunctionCall", K_TASK, TC_KKIND_SCRIPT),
+    NK("EvaluateScript", K_TASK, TC_KKIND_SCRIPT),
+    NK("v8.evaluateModule", K_TASK, TC_KKIND_SCRIPT),
     NK("thread_name", K_THREAD_NAME, 0),
     NK("TracingStartedInBrowser", K_STARTED_IN_BROWSER, 0),
     NK("TracingStartedInPage", K_STARTED_IN_PAGE, 0),
     NK("navigationStart", K_NAVIGATION_START, 0),
+    NK("CommitLoad", K_COMMIT_LOAD, 0),
     NK("FrameCommittedInBrowser", K_FRAME_COMMIT, 0),
-    NK("ProcessReadyInBrowser", K_FRAME_COMMIT, 0),
+    NK("ProcessReadyInBrowser", K_PROCESS_READY, 0),
     NK("SetLayerTreeId", K_SET_LAYER_TREE, 0),
     NK("DrawFrame", K_DRAW_FRAME, 0),
     NK("NeedsBeginFrameChanged", K_NEEDS_BEGIN_FRAME, 0),
@@ -198,10 +219,12 @@ void tc_kernels_free(tc_kernels *k) {
   for (size_t i = 0; i < k->threads.n; i++) {
     free(k->threads.v[i].tasks.v);
     free(k->threads.v[i].open.v);
+    free(k->threads.v[i].slices.v);
+    free(k->threads.v[i].slices_open.v);
   }
   free(k->threads.v);
   free(k->slots);
-  free(k->commits.v);
+  free(k->docs.v);
   free(k->layer_trees.v);
   free(k->draws.v);
   free(k->needs_begin_frame.v);
@@ -262,18 +285,23 @@ static tc_kthread *thread_of(tc_kernels *k, int64_t pid, int64_t tid) {
   return &k->threads.v[k->threads.n - 1];
 }
 
-void tc_kernels_thread_span(tc_kernels *k, int64_t pid, int64_t tid,
-                            double min_ts, double max_end) {
-  tc_kthread *t = thread_of(k, pid, tid);
+void tc_kernels_thread_span(tc_kernels *k, const tc_kspan_in *sp) {
+  tc_kthread *t = thread_of(k, sp->pid, sp->tid);
   if (!t) {
     k->nomem = 1;
     return;
   }
-  if (!t->has_span || min_ts < t->min_ts)
-    t->min_ts = min_ts;
-  if (!t->has_span || max_end > t->max_end)
-    t->max_end = max_end;
+  if (!t->has_span || sp->min_ts < t->min_ts)
+    t->min_ts = sp->min_ts;
+  if (!t->has_span || sp->max_end > t->max_end)
+    t->max_end = sp->max_end;
   t->has_span = 1;
+  if (!k->has_span || sp->min_ts < k->first_ts)
+    k->first_ts = sp->min_ts;
+  if (!k->has_span || sp->max_ts > k->last_ts)
+    k->last_ts = sp->max_ts;
+  k->has_span = 1;
+  k->events += sp->events;
 }
 
 /* ---- feed --------------------------------------------------------------- */
@@ -310,24 +338,19 @@ static const char *arg_str(tc_kernels *k, const tc_kevent *ev, int slot) {
   return s;
 }
 
-static void feed_task(tc_kernels *k, const tc_ktask_event *ev, int name) {
-  tc_kthread *t = thread_of(k, ev->pid, ev->tid);
-  if (!t) {
-    k->nomem = 1;
-    return;
-  }
-  if (t->ignored)
-    return;
+/* One task or slice event of a thread into V: an E closes the innermost open
+ * B of the same name, as Lighthouse pairs them. */
+static void feed_slice(tc_kernels *k, tc_ktask_vec *v, tc_kindex_vec *open,
+                       const tc_ktask_event *ev, int name) {
   if (ev->ph == 'E') {
-    /* The innermost open B of the same name, as Lighthouse pairs them. */
-    for (size_t i = t->open.n; i-- > 0;) {
-      tc_ktask *b = &t->tasks.v[t->open.v[i]];
+    for (size_t i = open->n; i-- > 0;) {
+      tc_ktask *b = &v->v[open->v[i]];
       if (b->name != name)
         continue;
       b->e = ev->ts;
       b->flags &= (uint8_t)~TC_KTASK_OPEN;
-      memmove(&t->open.v[i], &t->open.v[i + 1], (t->open.n - i - 1) * sizeof *t->open.v);
-      t->open.n--;
+      memmove(&open->v[i], &open->v[i + 1], (open->n - i - 1) * sizeof *open->v);
+      open->n--;
       return;
     }
     return; /* an end whose begin is not in the trace */
@@ -339,9 +362,22 @@ static void feed_task(tc_kernels *k, const tc_ktask_event *ev, int name) {
     task.e = ev->ts + ev->dur;
   else
     task.flags = TC_KTASK_UNBOUNDED; /* Chrome writes X without dur for a slice still open */
-  if (tc_kvec_push(&t->tasks, task) ||
-      (ev->ph == 'B' && tc_kvec_push(&t->open, (uint32_t)(t->tasks.n - 1))))
+  if (tc_kvec_push(v, task) || (ev->ph == 'B' && tc_kvec_push(open, (uint32_t)(v->n - 1))))
     k->nomem = 1;
+}
+
+static void feed_task(tc_kernels *k, const tc_ktask_event *ev, int name) {
+  tc_kthread *t = thread_of(k, ev->pid, ev->tid);
+  if (!t) {
+    k->nomem = 1;
+    return;
+  }
+  if (t->ignored)
+    return;
+  if (name >= TC_KKIND_LAYOUT)
+    feed_slice(k, &t->slices, &t->slices_open, ev, name);
+  else
+    feed_slice(k, &t->tasks, &t->open, ev, name);
 }
 
 static void feed_thread_name(tc_kernels *k, const tc_kevent *ev) {
@@ -363,24 +399,55 @@ static void feed_thread_name(tc_kernels *k, const tc_kevent *ev) {
     t->ignored = 1;
     free(t->tasks.v);
     free(t->open.v);
+    free(t->slices.v);
+    free(t->slices_open.v);
     memset(&t->tasks, 0, sizeof t->tasks);
     memset(&t->open, 0, sizeof t->open);
+    memset(&t->slices, 0, sizeof t->slices);
+    memset(&t->slices_open, 0, sizeof t->slices_open);
   }
 }
 
-/* The first frame with no parent in args.data.frames[], with its processId;
- * Lighthouse's findMainFrameIds reads the earliest such event only. */
+/* A boolean argument: 1, 0, or -1 when absent (or not a boolean). */
+static int arg_flag(const tc_kevent *ev, int slot) {
+  const tc_argval *a = arg(ev, slot);
+  return a && a->type == TC_JT_BOOL ? a->num != 0 : -1;
+}
+
+/* A string argument of array element ELEM copied into the arena; NULL when
+ * absent or empty. */
+static const char *elem_str(tc_kernels *k, const tc_kevent *ev, int slot, uint32_t elem) {
+  for (uint32_t i = 0; i < ev->nargs; i++) {
+    const tc_argval *a = &ev->args[i];
+    if (a->slot != slot || a->elem != elem || a->type != TC_JT_STRING || a->str.len == 0)
+      continue;
+    const char *s = tc_arena_copy(&k->strings, a->str);
+    if (!s)
+      k->nomem = 1;
+    return s;
+  }
+  return NULL;
+}
+
+static void push_doc(tc_kernels *k, tc_kdoc d) {
+  if (d.frame)
+    keep_err(k, tc_kvec_push(&k->docs, d));
+}
+
+/* Lighthouse's findMainFrameIds reads the earliest TracingStartedInBrowser
+ * only: its first frame with no parent, with that frame's processId. Every
+ * frame it lists is also evidence of which renderer hosts which frame. */
 static void feed_started_in_browser(tc_kernels *k, const tc_kevent *ev) {
-  if (k->has_started_in_browser && ev->ts >= k->started_in_browser_ts)
-    return;
-  k->has_started_in_browser = 1;
-  k->started_in_browser_ts = ev->ts;
-  k->started_in_browser = (tc_kframe_ref){.frame = NULL, .pid = 0, .ts = ev->ts};
+  int earliest = !k->has_started_in_browser || ev->ts < k->started_in_browser_ts;
+  if (earliest) {
+    k->has_started_in_browser = 1;
+    k->started_in_browser_ts = ev->ts;
+    k->started_in_browser = (tc_kframe_ref){.frame = NULL, .pid = 0, .ts = ev->ts};
+  }
   uint32_t best = UINT32_MAX;
   for (uint32_t i = 0; i < ev->nargs; i++) {
     const tc_argval *a = &ev->args[i];
-    if (a->slot != ARG_FRAMES_FRAME || a->type != TC_JT_STRING || a->str.len == 0 ||
-        a->elem >= best)
+    if (a->slot != ARG_FRAMES_FRAME || a->type != TC_JT_STRING || a->str.len == 0)
       continue;
     int has_parent = 0, has_pid = 0;
     double pid = 0;
@@ -395,58 +462,69 @@ static void feed_started_in_browser(tc_kernels *k, const tc_kevent *ev) {
         pid = b->num;
       }
     }
-    if (has_parent)
+    const char *frame = tc_arena_copy(&k->strings, a->str);
+    if (!frame) {
+      k->nomem = 1;
+      return;
+    }
+    if (has_pid && pid != 0)
+      push_doc(k, (tc_kdoc){frame, elem_str(k, ev, ARG_FRAMES_URL, a->elem),
+                            elem_str(k, ev, ARG_FRAMES_PARENT, a->elem), (int64_t)pid, ev->ts,
+                            TC_KDOC_TRACING_STARTED, (int8_t)!has_parent});
+    if (!earliest || has_parent || a->elem >= best)
       continue;
     best = a->elem;
     k->started_in_browser.frame = NULL;
     k->started_in_browser.pid = 0;
     if (has_pid && pid != 0) {
-      k->started_in_browser.frame = tc_arena_copy(&k->strings, a->str);
+      k->started_in_browser.frame = frame;
       k->started_in_browser.pid = (int64_t)pid;
-      if (!k->started_in_browser.frame)
-        k->nomem = 1;
     }
   }
 }
 
-static void keep_earliest(tc_kernels *k, int *has, tc_kframe_ref *ref, const tc_kevent *ev,
-                          int frame_slot) {
-  if (*has && ev->ts >= ref->ts)
+static void feed_started_in_page(tc_kernels *k, const tc_kevent *ev) {
+  if (k->has_started_in_page && ev->ts >= k->started_in_page.ts)
     return;
-  const char *frame = arg_str(k, ev, frame_slot);
+  const char *frame = arg_str(k, ev, ARG_DATA_PAGE);
   if (!frame)
     return;
-  *has = 1;
-  *ref = (tc_kframe_ref){.frame = frame, .pid = ev->pid, .ts = ev->ts};
+  k->has_started_in_page = 1;
+  k->started_in_page = (tc_kframe_ref){.frame = frame, .pid = ev->pid, .ts = ev->ts};
 }
 
-/* Lighthouse's last resort: a navigationStart that loads the main frame of a
- * chrome: or http(s): URL (any URL in traces older than the field). */
+/* The first of two flags that is present (isOutermostMainFrame, then the
+ * older field), or FALLBACK. */
+static int8_t main_flag(const tc_kevent *ev, int slot, int fallback) {
+  int v = arg_flag(ev, ARG_DATA_OUTERMOST_MAIN);
+  if (v < 0)
+    v = arg_flag(ev, slot);
+  return (int8_t)(v < 0 ? fallback : v);
+}
+
+/* A document loading in the renderer that wrote the event. */
 static void feed_navigation_start(tc_kernels *k, const tc_kevent *ev) {
-  double loading;
-  if (!arg_num(ev, ARG_DATA_LOADING_MAIN, &loading) || !loading)
-    return;
-  const tc_argval *url = arg(ev, ARG_DATA_URL);
-  if (url) {
-    tc_str u = url->type == TC_JT_STRING ? url->str : (tc_str){0};
-    int ok = (u.len >= 7 && memcmp(u.ptr, "chrome:", 7) == 0) ||
-             (u.len >= 5 && memcmp(u.ptr, "http:", 5) == 0) ||
-             (u.len >= 6 && memcmp(u.ptr, "https:", 6) == 0);
-    if (!ok)
-      return;
-  }
-  keep_earliest(k, &k->has_navigation_start, &k->navigation_start, ev, ARG_FRAME);
+  push_doc(k, (tc_kdoc){arg_str(k, ev, ARG_FRAME), arg_str(k, ev, ARG_DATA_LOADER_URL), NULL,
+                        ev->pid, ev->ts, TC_KDOC_NAVIGATION_START,
+                        main_flag(ev, ARG_DATA_LOADING_MAIN, -1)});
 }
 
-static void feed_frame_commit(tc_kernels *k, const tc_kevent *ev) {
+static void feed_commit_load(tc_kernels *k, const tc_kevent *ev) {
+  push_doc(k, (tc_kdoc){arg_str(k, ev, ARG_DATA_FRAME), arg_str(k, ev, ARG_DATA_URL),
+                        arg_str(k, ev, ARG_DATA_PARENT), ev->pid, ev->ts, TC_KDOC_COMMIT_LOAD,
+                        main_flag(ev, ARG_DATA_IS_MAIN, -1)});
+}
+
+/* The browser's view: args.data.processId is the renderer. */
+static void feed_frame_commit(tc_kernels *k, const tc_kevent *ev, int ready) {
   double pid;
   if (!arg_num(ev, ARG_DATA_PROCESS, &pid) || pid == 0)
     return;
-  const char *frame = arg_str(k, ev, ARG_DATA_FRAME);
-  if (!frame)
-    return;
-  tc_kframe_ref c = {.frame = frame, .pid = (int64_t)pid, .ts = ev->ts};
-  keep_err(k, tc_kvec_push(&k->commits, c));
+  const char *parent = arg_str(k, ev, ARG_DATA_PARENT);
+  push_doc(k, (tc_kdoc){arg_str(k, ev, ARG_DATA_FRAME), ready ? NULL : arg_str(k, ev, ARG_DATA_URL),
+                        parent, (int64_t)pid, ev->ts,
+                        ready ? TC_KDOC_PROCESS_READY : TC_KDOC_FRAME_COMMITTED,
+                        main_flag(ev, ARG_DATA_IS_MAIN, !parent)});
 }
 
 static void feed_set_layer_tree(tc_kernels *k, const tc_kevent *ev) {
@@ -521,11 +599,11 @@ void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev) {
   }
   case K_THREAD_NAME: feed_thread_name(k, ev); break;
   case K_STARTED_IN_BROWSER: feed_started_in_browser(k, ev); break;
-  case K_STARTED_IN_PAGE:
-    keep_earliest(k, &k->has_started_in_page, &k->started_in_page, ev, ARG_DATA_PAGE);
-    break;
+  case K_STARTED_IN_PAGE: feed_started_in_page(k, ev); break;
   case K_NAVIGATION_START: feed_navigation_start(k, ev); break;
-  case K_FRAME_COMMIT: feed_frame_commit(k, ev); break;
+  case K_COMMIT_LOAD: feed_commit_load(k, ev); break;
+  case K_FRAME_COMMIT: feed_frame_commit(k, ev, 0); break;
+  case K_PROCESS_READY: feed_frame_commit(k, ev, 1); break;
   case K_SET_LAYER_TREE: feed_set_layer_tree(k, ev); break;
   case K_DRAW_FRAME: feed_frame_event(k, ev, 1); break;
   case K_NEEDS_BEGIN_FRAME: feed_frame_event(k, ev, 0); break;

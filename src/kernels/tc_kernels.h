@@ -1,6 +1,7 @@
-/* Per-trace runtime metrics (main thread, window, busy rate, long tasks,
- * TBT, lag, frames, JS heap, user timing), computed in the census's single
- * pass. See ../shared/seeds/puppeteer-trace-harness.txt sections 3-8.
+/* Per-trace runtime metrics (the page and its main thread, window, busy
+ * rate, long tasks, TBT, lag, frames, JS heap, user timing, forced layouts,
+ * every renderer on its own), computed in the census's single pass. See
+ * ../shared/seeds/puppeteer-trace-harness.txt sections 3-8.
  *
  * Lifecycle, all on one thread at a time per trace:
  *   k = tc_kernels_create(&opts)
@@ -13,7 +14,8 @@
  * frame trees and marks often come after the tasks they describe, so the
  * kernels keep a compact copy of what they need and decide everything in
  * tc_kernels_finish. Memory is proportional to the wanted events (tasks of
- * every thread, frames, counters, marks), never to the whole trace.
+ * every thread, frames, counters, marks), never to the whole trace, and
+ * never to their values (see tc_kfinish.c's clamps).
  */
 #ifndef TC_KERNELS_H
 #define TC_KERNELS_H
@@ -45,9 +47,10 @@ int tc_kernels_wants(tc_str name, tc_str cat, char ph);
 
 typedef struct tc_kernels tc_kernels;
 
-/* Most wanted events are complete task slices (RunTask and its older
- * names), and they need no strings: the census passes them in this compact
- * form, in trace order with the rest, through tc_kernels_feed_task. */
+/* Most wanted events are complete slices that need no strings (RunTask and
+ * its older names, Layout, the script slices FunctionCall, EvaluateScript
+ * and v8.evaluateModule): the census passes them in this compact form, in
+ * trace order with the rest, through tc_kernels_feed_task. */
 typedef struct {
   int64_t pid, tid;
   double ts, dur;
@@ -56,20 +59,28 @@ typedef struct {
   uint8_t kind;   /* from tc_kernels_task_kind */
 } tc_ktask_event;
 
-/* The task kind (>= 0) of a complete ('X') task slice the kernels want, or
- * -1 for every other event (which goes through tc_kernels_wants/feed). */
+/* The kind (>= 0) of a complete ('X') slice the kernels take in the compact
+ * form, or -1 for every other event (which goes through
+ * tc_kernels_wants/feed). */
 int tc_kernels_task_kind(tc_str name, tc_str cat, char ph);
 
 /* Copies what it needs from O (mark names included); O may be NULL, and a
  * bucket_ms or refresh_hz <= 0 takes the default. NULL when out of memory. */
 tc_kernels *tc_kernels_create(const tc_kernel_opts *o);
 
-/* Earliest ts and latest ts+dur seen on thread (pid, tid) in some part of the
- * trace; the kernels take the min/max over all calls. Leave metadata events
- * (ph 'M', whose ts is 0) out of the span: the default window runs from the
- * first to the last main-thread event. */
-void tc_kernels_thread_span(tc_kernels *k, int64_t pid, int64_t tid,
-                            double min_ts, double max_end);
+/* What some part of the trace holds of thread (pid, tid): the earliest and
+ * latest ts, the latest ts+dur and the number of events. The kernels take
+ * the min/max/sum over all calls. Leave metadata events (ph 'M', whose ts is
+ * 0) out of the span: the default window runs from the first to the last
+ * main-thread event, and the trace's own span (every thread's ts) bounds
+ * what a task may claim (see tc_trace_metrics's clamps). */
+typedef struct {
+  int64_t pid, tid;
+  double min_ts, max_ts, max_end;
+  uint64_t events;
+} tc_kspan_in;
+
+void tc_kernels_thread_span(tc_kernels *k, const tc_kspan_in *span);
 
 /* Out of memory while feeding is remembered and reported by finish. */
 void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev);

@@ -1,17 +1,25 @@
 /* tc_kernels_finish: from the collected events to one trace's metrics.
  *
  * The order matters and each step narrows what the next may use:
- *   1. the main thread(s) of the page (tc_kmain.c); without them nothing
+ *   1. the page and its main thread(s) (tc_kmain.c); without them nothing
  *      else is attributable to the page, so every group is n/a;
- *   2. the window: job marks, else first to last main-thread event;
+ *   2. the window: job marks, else the page's own commit (startup traces)
+ *      or the first main-thread event, to the last main-thread event;
  *   3. the stretches where samples are invalid (hidden, suspended, clock
  *      jumps; a jump at an edge of the default window trims it);
  *   4. the top-level tasks, then from them busy rate, long tasks and lag;
- *   5. frames, heap and user timing, each on its own events.
+ *   5. frames, heap, user timing and forced layouts, each on its own
+ *      events; then every renderer on its own (iframes, browser UI).
  * A truncated trace is n/a throughout: its window end, its last tasks and
  * its survivors are unknown (harness 8.4, thesis "survivorship"). A trace
  * that could not be read at all gets its n/a object from
- * tc_metrics_unreadable, so it is counted rather than lost. */
+ * tc_metrics_unreadable, so it is counted rather than lost.
+ *
+ * Memory and output follow the input's size, never its values: a task may
+ * not claim more than the trace's own span (at least CLAMP_FLOOR_US), the
+ * window ends at most that much after the trace's last timestamp, and the
+ * bucket grows when a window would hold more buckets than the trace has
+ * events (plus MIN_BUCKETS). Each clamp is counted in the metrics. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +33,23 @@ int tc_kctx_is_main_pid(const tc_kctx *c, int64_t pid) {
   return 0;
 }
 
-size_t tc_kbuckets(const tc_kctx *c, double bucket_us) {
-  return (size_t)ceil((c->we - c->ws) / bucket_us);
+/* A real main-thread task stays within the trace's span; 60 s (the clock
+ * jump limit of tc_kvalid.c) keeps a trace of a few events, whose span says
+ * little, from having its tasks cut. */
+#define CLAMP_FLOOR_US 60e6
+#define MIN_BUCKETS 4096
+
+size_t tc_kbuckets(const tc_kctx *c) {
+  double n = ceil((c->we - c->ws) / c->bucket_us);
+  if (!(n >= 1))
+    return 0;
+  return n > (double)c->max_buckets ? c->max_buckets : (size_t)n;
 }
 
-void tc_kbucket(const tc_kctx *c, double bucket_us, size_t i, double *s, double *e) {
-  *s = c->ws + (double)i * bucket_us;
-  *e = c->ws + (double)(i + 1) * bucket_us;
-  if (*e > c->we)
+void tc_kbucket(const tc_kctx *c, size_t i, double *s, double *e) {
+  *s = c->ws + (double)i * c->bucket_us;
+  *e = c->ws + (double)(i + 1) * c->bucket_us;
+  if (*e > c->we || i + 1 == tc_kbuckets(c))
     *e = c->we;
 }
 
@@ -66,6 +83,18 @@ void tc_kwindow_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     spans = 1;
   }
   m->window_rule = TC_WINDOW_MAIN_THREAD_SPAN;
+  if (c->has_commit) {
+    m->window_rule = TC_WINDOW_PAGE_COMMIT;
+    if (c->commit_ts > ws)
+      ws = c->commit_ts;
+  }
+  /* An end past the trace's last timestamp by more than a task may last is
+   * a value no trace holds (a dur of 1e13). */
+  double end_limit = k->last_ts + c->max_task_us;
+  if (spans && k->has_span && we > end_limit) {
+    we = end_limit;
+    m->window_end_clamped = 1;
+  }
   if (k->start_mark || k->end_mark) {
     m->window_rule = TC_WINDOW_MARKS;
     if ((k->start_mark && !mark_ts(k, c, k->start_mark, -INFINITY, &ws)) ||
@@ -83,7 +112,7 @@ void tc_kwindow_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   }
   m->window_start_us = ws;
   m->window_end_us = we;
-  if (!(we > ws)) {
+  if (!(we > ws) || !isfinite(we - ws)) {
     m->window_na = TC_NA_WINDOW_EMPTY;
     return;
   }
@@ -94,6 +123,7 @@ void tc_kwindow_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
 static void all_na(tc_trace_metrics *m, tc_na na) {
   m->busy.na = m->long_tasks.na = m->lag.na = na;
   m->frames.na = m->heap.na = m->user_timing.na = na;
+  m->layout.na = m->iframes.na = na;
 }
 
 static void ctx_free(tc_kctx *c) {
@@ -108,6 +138,7 @@ static tc_err compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   tc_err e = tc_kmain_choose(k, c, m);
   if (e || m->main_na) {
     all_na(m, m->main_na);
+    m->main_url_na = m->main_na;
     return e;
   }
   tc_kwindow_choose(k, c, m);
@@ -121,10 +152,17 @@ static tc_err compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     all_na(m, m->window_na);
     return TC_OK;
   }
+  /* The series grid: the job's bucket, raised to a multiple of it when the
+   * window would hold more buckets than the input could justify. */
+  double need = ceil((c->we - c->ws) / c->bucket_us);
+  if (need > (double)c->max_buckets)
+    c->bucket_us *= ceil(need / (double)c->max_buckets);
+  m->busy.bucket_ms = c->bucket_us / 1e3;
   if ((e = tc_ktasks_collect(k, c, m)) ||
       (e = tc_kbusy_compute(k, c, m)) || (e = tc_klong_compute(c, m)) ||
       (e = tc_klag_compute(c, m)) || (e = tc_kframes_compute(k, c, m)) ||
-      (e = tc_kheap_compute(k, c, m)) || (e = tc_kut_compute(k, c, m)))
+      (e = tc_kheap_compute(k, c, m)) || (e = tc_kut_compute(k, c, m)) ||
+      (e = tc_klayout_compute(k, c, m)) || (e = tc_krenderers_compute(k, c, m)))
     return e;
   return TC_OK;
 }
@@ -157,8 +195,9 @@ tc_err tc_metrics_unreadable(const tc_trace_ref *ref, const char *why,
   tc_trace_metrics *m = *out;
   /* No job options reach here, so even the bucket and the budget are
    * unknown rather than defaults. */
-  m->busy.bucket_ms = m->frames.budget_ms = NAN;
-  m->main_na = m->window_na = TC_NA_TRACE_UNREADABLE;
+  m->busy.bucket_ms = m->busy.bucket_ms_requested = m->frames.budget_ms = NAN;
+  m->trace_span_ms = NAN;
+  m->main_na = m->window_na = m->main_url_na = TC_NA_TRACE_UNREADABLE;
   all_na(m, TC_NA_TRACE_UNREADABLE);
   return TC_OK;
 }
@@ -170,10 +209,15 @@ tc_err tc_kernels_finish(tc_kernels *k, const tc_trace_ref *ref, tc_trace_metric
   tc_trace_metrics *m = metrics_new(ref, NULL);
   if (!m)
     return TC_E_NOMEM;
-  m->busy.bucket_ms = k->bucket_ms;
+  m->busy.bucket_ms = m->busy.bucket_ms_requested = k->bucket_ms;
   m->frames.budget_ms = tc_kround(1000.0 / k->refresh_hz);
+  double span_us = k->has_span ? k->last_ts - k->first_ts : 0;
+  m->trace_span_ms = tc_kround(span_us / 1e3);
 
   tc_kctx c = {0};
+  c.max_task_us = span_us > CLAMP_FLOOR_US ? span_us : CLAMP_FLOOR_US;
+  c.bucket_us = k->bucket_ms * 1e3;
+  c.max_buckets = MIN_BUCKETS + (k->events < SIZE_MAX / 4 ? (size_t)k->events * 2 : SIZE_MAX / 2);
   tc_err e = compute(k, &c, m);
   ctx_free(&c);
   if (e) {

@@ -12,15 +12,21 @@
  * (NeedsBeginFrameChanged needsBeginFrame = 1) at the first draw and did not
  * stop asking before the second. Before a key's first NeedsBeginFrameChanged
  * its state is the opposite of that first change; a key that never reports
- * one cannot show continuity. No continuous interval at all: n/a. */
+ * one cannot show continuity. No continuous interval at all: n/a.
+ *
+ * Vsync intervals jitter by microseconds around the budget (a perfect 60 Hz
+ * loop has half its intervals just above 16.667 ms), so a frame is dropped,
+ * counted in over_budget, only when its interval exceeds 1.5 budgets, and
+ * it missed round(interval / budget) - 1 vsyncs. The raw intervals keep
+ * their own distribution (mean, p50, p95, max, and counts by vsyncs). */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/tc_ksteps.h"
 
-typedef struct {
-  int64_t pid, layer_tree;
-} key;
+#define DROPPED_BUDGETS 1.5
 
 static int ev_cmp(const void *pa, const void *pb) {
   const tc_kframe_ev *a = pa, *b = pb;
@@ -126,8 +132,15 @@ tc_err tc_kframes_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     f->na = TC_NA_ALL_INVALID;
   f->intervals = (uint32_t)niv;
   double budget_ms = 1000.0 / k->refresh_hz;
-  for (size_t i = 0; i < niv; i++)
-    f->over_budget += iv[i] > budget_ms;
+  double missed = 0;
+  for (size_t i = 0; i < niv; i++) {
+    f->over_budget += iv[i] > DROPPED_BUDGETS * budget_ms;
+    double vsyncs = round(iv[i] / budget_ms);
+    if (vsyncs > 1)
+      missed += vsyncs - 1;
+    f->by_vsyncs[vsyncs < TC_VSYNC_BINS - 1 ? (size_t)vsyncs : TC_VSYNC_BINS - 1]++;
+  }
+  f->missed_vsyncs = missed < UINT32_MAX ? (uint32_t)missed : UINT32_MAX;
   tc_ksummary(iv, niv, &f->mean_ms, &f->p50_ms, &f->p95_ms, &f->max_ms);
   free(iv);
   return TC_OK;

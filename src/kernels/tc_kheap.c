@@ -43,8 +43,7 @@ tc_err tc_kheap_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     if (s[i].value > h->max_bytes)
       h->max_bytes = s[i].value;
 
-  double bucket_us = k->bucket_ms * 1e3;
-  size_t nb = tc_kbuckets(c, bucket_us);
+  size_t nb = tc_kbuckets(c);
   h->series_bytes = malloc((nb + 1) * sizeof *h->series_bytes);
   if (!h->series_bytes)
     return TC_E_NOMEM;
@@ -53,7 +52,7 @@ tc_err tc_kheap_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   double sum = 0;
   for (size_t b = 0; b < nb; b++) {
     double bs, be;
-    tc_kbucket(c, bucket_us, b, &bs, &be);
+    tc_kbucket(c, b, &bs, &be);
     while (next < n && s[next].ts <= be)
       next++;
     h->series_bytes[b] = next > 0 ? s[next - 1].value : NAN;

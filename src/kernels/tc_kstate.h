@@ -1,9 +1,10 @@
 /* Internal to src/kernels: what tc_kernels_feed keeps of a trace, and the
  * helpers the metric files share. Not for use outside this folder.
  *
- * Feed only copies: per-thread task intervals (B/E matched on the fly),
- * thread names, the frame-tree events, compositor frames, counters, marks
- * and lifecycle events, each with its pid and timestamp. Finish sorts and
+ * Feed only copies: per-thread task, Layout and script intervals (B/E
+ * matched on the fly), thread names, the documents frames committed,
+ * compositor frames, counters, marks and lifecycle events, each with its pid
+ * and timestamp. Finish sorts and
  * decides; see tc_kfinish.c for the order of the steps. */
 #ifndef TC_KSTATE_H
 #define TC_KSTATE_H
@@ -52,6 +53,10 @@ typedef struct {
  * count. */
 size_t tc_kspans_union(tc_kspan *v, size_t n);
 
+/* The first of the sorted, merged spans V whose end is >= X (their ends are
+ * sorted too); N when none is. */
+size_t tc_kspans_first_ending(const tc_kspan *v, size_t n, double x);
+
 /* Length of [s,e) covered by the sorted, merged spans V. */
 double tc_kspans_cover(const tc_kspan *v, size_t n, double s, double e);
 
@@ -64,8 +69,8 @@ int tc_kspans_meet(const tc_kspan *v, size_t n, double s, double e);
 /* Nearest-rank quantile of the N sorted values V: rank ceil(q*n). */
 double tc_kquantile(const double *sorted, size_t n, double q);
 
-/* Sorts V and fills mean, p50, p95, max, each through tc_kround (NaN for
- * n == 0). */
+/* Sorts V and fills mean, p50, p95, max, each through tc_kround; NaN for a
+ * statistic with fewer samples than tc_min_samples asks. */
 void tc_ksummary(double *v, size_t n, double *mean, double *p50, double *p95,
                  double *max);
 
@@ -86,6 +91,13 @@ typedef struct {
   uint8_t flags;
 } tc_ktask;
 
+/* The compact slices the kernels take besides tasks (tc_ktask_event.kind):
+ * kinds below TC_KKIND_LAYOUT are task names. */
+enum { TC_KKIND_LAYOUT = 6, TC_KKIND_SCRIPT = 7 };
+
+typedef TC_KVEC(tc_ktask) tc_ktask_vec;
+typedef TC_KVEC(uint32_t) tc_kindex_vec;
+
 enum { TC_KROLE_OTHER, TC_KROLE_RENDERER_MAIN, TC_KROLE_BROWSER_MAIN };
 
 typedef struct {
@@ -96,8 +108,11 @@ typedef struct {
    * tasks can never count, so none are kept (bounds memory on long traces). */
   uint8_t ignored;
   double min_ts, max_end;
-  TC_KVEC(tc_ktask) tasks;
-  TC_KVEC(uint32_t) open; /* indices into tasks of B events awaiting E, innermost last */
+  tc_ktask_vec tasks;
+  tc_kindex_vec open; /* indices into tasks of B events awaiting E, innermost last */
+  /* Layout and script slices (name TC_KKIND_*), paired the same way. */
+  tc_ktask_vec slices;
+  tc_kindex_vec slices_open;
 } tc_kthread;
 
 typedef struct {
@@ -105,6 +120,25 @@ typedef struct {
   int64_t pid;
   double ts;
 } tc_kframe_ref;
+
+/* Evidence of a document in a frame, in the order the page rule trusts it. */
+enum {
+  TC_KDOC_COMMIT_LOAD,       /* the renderer committed it (CommitLoad) */
+  TC_KDOC_FRAME_COMMITTED,   /* the browser saw it commit (FrameCommittedInBrowser) */
+  TC_KDOC_NAVIGATION_START,  /* the renderer started loading it (navigationStart) */
+  TC_KDOC_PROCESS_READY,     /* the frame's renderer is ready (ProcessReadyInBrowser), no URL */
+  TC_KDOC_TRACING_STARTED,   /* a frame listed by TracingStartedInBrowser */
+};
+
+typedef struct {
+  const char *frame;  /* arena */
+  const char *url;    /* arena; NULL when the event named none */
+  const char *parent; /* arena; NULL when none was named */
+  int64_t pid;        /* the renderer: the event's pid, or its processId */
+  double ts;
+  uint8_t kind;       /* TC_KDOC_* */
+  int8_t main;        /* the outermost main frame: 1, a subframe: 0, unknown: -1 */
+} tc_kdoc;
 
 typedef struct {
   int64_t pid;
@@ -151,6 +185,11 @@ struct tc_kernels {
   int nomem;
   tc_arena strings; /* copies of the strings feed keeps */
 
+  /* The trace's own extent over every thread, and what was fed. */
+  int has_span;
+  double first_ts, last_ts;
+  uint64_t events; /* events of the trace with a timestamp */
+
   TC_KVEC(tc_kthread) threads;
   uint32_t *slots; /* open-addressing index into threads, by (pid, tid) */
   size_t nslots;
@@ -161,9 +200,7 @@ struct tc_kernels {
   double started_in_browser_ts;
   tc_kframe_ref started_in_page;
   int has_started_in_page;
-  tc_kframe_ref navigation_start;
-  int has_navigation_start;
-  TC_KVEC(tc_kframe_ref) commits; /* frame -> renderer pid */
+  TC_KVEC(tc_kdoc) docs; /* every frame-document event, in feed order */
 
   TC_KVEC(tc_klayer_tree) layer_trees;
   TC_KVEC(tc_kframe_ev) draws;

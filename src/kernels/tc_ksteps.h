@@ -18,9 +18,18 @@ typedef struct {
   const char *frame;      /* main frame id (arena), or NULL */
   tc_kthread **threads;   /* by pid */
   size_t nthreads;
+  int has_commit;         /* the page's own commit, for TC_WINDOW_PAGE_COMMIT */
+  double commit_ts;
 
   /* Window, trace clock, ws < we. */
   double ws, we;
+
+  /* The longest a task may be (the trace's span, at least CLAMP_FLOOR_US),
+   * and the bucket used for series (the job's, raised when the window would
+   * hold more buckets than max_buckets). */
+  double max_task_us;
+  double bucket_us;
+  size_t max_buckets;
 
   /* Invalid stretches in the window, per reason and all together; each list
    * sorted and merged. */
@@ -41,9 +50,37 @@ int tc_kctx_is_main_pid(const tc_kctx *c, int64_t pid);
 /* The reason [s,e] is invalid, or -1. */
 int tc_kvalid_reason(const tc_kctx *c, double s, double e);
 
-/* Number of buckets of the window and the bounds of bucket I. */
-size_t tc_kbuckets(const tc_kctx *c, double bucket_us);
-void tc_kbucket(const tc_kctx *c, double bucket_us, size_t i, double *s, double *e);
+/* Number of buckets of the window (c->bucket_us each) and the bounds of
+ * bucket I. */
+size_t tc_kbuckets(const tc_kctx *c);
+void tc_kbucket(const tc_kctx *c, size_t i, double *s, double *e);
+
+/* The top-level tasks of thread T overlapping the window, by start, into a
+ * new array *OUT (the caller frees). Tasks longer than c->max_task_us are
+ * clipped (counted in *CLAMPED); when DISCARDED is given, invalid ones are
+ * counted there by reason (they stay in the list, marked). */
+tc_err tc_ktasks_of(const tc_kctx *c, const tc_kthread *t, tc_ktop **out, size_t *n,
+                    uint32_t *clamped, uint32_t discarded[TC_INVALID_COUNT_]);
+
+/* Long tasks among TOPS (bounded, valid, >= 50 ms), counted whole, their
+ * blocking time from the part inside the window. On TC_OK *tasks is a new
+ * array of *count (the caller frees; NULL allowed for none wanted) and, when
+ * DURS is given, *durs their durations in ms. */
+tc_err tc_klong_of(const tc_kctx *c, const tc_ktop *tops, size_t n, uint32_t *count,
+                   double *tbt_ms, uint32_t *unbounded, tc_long_task **tasks, double **durs);
+
+/* The main thread of process PID (its CrRendererMain, else CrBrowserMain, the
+ * lowest tid when a name repeats), or NULL. */
+tc_kthread *tc_kmain_thread_of(tc_kernels *k, int64_t pid);
+
+/* Whether document event A comes before B: earlier ts, then lower pid, then
+ * frame id, so that file order never decides. */
+int tc_kdoc_before(const tc_kdoc *a, const tc_kdoc *b);
+
+/* Whether URL is a web document (http:, https:, file:) or a browser page
+ * (chrome:, devtools:, ...). */
+int tc_kurl_is_web(const char *url);
+int tc_kurl_is_browser(const char *url);
 
 tc_err tc_kmain_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
 void tc_kwindow_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
@@ -55,5 +92,7 @@ tc_err tc_klag_compute(tc_kctx *c, tc_trace_metrics *m);
 tc_err tc_kframes_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
 tc_err tc_kheap_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
 tc_err tc_kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc_klayout_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc_krenderers_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
 
 #endif

@@ -44,9 +44,7 @@ size_t tc_kspans_union(tc_kspan *v, size_t n) {
   return out + 1;
 }
 
-/* First span whose end is >= x (spans are sorted and disjoint, so their
- * ends are sorted too). */
-static size_t first_ending_at_or_after(const tc_kspan *v, size_t n, double x) {
+size_t tc_kspans_first_ending(const tc_kspan *v, size_t n, double x) {
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -60,7 +58,7 @@ static size_t first_ending_at_or_after(const tc_kspan *v, size_t n, double x) {
 
 double tc_kspans_cover(const tc_kspan *v, size_t n, double s, double e) {
   double sum = 0;
-  for (size_t i = first_ending_at_or_after(v, n, s); i < n && v[i].s < e; i++) {
+  for (size_t i = tc_kspans_first_ending(v, n, s); i < n && v[i].s < e; i++) {
     double a = v[i].s > s ? v[i].s : s;
     double b = v[i].e < e ? v[i].e : e;
     if (b > a)
@@ -70,7 +68,7 @@ double tc_kspans_cover(const tc_kspan *v, size_t n, double s, double e) {
 }
 
 int tc_kspans_meet(const tc_kspan *v, size_t n, double s, double e) {
-  for (size_t i = first_ending_at_or_after(v, n, s); i < n && v[i].s <= e; i++) {
+  for (size_t i = tc_kspans_first_ending(v, n, s); i < n && v[i].s <= e; i++) {
     if (v[i].e > v[i].s) {
       if (v[i].s < e && s < v[i].e)
         return 1;
@@ -108,8 +106,8 @@ void tc_ksummary(double *v, size_t n, double *mean, double *p50, double *p95,
   for (size_t i = 0; i < n; i++)
     sum += v[i];
   *mean = tc_kround(sum / (double)n);
-  *p50 = tc_kround(tc_kquantile(v, n, 0.5));
-  *p95 = tc_kround(tc_kquantile(v, n, 0.95));
+  *p50 = n >= tc_min_samples(0.5) ? tc_kround(tc_kquantile(v, n, 0.5)) : NAN;
+  *p95 = n >= tc_min_samples(0.95) ? tc_kround(tc_kquantile(v, n, 0.95)) : NAN;
   *max = tc_kround(v[n - 1]);
 }
 

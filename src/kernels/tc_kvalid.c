@@ -9,10 +9,10 @@
  * thread runs no task at all. A live renderer does not sleep that long while
  * it is being traced, so the stretch is the clock stepping (the thesis
  * counts a forward step of 1 s or more as a suspend) or an event stamped on
- * another clock; at the edges of a main-thread-span window it is cut off,
- * since that window's edge is then the stray event itself. A fourth reason,
- * the clock running backwards (an E before its B), is found on the samples
- * themselves. */
+ * another clock; at the edges of a window not set by the job's marks it is
+ * cut off, since that window's edge is then the stray event itself. A
+ * fourth reason, the clock running backwards (an E before its B), is found
+ * on the samples themselves. */
 #include <stdlib.h>
 
 #include "kernels/tc_ksteps.h"
@@ -117,7 +117,7 @@ static tc_err clock_jumps(tc_kctx *c, tc_trace_metrics *m, tc_kspan **out, size_
   if (n && c->we - prev > CLOCK_JUMP_US)
     gaps[ngaps++] = (tc_kspan){prev, c->we};
   free(busy);
-  if (m->window_rule == TC_WINDOW_MAIN_THREAD_SPAN && ngaps) {
+  if (m->window_rule != TC_WINDOW_MARKS && ngaps) {
     size_t first = 0;
     if (gaps[0].s <= c->ws)
       c->ws = gaps[first++].e;

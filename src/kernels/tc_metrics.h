@@ -26,7 +26,8 @@
     "several renderer main threads and no main-frame event to choose one")    \
   X(WINDOW_MARK_MISSING, "window_mark_not_found",                              \
     "a window mark named in the job is not in the trace")                     \
-  X(WINDOW_EMPTY, "window_empty", "the window is empty or ends before it starts") \
+  X(WINDOW_EMPTY, "window_empty",                                             \
+    "the window is empty, ends before it starts or is not finite")            \
   X(NO_TASKS, "no_task_events", "no top-level task events on the main thread") \
   X(ALL_INVALID, "all_samples_invalid",                                        \
     "every sample overlaps a hidden, suspended or clock-jump stretch")        \
@@ -39,7 +40,15 @@
   X(NO_MEASURES, "no_user_timing", "no closed blink.user_timing measure")      \
   X(TRACE_UNREADABLE, "trace_unreadable",                                      \
     "the trace could not be read (its error says why)")                       \
-  X(NO_TRACE, "no_trace", "the crawl left no trace for the site") /* sites only */
+  X(NO_TRACE, "no_trace", "the crawl left no trace for the site") /* sites only */ \
+  X(NO_LONG_TASKS, "no_long_tasks",                                            \
+    "no long task, so no long-task duration to summarise")                    \
+  X(TOO_FEW_SAMPLES, "too_few_samples",                                        \
+    "fewer samples than the statistic needs: a nearest-rank percentile q needs " \
+    "at least 1/(1-q) of them (2 for the median, 20 for p95), a mean or a "   \
+    "maximum one")                                                             \
+  X(NO_LAYOUT, "no_layout_events", "no Layout event on the main thread in the window") \
+  X(NO_URL, "no_url", "no event of the trace names the document's URL")
 
 typedef enum {
 #define TC_NA_ENUM(name, code, text) TC_NA_##name,
@@ -51,22 +60,37 @@ typedef enum {
 const char *tc_na_code(tc_na na); /* static; "" for TC_NA_NONE */
 const char *tc_na_text(tc_na na); /* static */
 
-/* How the main thread was chosen; tc_main_rule_text says it in words. */
+/* How the main thread was chosen, named by the evidence that decided;
+ * tc_main_rule_text says it in words. */
 typedef enum {
   TC_MAIN_NONE,
   TC_MAIN_TRACING_STARTED_IN_BROWSER,
   TC_MAIN_TRACING_STARTED_IN_PAGE,
   TC_MAIN_NAVIGATION_START,
   TC_MAIN_ONLY_RENDERER,
+  TC_MAIN_COMMIT_LOAD,
+  TC_MAIN_FRAME_COMMITTED_IN_BROWSER,
   TC_MAIN_RULE_COUNT_
 } tc_main_rule;
 
 const char *tc_main_rule_code(tc_main_rule r); /* static */
 const char *tc_main_rule_text(tc_main_rule r); /* static */
 
-typedef enum { TC_WINDOW_NONE, TC_WINDOW_MARKS, TC_WINDOW_MAIN_THREAD_SPAN } tc_window_rule;
+/* TC_WINDOW_PAGE_COMMIT: a trace whose page was found by the document it
+ * committed (a startup trace) starts at that commit, not with the browser. */
+typedef enum {
+  TC_WINDOW_NONE,
+  TC_WINDOW_MARKS,
+  TC_WINDOW_MAIN_THREAD_SPAN,
+  TC_WINDOW_PAGE_COMMIT
+} tc_window_rule;
 
 const char *tc_window_rule_code(tc_window_rule r); /* static */
+
+/* The fewest samples a statistic over them needs: 1 for a mean or maximum
+ * (Q = 0 or 1), ceil(1 / (1 - Q)) for the nearest-rank Q-quantile, so that
+ * p95 of a handful of values is not simply their maximum. */
+uint32_t tc_min_samples(double q);
 
 /* Validity (the lag thesis, claim 2): what made a sample invalid... */
 typedef enum {
@@ -115,9 +139,11 @@ typedef struct {
 
 typedef struct {
   tc_na na;
-  double bucket_ms;
+  double bucket_ms;           /* the bucket used: the job's, unless raised (below) */
+  double bucket_ms_requested; /* the job's */
   double mean_pct; /* union busy time / valid window time */
   double p50_pct, p95_pct, max_pct; /* over valid buckets, see rules */
+  uint32_t buckets; /* valid buckets the percentiles are over */
   uint32_t tasks;  /* top-level tasks overlapping the window, valid ones */
   uint32_t nseries;
   double *series_pct; /* per bucket; NaN where the bucket was discarded */
@@ -141,14 +167,61 @@ typedef struct {
   double valid_ms;       /* the time the distribution is over */
 } tc_lag_metrics;
 
+/* Frame intervals by vsyncs: bin k counts intervals with
+ * round(interval / budget) = k, the last bin k or more. */
+#define TC_VSYNC_BINS 9
+
 typedef struct {
   tc_na na;
   double budget_ms;    /* 1000 / refresh_hz */
   uint32_t draws;      /* DrawFrames of the page's compositor in the window */
   uint32_t intervals;  /* continuous, valid intervals measured */
-  double mean_ms, p50_ms, p95_ms, max_ms;
-  uint32_t over_budget; /* intervals > budget_ms */
+  double mean_ms, p50_ms, p95_ms, max_ms; /* of the raw intervals */
+  uint32_t over_budget; /* dropped: intervals > 1.5 x budget_ms */
+  uint32_t missed_vsyncs; /* sum of round(interval / budget) - 1 over the intervals */
+  uint32_t by_vsyncs[TC_VSYNC_BINS];
 } tc_frame_metrics;
+
+/* Layout forced by script (DevTools' forced reflow): a Layout slice of the
+ * main thread that starts inside a script slice (FunctionCall,
+ * EvaluateScript, v8.evaluateModule) of the same thread. */
+typedef struct {
+  tc_na na;
+  uint32_t layouts;  /* Layout slices of the main thread(s) starting in the window */
+  uint32_t forced;   /* of them, inside script */
+  double forced_ms;  /* their summed duration */
+} tc_layout_metrics;
+
+/* What a renderer process is to the page under test. */
+typedef enum {
+  TC_ROLE_PAGE,       /* hosts the page's main frame */
+  TC_ROLE_IFRAME,     /* hosts a frame of the page's frame tree, not its main frame */
+  TC_ROLE_BROWSER_UI, /* committed only browser pages (chrome://, devtools://, ...) */
+  TC_ROLE_OTHER,      /* anything else: another page, a spare renderer, nothing committed */
+  TC_ROLE_COUNT_
+} tc_renderer_role;
+
+const char *tc_renderer_role_code(tc_renderer_role r); /* static */
+
+/* One renderer process's main thread over the page's window: never merged
+ * into the page's figures, so an out-of-process iframe's work is its own. */
+typedef struct {
+  int64_t pid, tid;
+  tc_renderer_role role;
+  char *url;      /* the document that gave it its role, or NULL when none is named */
+  tc_na na;       /* NO_TASKS when its main thread has no task event */
+  uint32_t tasks; /* top-level tasks overlapping the window, valid ones */
+  uint32_t long_count;
+  double tbt_ms, long_max_ms;
+  tc_long_task *long_tasks; /* long_count of them, by start */
+} tc_renderer_metrics;
+
+/* The out-of-process iframes of the page, summed over their renderers. */
+typedef struct {
+  tc_na na;
+  uint32_t renderers, long_tasks;
+  double tbt_ms;
+} tc_iframe_metrics;
 
 typedef struct {
   tc_na na;
@@ -177,12 +250,22 @@ typedef struct {
   tc_na main_na;
   tc_main_rule main_rule;
   char *main_frame;            /* frame id, or NULL when no frame told */
+  char *main_url;              /* the main frame's document, or NULL (main_url_na says why) */
+  tc_na main_url_na;
   uint32_t nmain;
   tc_thread_ref *main_threads; /* by pid; several after a cross-process navigation */
 
   tc_na window_na;
   tc_window_rule window_rule;
   double window_start_us, window_end_us;
+
+  /* Clamps (values no trace can hold, cut so memory and output follow the
+   * input's size): the trace's own span from its first to its last
+   * timestamp; tasks longer than it were clipped to it, and the window end
+   * kept within one span after the last timestamp. */
+  double trace_span_ms;
+  uint32_t clamped_tasks;
+  uint8_t window_end_clamped;
 
   double hidden_ms, suspended_ms, clock_jump_ms; /* inside the window */
   uint32_t discarded[TC_SAMPLE_COUNT_][TC_INVALID_COUNT_];
@@ -193,6 +276,11 @@ typedef struct {
   tc_frame_metrics frames;
   tc_heap_metrics heap;
   tc_ut_metrics user_timing;
+  tc_layout_metrics layout;
+  tc_iframe_metrics iframes;
+
+  uint32_t nrenderers;
+  tc_renderer_metrics *renderers; /* every renderer main thread, by role then pid */
 } tc_trace_metrics;
 
 /* Accepts NULL. */
@@ -207,6 +295,8 @@ typedef enum {
   TC_GROUP_FRAMES,
   TC_GROUP_HEAP,
   TC_GROUP_USER_TIMING,
+  TC_GROUP_LAYOUT,
+  TC_GROUP_IFRAMES,
   TC_GROUP_COUNT_
 } tc_metric_group;
 
@@ -215,15 +305,26 @@ tc_na tc_metric_group_na(const tc_trace_metrics *m, tc_metric_group g);
 
 typedef struct {
   const char *column;    /* CSV column and JSON key; the unit is its suffix */
+  const char *key;       /* its key inside the group's object in metrics.json */
   tc_metric_group group;
   size_t offset;         /* of the value in tc_trace_metrics */
   uint8_t is_count;      /* a uint32_t count, else a double */
   uint8_t can_be_negative; /* kept out of the corpus sketches (values >= 0) */
+  /* A statistic over samples: its quantile (0 for a mean or maximum), the
+   * offset of the uint32_t sample count, and the reason when there are none.
+   * stat_n == 0: a plain value, n/a only with its group. */
+  double stat_q;
+  size_t stat_n;
+  tc_na stat_empty;
 } tc_metric_field;
 
 const tc_metric_field *tc_metric_fields(size_t *n); /* static */
 
-/* The field's value, NaN when its group is n/a. */
+/* Why the field is n/a: its group's reason, else too few samples for the
+ * statistic (tc_min_samples); TC_NA_NONE when it has a value. */
+tc_na tc_metric_field_na(const tc_trace_metrics *m, const tc_metric_field *f);
+
+/* The field's value, NaN exactly when tc_metric_field_na is not NONE. */
 double tc_metric_value(const tc_trace_metrics *m, const tc_metric_field *f);
 
 #endif

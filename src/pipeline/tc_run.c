@@ -112,7 +112,8 @@ static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
   if (t->kernels)
     for (size_t i = 0; i < seq->nspans; i++) {
       const tc_thread_span *sp = &seq->spans[i];
-      tc_kernels_thread_span(t->kernels, sp->pid, sp->tid, sp->min_ts, sp->max_end);
+      tc_kernels_thread_span(t->kernels, &(tc_kspan_in){sp->pid, sp->tid, sp->min_ts, sp->max_ts,
+                                                        sp->max_end, sp->events});
     }
   /* Events and compact task slices are each in trace order: merge them. */
   size_t j = 0;

@@ -126,8 +126,10 @@ static tc_err merge_site(merge_ctx *m, const tc_census_worker *w, const tc_site_
       return e;
     m->gid[i] = ev;
     tc_res_event *re = &m->r->events[ev];
-    for (int k = 0; k < TC_PH_COUNT; k++)
+    for (int k = 0; k < TC_PH_COUNT; k++) {
       re->ph[k] += nc->ph[k];
+      re->ph_args[k] += nc->ph_args[k];
+    }
     for (int k = 0; k < TC_PAIR_COUNT; k++)
       re->pairs[k] += nc->pairs[k];
     re->records += recs;

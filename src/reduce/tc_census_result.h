@@ -30,6 +30,7 @@ typedef struct {
   tc_str name;
   uint64_t records, sites;
   uint64_t ph[TC_PH_COUNT];
+  uint64_t ph_args[TC_PH_COUNT]; /* of ph: records that carry arguments */
   uint64_t pairs[TC_PAIR_COUNT];
   tc_res_cat *cats; /* most records first, then by text */
   size_t ncats;

@@ -1,5 +1,6 @@
 #include "reduce/tc_devtools.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,15 +25,75 @@ static int is_leaf(const tc_res_event *e, size_t i) {
   return (e->args[i].types & SCALARS) || !has_child(e, i);
 }
 
-static int recorded(const tc_res_event *e, const tc_schema *s) {
+const char *tc_recording_level_code(tc_recording_level l) {
+  switch (l) {
+  case TC_RECORDING_DEFAULT: return "default";
+  case TC_RECORDING_WITH_SETTING: return "with_setting";
+  case TC_RECORDING_NEVER: return "never";
+  }
+  return "unknown";
+}
+
+static const char disabled[] = "disabled-by-default-";
+
+/* The settings under which a recording holds category C: those listed for
+ * it, and the all-categories one for a category not disabled by default. */
+static size_t settings_of(const tc_schema *s, tc_str c, tc_str *titles) {
+  size_t n = tc_schema_settings_for(s, c, titles, TC_DEVTOOLS_MAX_SETTINGS);
+  tc_str all = tc_schema_all_categories_setting(s);
+  int off_by_default = c.len >= sizeof disabled - 1 && memcmp(c.ptr, disabled, sizeof disabled - 1) == 0;
+  if (all.len && !off_by_default && n < TC_DEVTOOLS_MAX_SETTINGS)
+    titles[n++] = all;
+  return n;
+}
+
+/* The level of E: default when any of its categories is recorded by
+ * default; else the settings of its first category (most records) that has
+ * any; else never. */
+static void recording(const tc_res_event *e, const tc_schema *s, tc_devtools_view *v) {
+  v->level = TC_RECORDING_NEVER;
+  int have_first = 0;
   for (size_t c = 0; c < e->ncats; c++) {
     size_t pos = 0;
     tc_str one;
-    while (tc_str_next_field(e->cats[c].cat, ',', &pos, &one))
-      if (tc_schema_records_category(s, one))
-        return 1;
+    while (tc_str_next_field(e->cats[c].cat, ',', &pos, &one)) {
+      if (!one.len)
+        continue;
+      if (tc_schema_records_category(s, one)) {
+        v->level = TC_RECORDING_DEFAULT;
+        v->recorded = 1;
+        v->nsettings = 0;
+        return;
+      }
+      if (!have_first) {
+        v->category = one;
+        have_first = 1;
+      }
+      if (v->level == TC_RECORDING_NEVER && (v->nsettings = settings_of(s, one, v->settings))) {
+        v->level = TC_RECORDING_WITH_SETTING;
+        v->category = one;
+      }
+    }
   }
-  return 0;
+}
+
+void tc_devtools_recording_sentence(const tc_devtools_view *v, char *buf, size_t cap) {
+  int o = 0;
+  buf[0] = '\0';
+  if (v->level == TC_RECORDING_WITH_SETTING) {
+    o = snprintf(buf, cap, "A DevTools Performance recording contains this event only with ");
+    for (size_t i = 0; i < v->nsettings && o >= 0 && (size_t)o < cap; i++)
+      o += snprintf(buf + o, cap - (size_t)o, "%s%.*s", i == 0 ? "" : i + 1 == v->nsettings ? " or " : ", ",
+                    (int)v->settings[i].len, v->settings[i].ptr);
+    if (o >= 0 && (size_t)o < cap)
+      snprintf(buf + o, cap - (size_t)o, " turned on, which records %.*s.", (int)v->category.len,
+               v->category.ptr);
+  } else if (v->level == TC_RECORDING_NEVER) {
+    o = snprintf(buf, cap, "A DevTools Performance recording does not contain this event.");
+    if (v->category.len && o >= 0 && (size_t)o < cap)
+      snprintf(buf + o, cap - (size_t)o, " Record %.*s with your own trace configuration to get it.",
+               (int)v->category.len, v->category.ptr);
+  }
 }
 
 static int by_name(const void *key, const void *ev) {
@@ -56,7 +117,7 @@ tc_err tc_devtools_compute(const tc_census_result *r, const tc_schema *s, tc_dev
     const tc_res_event *e = &r->events[i];
     tc_devtools_view *v = &out->events[i];
     v->known = tc_schema_knows(s, e->name);
-    v->recorded = recorded(e, s);
+    recording(e, s, v);
     v->undeclared = out->paths_ + used;
     if (!v->known)
       continue;

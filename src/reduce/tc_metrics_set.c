@@ -158,11 +158,17 @@ static int dbl_cmp(const void *pa, const void *pb) {
   return (a > b) - (a < b);
 }
 
+double tc_metrics_corpus_quantile(const tc_sketch *s, double q) {
+  return s->n >= tc_min_samples(q) ? tc_sketch_quantile(s, q) : NAN;
+}
+
 void tc_metrics_reduction_free(tc_metrics_reduction *r) {
   if (!r)
     return;
-  for (size_t i = 0; i < r->nsites; i++)
+  for (size_t i = 0; i < r->nsites; i++) {
     free(r->sites[i].values);
+    free(r->sites[i].values_na);
+  }
   free(r->sites);
   if (r->corpus)
     for (size_t i = 0; i < r->nfields; i++)
@@ -193,15 +199,22 @@ static tc_err reduce_site(tc_metrics_reduction *r, tc_site_metrics *site, double
                                     : TC_NA_NO_TRACE;
   }
   site->values = malloc(r->nfields * sizeof *site->values);
-  if (!site->values)
+  site->values_na = malloc(r->nfields * sizeof *site->values_na);
+  if (!site->values || !site->values_na)
     return TC_E_NOMEM;
   for (size_t f = 0; f < r->nfields; f++) {
     size_t n = 0;
+    tc_metric_group g = r->fields[f].group;
+    site->values_na[f] = site->na[g];
     for (size_t i = 0; i < site->ntraces; i++) {
       double v = tc_metric_value(t[i], &r->fields[f]);
       if (!isnan(v))
         scratch[n++] = v;
+      else if (site->values_na[f] == TC_NA_NONE && tc_metric_group_na(t[i], g) == TC_NA_NONE)
+        site->values_na[f] = tc_metric_field_na(t[i], &r->fields[f]);
     }
+    if (n)
+      site->values_na[f] = TC_NA_NONE;
     qsort(scratch, n, sizeof *scratch, dbl_cmp);
     site->values[f] = n ? scratch[(n + 1) / 2 - 1] : NAN;
     if (n && !r->fields[f].can_be_negative) {

@@ -63,6 +63,9 @@ typedef struct {
   size_t first, ntraces;  /* its traces: traces[first .. first+ntraces); 0 for
                              a site without trace */
   double *values;         /* per tc_metric_fields() entry; NaN: no trace measured it */
+  tc_na *values_na;       /* per field: why its value is NaN (NONE when it is not):
+                             the group's na below, else the reason of its first
+                             trace that measured the group */
   tc_na na[TC_GROUP_COUNT_];          /* NONE if any trace measured the group, else the
                                          reason of its first readable trace;
                                          TRACE_UNREADABLE if none was readable,
@@ -85,6 +88,10 @@ typedef struct {
   tc_sketch *corpus;  /* per field: site values; empty for can_be_negative fields */
   uint32_t na_traces[TC_GROUP_COUNT_][TC_NA_COUNT_]; /* traces per group and reason */
 } tc_metrics_reduction;
+
+/* The Q-quantile of a corpus distribution, NaN when it has fewer values
+ * than tc_min_samples(Q) asks (every percentile the reports print). */
+double tc_metrics_corpus_quantile(const tc_sketch *s, double q);
 
 /* On TC_OK the caller owns *out (tc_metrics_reduction_free); it borrows from
  * S, which must outlive it and not change meanwhile. */

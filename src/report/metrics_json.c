@@ -1,12 +1,15 @@
 /* metrics.json: everything the CSV has, plus what does not fit a row: the
- * bucket series, each long task, user-timing names, the sites with their
- * traces, the corpus distributions and the rules. Numbers of an n/a group
- * are null; its "na" says why. A trace's "error" says why it could not be
- * read (null when it was); a site's "no_trace_reason" why the crawl left it
- * without trace (null when it has traces). The corpus's "sites" counts
+ * bucket series, each long task, every renderer, user-timing names, the
+ * sites with their traces, the corpus distributions and the rules. Numbers
+ * of an n/a group are null; its "na" says why. A null statistic of a
+ * measured group (too few samples) has its reason in the group's
+ * "field_na", keyed like the null. A trace's "error" says why it could not
+ * be read (null when it was); a site's "no_trace_reason" why the crawl left
+ * it without trace (null when it has traces). The corpus's "sites" counts
  * every listed site, "sites_without_trace" included. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report/metrics_report.h"
 #include "report/tc_jsonw.h"
@@ -36,16 +39,79 @@ static void group(tc_jsonw *w, const char *k, tc_na na) {
   key_na(w, na);
 }
 
-/* A distribution's mean, median, p95 and max, keyed mean_UNIT, p50_UNIT, ... */
-static void summary(tc_jsonw *w, tc_na na, const char *unit, double mean, double p50,
-                    double p95, double max) {
-  static const char *const stat[] = {"mean", "p50", "p95", "max"};
+/* A measure's mean, median, p95 and max over its N samples, keyed mean_ms,
+ * p50_ms, ..., then "field_na" for those too few samples leave null. */
+static void summary(tc_jsonw *w, uint32_t n, double mean, double p50, double p95, double max) {
+  static const char *const key[] = {"mean_ms", "p50_ms", "p95_ms", "max_ms"};
+  static const double q[] = {0, 0.5, 0.95, 0};
   const double v[] = {mean, p50, p95, max};
+  int few = 0;
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
-    char k[32];
-    snprintf(k, sizeof k, "%s_%s", stat[i], unit);
-    key_val(w, na, k, v[i]);
+    key_num(w, key[i], n >= tc_min_samples(q[i]) ? v[i] : NAN);
+    few |= n < tc_min_samples(q[i]);
   }
+  if (!few)
+    return;
+  tc_jsonw_key(w, "field_na");
+  tc_jsonw_obj(w);
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+    if (n < tc_min_samples(q[i])) {
+      tc_jsonw_key(w, key[i]);
+      tc_jsonw_str(w, tc_na_code(TC_NA_TOO_FEW_SAMPLES));
+    }
+  tc_jsonw_obj_end(w);
+}
+
+/* The group's statistics as its fields say (tc_metric_value, so null
+ * exactly where the CSV is empty), and "field_na" for the nulls of a
+ * measured group. */
+static void stats(tc_jsonw *w, const tc_trace_metrics *m, tc_metric_group g) {
+  size_t nf;
+  const tc_metric_field *f = tc_metric_fields(&nf);
+  int few = 0;
+  for (size_t i = 0; i < nf; i++) {
+    if (f[i].group != g || !f[i].stat_n)
+      continue;
+    key_num(w, f[i].key, tc_metric_value(m, &f[i]));
+    few |= !tc_metric_group_na(m, g) && tc_metric_field_na(m, &f[i]);
+  }
+  if (!few)
+    return;
+  tc_jsonw_key(w, "field_na");
+  tc_jsonw_obj(w);
+  for (size_t i = 0; i < nf; i++) {
+    tc_na na = f[i].group == g && f[i].stat_n ? tc_metric_field_na(m, &f[i]) : TC_NA_NONE;
+    if (na) {
+      tc_jsonw_key(w, f[i].key);
+      tc_jsonw_str(w, tc_na_code(na));
+    }
+  }
+  tc_jsonw_obj_end(w);
+}
+
+/* A group that holds nothing but its fields. */
+static void fields_only(tc_jsonw *w, const tc_trace_metrics *m, tc_metric_group g) {
+  size_t nf;
+  const tc_metric_field *f = tc_metric_fields(&nf);
+  group(w, tc_metric_group_code(g), tc_metric_group_na(m, g));
+  for (size_t i = 0; i < nf; i++)
+    if (f[i].group == g)
+      key_num(w, f[i].key, tc_metric_value(m, &f[i]));
+  tc_jsonw_obj_end(w);
+}
+
+static void long_task_list(tc_jsonw *w, const char *key, const tc_long_task *t, uint32_t n) {
+  tc_jsonw_key(w, key);
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; i < n; i++) {
+    tc_jsonw_obj(w);
+    key_num(w, "start_us", t[i].start_us);
+    key_num(w, "dur_us", t[i].dur_us);
+    tc_jsonw_key(w, "clipped");
+    tc_jsonw_bool(w, t[i].clipped);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
 }
 
 /* Starts an element of a per-name list with its name and count; the caller
@@ -74,6 +140,10 @@ static void main_thread(tc_jsonw *w, const tc_trace_metrics *m) {
   tc_jsonw_str(w, tc_main_rule_text(m->main_rule));
   tc_jsonw_key(w, "frame");
   tc_jsonw_str(w, m->main_frame);
+  tc_jsonw_key(w, "url");
+  tc_jsonw_str(w, m->main_url);
+  tc_jsonw_key(w, "url_na");
+  tc_jsonw_str(w, m->main_url ? NULL : tc_na_code(m->main_url_na));
   tc_jsonw_key(w, "threads");
   tc_jsonw_arr(w);
   for (uint32_t i = 0; i < m->nmain; i++) {
@@ -95,6 +165,17 @@ static void window(tc_jsonw *w, const tc_trace_metrics *m) {
   key_num(w, "start_us", m->window_start_us);
   key_num(w, "end_us", m->window_end_us);
   key_val(w, m->window_na, "dur_ms", (m->window_end_us - m->window_start_us) / 1e3);
+  tc_jsonw_obj_end(w);
+
+  tc_jsonw_key(w, "clamps");
+  tc_jsonw_obj(w);
+  key_val(w, m->window_na, "trace_span_ms", m->trace_span_ms);
+  key_val(w, m->window_na, "tasks_clipped", m->clamped_tasks);
+  tc_jsonw_key(w, "window_end_clipped");
+  tc_jsonw_bool(w, m->window_end_clamped);
+  key_num(w, "bucket_ms_requested", m->busy.bucket_ms_requested);
+  tc_jsonw_key(w, "bucket_raised");
+  tc_jsonw_bool(w, m->busy.bucket_ms > m->busy.bucket_ms_requested);
   tc_jsonw_obj_end(w);
 
   tc_jsonw_key(w, "validity");
@@ -122,7 +203,9 @@ static void busy_and_tasks(tc_jsonw *w, const tc_trace_metrics *m) {
   group(w, "busy", b->na);
   key_num(w, "bucket_ms", b->bucket_ms);
   key_val(w, b->na, "tasks", b->tasks);
-  summary(w, b->na, "pct", b->mean_pct, b->p50_pct, b->p95_pct, b->max_pct);
+  key_val(w, b->na, "mean_pct", b->mean_pct);
+  key_val(w, b->na, "buckets", b->buckets);
+  stats(w, m, TC_GROUP_BUSY);
   series(w, b->na, "series_pct", b->series_pct, b->nseries);
   tc_jsonw_obj_end(w);
 
@@ -130,19 +213,9 @@ static void busy_and_tasks(tc_jsonw *w, const tc_trace_metrics *m) {
   group(w, "long_tasks", l->na);
   key_val(w, l->na, "count", l->count);
   key_val(w, l->na, "tbt_ms", l->tbt_ms);
-  summary(w, l->na, "ms", l->mean_ms, l->p50_ms, l->p95_ms, l->max_ms);
+  stats(w, m, TC_GROUP_LONG_TASKS);
   key_val(w, l->na, "unbounded", l->unbounded);
-  tc_jsonw_key(w, "tasks");
-  tc_jsonw_arr(w);
-  for (uint32_t i = 0; !l->na && i < l->count; i++) {
-    tc_jsonw_obj(w);
-    key_num(w, "start_us", l->tasks[i].start_us);
-    key_num(w, "dur_us", l->tasks[i].dur_us);
-    tc_jsonw_key(w, "clipped");
-    tc_jsonw_bool(w, l->tasks[i].clipped);
-    tc_jsonw_obj_end(w);
-  }
-  tc_jsonw_arr_end(w);
+  long_task_list(w, "tasks", l->tasks, l->na ? 0 : l->count);
   tc_jsonw_obj_end(w);
 
   const tc_lag_metrics *g = &m->lag;
@@ -166,8 +239,14 @@ static void frames_heap_ut(tc_jsonw *w, const tc_trace_metrics *m) {
                 f->na == TC_NA_NOT_CONTINUOUS || f->na == TC_NA_ALL_INVALID;
   key_num(w, "draws", counted ? f->draws : NAN);
   key_val(w, f->na, "intervals", f->intervals);
-  summary(w, f->na, "ms", f->mean_ms, f->p50_ms, f->p95_ms, f->max_ms);
+  stats(w, m, TC_GROUP_FRAMES);
   key_val(w, f->na, "over_budget", f->over_budget);
+  key_val(w, f->na, "missed_vsyncs", f->missed_vsyncs);
+  tc_jsonw_key(w, "by_vsyncs");
+  tc_jsonw_arr(w);
+  for (int i = 0; !f->na && i < TC_VSYNC_BINS; i++)
+    tc_jsonw_uint(w, f->by_vsyncs[i]);
+  tc_jsonw_arr_end(w);
   tc_jsonw_obj_end(w);
 
   const tc_heap_metrics *h = &m->heap;
@@ -188,7 +267,7 @@ static void frames_heap_ut(tc_jsonw *w, const tc_trace_metrics *m) {
   for (uint32_t i = 0; i < u->nmeasures; i++) {
     const tc_ut_measure *g = &u->measures[i];
     name_count(w, g->name, g->count);
-    summary(w, TC_NA_NONE, "ms", g->mean_ms, g->p50_ms, g->p95_ms, g->max_ms);
+    summary(w, g->count, g->mean_ms, g->p50_ms, g->p95_ms, g->max_ms);
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
@@ -200,6 +279,44 @@ static void frames_heap_ut(tc_jsonw *w, const tc_trace_metrics *m) {
   }
   tc_jsonw_arr_end(w);
   tc_jsonw_obj_end(w);
+
+  fields_only(w, m, TC_GROUP_LAYOUT);
+  fields_only(w, m, TC_GROUP_IFRAMES);
+}
+
+/* Every renderer's main thread over the page's window, by role then pid. */
+static void renderers(tc_jsonw *w, const tc_trace_metrics *m) {
+  tc_jsonw_key(w, "renderers");
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; i < m->nrenderers; i++) {
+    const tc_renderer_metrics *r = &m->renderers[i];
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "pid");
+    tc_jsonw_int(w, r->pid);
+    tc_jsonw_key(w, "tid");
+    tc_jsonw_int(w, r->tid);
+    tc_jsonw_key(w, "role");
+    tc_jsonw_str(w, tc_renderer_role_code(r->role));
+    tc_jsonw_key(w, "url");
+    tc_jsonw_str(w, r->url);
+    tc_jsonw_key(w, "url_na");
+    tc_jsonw_str(w, r->url ? NULL : tc_na_code(TC_NA_NO_URL));
+    key_na(w, r->na);
+    key_val(w, r->na, "tasks", r->tasks);
+    key_val(w, r->na, "long_tasks", r->long_count);
+    key_val(w, r->na, "tbt_ms", r->tbt_ms);
+    key_num(w, "long_task_max_ms", r->na || !r->long_count ? NAN : r->long_max_ms);
+    if (!r->na && !r->long_count) {
+      tc_jsonw_key(w, "field_na");
+      tc_jsonw_obj(w);
+      tc_jsonw_key(w, "long_task_max_ms");
+      tc_jsonw_str(w, tc_na_code(TC_NA_NO_LONG_TASKS));
+      tc_jsonw_obj_end(w);
+    }
+    long_task_list(w, "long_task_list", r->long_tasks, r->na ? 0 : r->long_count);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
 }
 
 static void trace(tc_jsonw *w, const tc_trace_metrics *m) {
@@ -221,6 +338,7 @@ static void trace(tc_jsonw *w, const tc_trace_metrics *m) {
   window(w, m);
   busy_and_tasks(w, m);
   frames_heap_ut(w, m);
+  renderers(w, m);
   tc_jsonw_obj_end(w);
 }
 
@@ -241,6 +359,14 @@ static void site(tc_jsonw *w, const tc_metrics_reduction *r, const tc_site_metri
   tc_jsonw_obj(w);
   for (size_t f = 0; f < r->nfields; f++)
     key_num(w, r->fields[f].column, s->values[f]);
+  tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "values_na");
+  tc_jsonw_obj(w);
+  for (size_t f = 0; f < r->nfields; f++)
+    if (s->values_na[f]) {
+      tc_jsonw_key(w, r->fields[f].column);
+      tc_jsonw_str(w, tc_na_code(s->values_na[f]));
+    }
   tc_jsonw_obj_end(w);
   tc_jsonw_key(w, "na");
   tc_jsonw_obj(w);
@@ -299,8 +425,24 @@ static void corpus(tc_jsonw *w, const tc_metrics_reduction *r) {
     tc_jsonw_uint(w, s->n);
     key_num(w, "min", s->n ? s->min : NAN);
     for (size_t q = 0; q < sizeof corpus_q / sizeof *corpus_q; q++)
-      key_num(w, corpus_qname[q], s->n ? tc_sketch_quantile(s, corpus_q[q]) : NAN);
+      key_num(w, corpus_qname[q], tc_metrics_corpus_quantile(s, corpus_q[q]));
     key_num(w, "max", s->n ? s->max : NAN);
+    tc_jsonw_key(w, "field_na");
+    tc_jsonw_obj(w);
+    if (!s->n) {
+      tc_jsonw_key(w, "min");
+      tc_jsonw_str(w, tc_na_code(TC_NA_TOO_FEW_SAMPLES));
+    }
+    for (size_t q = 0; q < sizeof corpus_q / sizeof *corpus_q; q++)
+      if (isnan(tc_metrics_corpus_quantile(s, corpus_q[q]))) {
+        tc_jsonw_key(w, corpus_qname[q]);
+        tc_jsonw_str(w, tc_na_code(TC_NA_TOO_FEW_SAMPLES));
+      }
+    if (!s->n) {
+      tc_jsonw_key(w, "max");
+      tc_jsonw_str(w, tc_na_code(TC_NA_TOO_FEW_SAMPLES));
+    }
+    tc_jsonw_obj_end(w);
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_obj_end(w);

@@ -15,7 +15,7 @@ static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
 static void md_text(tc_wbuf *b, const char *s) {
   for (size_t n; s && *s; s += n) {
     n = strcspn(s, "|\n\r");
-    tc_wbuf_put(b, s, n);
+    tc_metrics_put_text(b, (tc_str){s, n}, 0);
     if (s[n] == '|')
       tc_wbuf_put(b, "\\|", 2);
     else if (s[n])
@@ -24,9 +24,13 @@ static void md_text(tc_wbuf *b, const char *s) {
   }
 }
 
-static void md_num(tc_wbuf *b, double v) {
+/* A value, or n/a with its reason's code (the Not measured table says each
+ * code in words). */
+static void md_val(tc_wbuf *b, double v, tc_na na) {
   if (isnan(v)) {
-    tc_wbuf_puts(b, " n/a |");
+    tc_wbuf_puts(b, " n/a (");
+    tc_wbuf_puts(b, tc_na_code(na ? na : TC_NA_TOO_FEW_SAMPLES));
+    tc_wbuf_puts(b, ") |");
     return;
   }
   tc_wbuf_putc(b, ' ');
@@ -39,8 +43,12 @@ static void md_num(tc_wbuf *b, double v) {
 
 static void corpus(const tc_metrics_reduction *r, tc_wbuf *b) {
   tc_wbuf_puts(b, "## Corpus\n\n"
-                  "One page view per site (the site's median trace); percentiles from mergeable "
-                  "histograms, within 0.5% of the exact nearest-rank value.\n\n"
+                  "One page view per site (the site's median trace); percentiles from "
+                  "mergeable "
+                  "histograms, within 0.5% of the exact nearest-rank value. A percentile q "
+                  "needs "
+                  "at least 1/(1-q) sites (20 for p95, 100 for p99): n/a (too_few_samples) "
+                  "below that.\n\n"
                   "| metric | sites | p50 | p75 | p90 | p95 | p99 | max |\n"
                   "|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (size_t f = 0; f < r->nfields; f++) {
@@ -53,15 +61,16 @@ static void corpus(const tc_metrics_reduction *r, tc_wbuf *b) {
     tc_wbuf_u64(b, s->n);
     tc_wbuf_puts(b, " |");
     for (size_t q = 0; q < sizeof md_q / sizeof *md_q; q++)
-      md_num(b, s->n ? tc_sketch_quantile(s, md_q[q]) : NAN);
-    md_num(b, s->n ? s->max : NAN);
+      md_val(b, tc_metrics_corpus_quantile(s, md_q[q]), TC_NA_TOO_FEW_SAMPLES);
+    md_val(b, s->n ? s->max : NAN, TC_NA_TOO_FEW_SAMPLES);
     tc_wbuf_putc(b, '\n');
   }
 }
 
 static void missing(const tc_metrics_reduction *r, tc_wbuf *b) {
-  tc_wbuf_puts(b, "\n## Not measured\n\nTraces per metric group and reason (n/a is never 0).\n\n"
-                  "| group | reason | traces |\n|---|---|---:|\n");
+  tc_wbuf_puts(b, "\n## Not measured\n\nTraces per metric group and reason "
+                  "(n/a is never 0).\n\n"
+                  "| group | reason | code | traces |\n|---|---|---|---:|\n");
   int any = 0;
   for (int g = 0; g < TC_GROUP_COUNT_; g++)
     for (int na = 1; na < TC_NA_COUNT_; na++)
@@ -72,11 +81,24 @@ static void missing(const tc_metrics_reduction *r, tc_wbuf *b) {
         tc_wbuf_puts(b, " | ");
         tc_wbuf_puts(b, tc_na_text((tc_na)na));
         tc_wbuf_puts(b, " | ");
+        tc_wbuf_puts(b, tc_na_code((tc_na)na));
+        tc_wbuf_puts(b, " | ");
         tc_wbuf_u64(b, r->na_traces[g][na]);
         tc_wbuf_puts(b, " |\n");
       }
   if (!any)
-    tc_wbuf_puts(b, "| (none) | every metric measured | 0 |\n");
+    tc_wbuf_puts(b, "| (none) | every metric measured | | 0 |\n");
+  tc_wbuf_puts(b, "\nA value the tables below leave n/a names its reason's "
+                  "code; besides the "
+                  "codes above:\n\n");
+  static const tc_na more[] = {TC_NA_NO_LONG_TASKS, TC_NA_TOO_FEW_SAMPLES, TC_NA_NO_TRACE};
+  for (size_t i = 0; i < sizeof more / sizeof *more; i++) {
+    tc_wbuf_puts(b, "- `");
+    tc_wbuf_puts(b, tc_na_code(more[i]));
+    tc_wbuf_puts(b, "`: ");
+    tc_wbuf_puts(b, tc_na_text(more[i]));
+    tc_wbuf_puts(b, ".\n");
+  }
 }
 
 /* One row of text cells: "| a | b | c |\n". */
@@ -105,7 +127,8 @@ static void unreadable(const tc_metrics_reduction *r, tc_wbuf *b) {
 static void without_trace(const tc_metrics_reduction *r, tc_wbuf *b) {
   if (!r->nsites_without_trace)
     return;
-  tc_wbuf_puts(b, "\n## Sites without a trace\n\nThe crawl left no trace for these sites: every "
+  tc_wbuf_puts(b, "\n## Sites without a trace\n\nThe crawl left no trace for "
+                  "these sites: every "
                   "metric is n/a and they are in no corpus distribution.\n\n"
                   "| site | reason |\n|---|---|\n");
   for (size_t i = 0; i < r->nsites; i++) {
@@ -118,12 +141,18 @@ static void without_trace(const tc_metrics_reduction *r, tc_wbuf *b) {
 }
 
 /* The per-site columns worth reading at a glance. */
-static const char *const site_cols[] = {"busy_mean_pct", "long_tasks", "tbt_ms", "lag_p90_ms",
-                                        "long_task_share_pct", "frame_p95_ms",
-                                        "heap_growth_bytes"};
+static const char *const site_cols[] = {"busy_mean_pct",     "long_tasks",     "tbt_ms",
+                                        "lag_p90_ms",        "frame_p50_ms",   "frames_over_budget",
+                                        "heap_growth_bytes", "forced_layouts", "iframe_long_tasks"};
 
 static void sites(const tc_metrics_reduction *r, tc_wbuf *b) {
-  tc_wbuf_puts(b, "\n## Sites\n\nMedian of each site's traces; n/a where none measured it.\n\n"
+  tc_wbuf_puts(b, "\n## Sites\n\nMedian of each site's traces (its trace when "
+                  "it has one); n/a, "
+                  "with the reason's code, where none measured it. A startup "
+                  "trace's window "
+                  "starts at the page's own commit, so the browser's start-up "
+                  "is not in its "
+                  "figures.\n\n"
                   "| site | traces");
   size_t ncols = sizeof site_cols / sizeof *site_cols, idx[sizeof site_cols / sizeof *site_cols];
   for (size_t c = 0; c < ncols; c++) {
@@ -144,7 +173,8 @@ static void sites(const tc_metrics_reduction *r, tc_wbuf *b) {
     tc_wbuf_u64(b, s->ntraces);
     tc_wbuf_puts(b, " |");
     for (size_t c = 0; c < ncols; c++)
-      md_num(b, idx[c] < r->nfields ? s->values[idx[c]] : NAN);
+      md_val(b, idx[c] < r->nfields ? s->values[idx[c]] : NAN,
+             idx[c] < r->nfields ? s->values_na[idx[c]] : TC_NA_NONE);
     tc_wbuf_putc(b, '\n');
   }
 }
@@ -173,7 +203,8 @@ void tc_metrics_write_md(const tc_metrics_reduction *r, FILE *fp) {
   }
   if (r->nsites_without_trace) {
     count_of(&b, r->nsites_without_trace, "more site");
-    tc_wbuf_puts(&b, " of the crawl left no trace: every metric n/a (see Sites without a trace).");
+    tc_wbuf_puts(&b, " of the crawl left no trace: every metric n/a (see Sites "
+                     "without a trace).");
   }
   tc_wbuf_puts(&b, "\n\n");
   corpus(r, &b);

@@ -11,7 +11,9 @@
 #include <stdio.h>
 
 #include "reduce/tc_metrics_set.h"
+#include "report/tc_wbuf.h"
 #include "util/tc_error.h"
+#include "util/tc_str.h"
 
 /* Reduces S and writes the three files into OUTDIR (created if needed).
  * Call after every tc_metrics_set_add has returned. */
@@ -31,5 +33,9 @@ typedef struct {
 } tc_metrics_rule;
 
 const tc_metrics_rule *tc_metrics_rules(void);
+
+/* Writes S as UTF-8, invalid bytes as U+FFFD; with CSV_QUOTED, doubles
+ * each '"' for a quoted CSV cell. For the writers. */
+void tc_metrics_put_text(tc_wbuf *b, tc_str s, int csv_quoted);
 
 #endif

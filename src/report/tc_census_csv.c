@@ -79,6 +79,9 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
     tc_wbuf_put(b, ",,", 2);
   }
   counts(b, &ev->pairs[TC_PAIR_BE_UNMATCHED], 1);
+  tc_wbuf_putc(b, ',');
+  if (v)
+    tc_wbuf_puts(b, tc_recording_level_code(v->level));
   tc_wbuf_putc(b, '\n');
 }
 
@@ -93,7 +96,7 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
   tc_wbuf_puts(&b, "name,records,sites,sites_total,usage,records_per_site,categories,phases,"
                   "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
                   "dur_records,dur_median_us,dur_p95_us,duration,arg_paths,devtools_known,"
-                  "in_devtools_recording,undeclared_args,begin_end_unmatched\n");
+                  "in_devtools_recording,undeclared_args,begin_end_unmatched,devtools_recording\n");
   for (size_t i = 0; i < r->nevents; i++)
     row(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL);
   tc_wbuf_flush(&b);

@@ -25,6 +25,22 @@ static void write_pairs(tc_jsonw *w, const tc_res_event *e) {
   tc_jsonw_obj_end(w);
 }
 
+/* KEY: an object of ph letter -> COUNTS[letter], for the letters E has
+ * records of, in ORDER (tc_phase_sorted). */
+static void write_phases(tc_jsonw *w, const char *key, const tc_res_event *e,
+                         const uint64_t counts[TC_PH_COUNT], const int *order) {
+  tc_jsonw_key(w, key);
+  tc_jsonw_obj(w);
+  for (int i = 0; i < TC_PH_COUNT; i++) {
+    int k = order[i];
+    if (!e->ph[k])
+      continue;
+    tc_jsonw_key(w, tc_phase_key(k));
+    tc_jsonw_uint(w, counts[k]);
+  }
+  tc_jsonw_obj_end(w);
+}
+
 static void write_duration(tc_jsonw *w, const tc_res_event *e) {
   if (!e->dur.n) {
     tc_jsonw_null(w);
@@ -58,6 +74,29 @@ static void write_devtools(tc_jsonw *w, const tc_devtools_view *v) {
     tc_jsonw_bool(w, v->recorded);
   else
     tc_jsonw_null(w);
+  tc_jsonw_key(w, "devtools_recording");
+  if (v) {
+    char sentence[1024];
+    tc_devtools_recording_sentence(v, sentence, sizeof sentence);
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "level");
+    tc_jsonw_str(w, tc_recording_level_code(v->level));
+    tc_jsonw_key(w, "settings");
+    tc_jsonw_arr(w);
+    for (size_t i = 0; i < v->nsettings; i++)
+      tc_jsonw_strn(w, v->settings[i]);
+    tc_jsonw_arr_end(w);
+    tc_jsonw_key(w, "category");
+    if (v->level == TC_RECORDING_DEFAULT || !v->category.len)
+      tc_jsonw_null(w); /* recorded by default, or the event names no category */
+    else
+      tc_jsonw_strn(w, v->category);
+    tc_jsonw_key(w, "sentence");
+    tc_jsonw_str(w, *sentence ? sentence : NULL);
+    tc_jsonw_obj_end(w);
+  } else {
+    tc_jsonw_null(w);
+  }
   tc_jsonw_key(w, "undeclared_args");
   if (!v) {
     tc_jsonw_null(w);
@@ -83,16 +122,8 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
   tc_phase_sentence(e, sites_total, sentence, sizeof sentence);
   tc_jsonw_key(w, "sentence");
   tc_jsonw_str(w, sentence);
-  tc_jsonw_key(w, "phases");
-  tc_jsonw_obj(w);
-  for (int i = 0; i < TC_PH_COUNT; i++) {
-    int k = order[i];
-    if (!e->ph[k])
-      continue;
-    tc_jsonw_key(w, tc_phase_key(k));
-    tc_jsonw_uint(w, e->ph[k]);
-  }
-  tc_jsonw_obj_end(w);
+  write_phases(w, "phases", e, e->ph, order);
+  write_phases(w, "phases_with_args", e, e->ph_args, order);
   tc_jsonw_key(w, "pairs");
   write_pairs(w, e);
   tc_res_cat *cats;

@@ -32,9 +32,12 @@ static void thousands(tc_wbuf *b, uint64_t v) {
 
 /* The manual's DevTools remarks, then its "undeclared args" line. */
 static void md_devtools(tc_wbuf *b, const tc_devtools_view *v) {
-  if (!v->recorded)
-    tc_wbuf_puts(b, "A DevTools Performance recording does not contain this event: none of its "
-                    "categories is in a default recording.\n\n");
+  char sentence[1024];
+  tc_devtools_recording_sentence(v, sentence, sizeof sentence);
+  if (*sentence) {
+    tc_wbuf_puts(b, sentence);
+    tc_wbuf_puts(b, "\n\n");
+  }
   if (!v->known) {
     tc_wbuf_puts(b, "DevTools has no entry for this event in its trace model, so the Performance "
                     "panel shows its raw name with no label and no explanation.\n\n");
@@ -117,7 +120,7 @@ static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_de
   md_args(b, ev);
   if (ev->example.len) {
     tc_wbuf_puts(b, "```json\n");
-    tc_json_pretty(b, ev->example, TC_EXAMPLE_ITEMS);
+    tc_event_pretty(b, ev->example, TC_EXAMPLE_ITEMS);
     tc_wbuf_puts(b, "\n```\n\n");
   }
 }

@@ -29,10 +29,21 @@ const char *tc_json_type_name(unsigned bit) {
 typedef struct {
   uint64_t n;
   const char *one, *many;
+  const char *letters; /* the phases whose records make up the group */
 } part;
 
-static uint64_t ph(const tc_res_event *e, char letter) {
-  return e->ph[tc_phase_index((tc_str){&letter, 1})];
+static uint64_t ph(const tc_res_event *e, const char *letters) {
+  uint64_t n = 0;
+  for (; *letters; letters++)
+    n += e->ph[tc_phase_index((tc_str){letters, 1})];
+  return n;
+}
+
+static uint64_t ph_args(const tc_res_event *e, const char *letters) {
+  uint64_t n = 0;
+  for (; *letters; letters++)
+    n += e->ph_args[tc_phase_index((tc_str){letters, 1})];
+  return n;
 }
 
 /* A NUL-terminated text in a fixed buffer: what does not fit is cut, so
@@ -70,36 +81,45 @@ void tc_phase_sentence(const tc_res_event *e, uint32_t sites_total, char *buf, s
   add_count(&t, sites_total);
   add(&t, sites_total == 1 ? " site" : " sites");
   const part parts[] = {
-      {ph(e, 'X'), "complete slice", "complete slices"},
-      {e->pairs[TC_PAIR_BEGIN_END], "begin/end pair", "begin/end pairs"},
-      {e->pairs[TC_PAIR_BE_UNMATCHED], "unmatched begin or end", "unmatched begins or ends"},
-      {e->pairs[TC_PAIR_FLOW], "flow pair", "flow pairs"},
-      {e->pairs[TC_PAIR_FLOW_UNPAIRED], "unpaired flow record", "unpaired flow records"},
-      {ph(e, 't'), "flow step", "flow steps"},
-      {e->pairs[TC_PAIR_ASYNC], "async span", "async spans"},
-      {e->pairs[TC_PAIR_ASYNC_UNPAIRED], "unpaired async record", "unpaired async records"},
-      {ph(e, 'n') + ph(e, 'T') + ph(e, 'p'), "async instant or step", "async instants and steps"},
-      {ph(e, 'I') + ph(e, 'i'), "instant", "instants"},
-      {ph(e, 'R'), "mark", "marks"},
-      {ph(e, 'C'), "counter", "counters"},
-      {ph(e, 'M'), "metadata record", "metadata records"},
-      {ph(e, 'P'), "sample", "samples"},
-      {ph(e, 'N') + ph(e, 'O') + ph(e, 'D'), "object record", "object records"},
+      {ph(e, "X"), "complete slice", "complete slices", "X"},
+      {e->pairs[TC_PAIR_BEGIN_END], "begin/end pair", "begin/end pairs", "BE"},
+      {e->pairs[TC_PAIR_BE_UNMATCHED], "unmatched begin or end", "unmatched begins or ends", "BE"},
+      {e->pairs[TC_PAIR_FLOW], "flow pair", "flow pairs", "sf"},
+      {e->pairs[TC_PAIR_FLOW_UNPAIRED], "unpaired flow record", "unpaired flow records", "sf"},
+      {ph(e, "t"), "flow step", "flow steps", "t"},
+      {e->pairs[TC_PAIR_ASYNC], "async span", "async spans", "beSF"},
+      {e->pairs[TC_PAIR_ASYNC_UNPAIRED], "unpaired async record", "unpaired async records", "beSF"},
+      {ph(e, "nTp"), "async instant or step", "async instants and steps", "nTp"},
+      {ph(e, "Ii"), "instant", "instants", "Ii"},
+      {ph(e, "R"), "mark", "marks", "R"},
+      {ph(e, "C"), "counter", "counters", "C"},
+      {ph(e, "M"), "metadata record", "metadata records", "M"},
+      {ph(e, "P"), "sample", "samples", "P"},
+      {ph(e, "NOD"), "object record", "object records", "NOD"},
   };
   size_t np = sizeof parts / sizeof *parts, used = 0, last = 0;
+  uint64_t with_args = 0;
   for (size_t i = 0; i < np; i++)
     if (parts[i].n) {
       used++;
       last = i;
+      with_args += ph_args(e, parts[i].letters);
     }
   /* One kind alone needs no breakdown, as in the manual. */
+  int clause = 0; /* the previous group ended with the clause */
   for (size_t i = 0, done = 0; used > 1 && i < np; i++) {
     if (!parts[i].n)
       continue;
-    add(&t, done == 0 ? ": " : (i == last ? " and " : ", "));
+    add(&t, done == 0 ? ": " : i != last ? ", " : clause ? ", and " : " and ");
     add_count(&t, parts[i].n);
     add(&t, " ");
     add(&t, parts[i].n == 1 ? parts[i].one : parts[i].many);
+    /* The manual's clause for a group none of whose records carries an
+     * argument, when another group does (else "No record carries
+     * arguments" says it for all). */
+    clause = with_args && !ph_args(e, parts[i].letters);
+    if (clause)
+      add(&t, parts[i].n == 1 ? ", which carries no arguments" : ", which carry no arguments");
     done++;
   }
   add(&t, ".");

@@ -1,5 +1,6 @@
 #include "report/tc_pretty.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The manual prints an array of scalars on one line and cuts it after this
@@ -32,7 +33,8 @@ static void indent(pp *s, int depth) {
 /* Copies (or with EMIT = 0 skips) one string token, quotes included. */
 static void string_tok(pp *s, int emit) {
   const char *b = s->p++;
-  for (;;) { /* a quote ends the string unless an odd run of backslashes precedes it */
+  for (;;) { /* a quote ends the string unless an odd run of backslashes
+                precedes it */
     const char *q = memchr(s->p, '"', (size_t)(s->end - s->p));
     if (!q) {
       s->ok = 0;
@@ -113,11 +115,8 @@ static void container(pp *s, int depth, int emit, char close) {
   skip_ws(s);
   if (s->p < s->end && *s->p == close) {
     s->p++;
-    if (emit) {
-      if (is_obj) /* the manual's "args": { and } on two lines */
-        indent(s, depth);
-      tc_wbuf_putc(s->out, close);
-    }
+    if (emit)
+      tc_wbuf_putc(s->out, close); /* "args": {} on one line */
     return;
   }
   size_t items = 0, elided = 0;
@@ -214,4 +213,83 @@ void tc_json_pretty(tc_wbuf *out, tc_str json, size_t max_items) {
   }
   pp s = {json.ptr, json.ptr + json.len, out, max_items, 1};
   value(&s, 0, 1);
+}
+
+/* The manual's order of an event's keys; others follow in their own order,
+ * and args comes last. */
+static const char *const event_keys[] = {"name",  "cat",     "ph",      "ts",      "dur", "tdur",
+                                         "tts",   "pid",     "tid",     "s",       "id",  "id2",
+                                         "scope", "bind_id", "flow_in", "flow_out"};
+#define N_EVENT_KEYS (sizeof event_keys / sizeof *event_keys)
+
+typedef struct {
+  const char *key, *key_end, *value; /* the key token, quotes included; the value's start */
+  int rank;
+} member;
+
+static int rank_of(const char *key, const char *end) {
+  size_t len = (size_t)(end - key) - 2;
+  for (size_t i = 0; i < N_EVENT_KEYS; i++)
+    if (strlen(event_keys[i]) == len && memcmp(key + 1, event_keys[i], len) == 0)
+      return (int)i;
+  return len == 4 && memcmp(key + 1, "args", 4) == 0 ? (int)N_EVENT_KEYS + 1 : (int)N_EVENT_KEYS;
+}
+
+void tc_event_pretty(tc_wbuf *out, tc_str json, size_t max_items) {
+  pp s = {json.ptr, json.ptr + json.len, out, max_items, 1};
+  skip_ws(&s);
+  size_t n = 0, cap = 0;
+  member *m = NULL;
+  if (s.p < s.end && *s.p == '{') {
+    s.p++;
+    for (skip_ws(&s); s.ok && s.p < s.end && *s.p == '"';) {
+      member one = {s.p, NULL, NULL, 0};
+      string_tok(&s, 0);
+      one.key_end = s.p;
+      skip_ws(&s);
+      if (!s.ok || s.p >= s.end || *s.p != ':')
+        break;
+      s.p++;
+      skip_ws(&s);
+      one.value = s.p;
+      value(&s, 1, 0);
+      one.rank = rank_of(one.key, one.key_end);
+      if (n == cap) {
+        member *g = realloc(m, (cap = cap ? 2 * cap : 16) * sizeof *m);
+        if (!g)
+          break;
+        m = g;
+      }
+      m[n++] = one;
+      skip_ws(&s);
+      if (s.p < s.end && *s.p == ',')
+        s.p++;
+      skip_ws(&s);
+    }
+  }
+  /* Anything but a whole object of members is laid out as it stands. */
+  int whole = s.ok && s.p < s.end && *s.p == '}';
+  if (whole) {
+    s.p++;
+    skip_ws(&s);
+  }
+  if (!whole || s.p != s.end || n == 0) {
+    free(m);
+    tc_json_pretty(out, json, max_items);
+    return;
+  }
+  tc_wbuf_putc(out, '{');
+  size_t done = 0;
+  for (int r = 0; r <= (int)N_EVENT_KEYS + 1; r++)
+    for (size_t i = 0; i < n; i++) {
+      if (m[i].rank != r)
+        continue;
+      tc_wbuf_puts(out, done++ ? ",\n  " : "\n  ");
+      tc_wbuf_put(out, m[i].key, (size_t)(m[i].key_end - m[i].key));
+      tc_wbuf_put(out, ": ", 2);
+      pp v = {m[i].value, json.ptr + json.len, out, max_items, 1};
+      value(&v, 1, 1);
+    }
+  tc_wbuf_put(out, "\n}", 2);
+  free(m);
 }

@@ -74,6 +74,11 @@ class BadInputs(unittest.TestCase):
         self.assertNotIn('broken', self.census)
         self.assertRegex(self.err, r'bad-event/trace\.json: event 1 at JSON byte \d+')
 
+    def test_event_without_category_is_never_recorded_by_devtools(self):
+        rec = self.census['ok1']['devtools_recording']
+        self.assertEqual((rec['level'], rec['settings'], rec['category']), ('never', [], None))
+        self.assertEqual(rec['sentence'], 'A DevTools Performance recording does not contain this event.')
+
     def test_truncated_streams_keep_what_was_read(self):
         for name in ('gz-cut', 'zst-cut'):
             f = self.files[name]

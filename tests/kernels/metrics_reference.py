@@ -7,10 +7,18 @@ An independent check of the kernels, written apart from them and on purpose
 the slow, obvious way: busy time per bucket by intersecting every bucket with
 every busy interval, lag quantiles by bisection on the distribution function
 instead of a sweep, forward fill by searching back from each bucket end,
-frame continuity by replaying the compositor's state at each draw. The main
-thread is taken from metrics.json, where the Lighthouse oracle checks it;
-everything after it is recomputed from the trace file (plain or gzip) named by
-the record's "trace" (its base name, looked up in TRACE_DIR).
+frame continuity by replaying the compositor's state at each draw, forced
+layouts by testing each Layout against every script slice of its thread,
+renderer roles by walking every frame's parents.
+
+Where the trace has TracingStartedInBrowser or TracingStartedInPage the main
+thread is taken from metrics.json, where the Lighthouse oracle checks it; in
+a trace without them (a startup trace) the page is found here too, from the
+rule in metrics.json's rules: the earliest web document committed in an
+outermost main frame (CommitLoad, else FrameCommittedInBrowser, else
+navigationStart). Everything after is recomputed from the trace file
+(plain, gzip or zstd) named by the record's "trace", looked up under
+TRACE_DIR by its path below the site folder, else by its base name.
 
 Exit status 0 when every figure agrees (to 1e-6, the reports' rounding), 1
 otherwise; each disagreement is printed.
@@ -20,6 +28,7 @@ import gzip
 import json
 import math
 import os
+import subprocess
 import sys
 
 TASKS = {'RunTask', 'ThreadControllerImpl::RunTask', 'ThreadControllerImpl::DoWork',
@@ -34,15 +43,26 @@ def load(path):
         data = f.read()
     if data[:2] == b'\x1f\x8b':
         data = gzip.decompress(data)
+    elif data[:4] == b'\x28\xb5\x2f\xfd':
+        data = subprocess.run(['zstd', '-dcq', path], check=True, capture_output=True).stdout
     doc = json.loads(data)
     return [e for e in (doc if isinstance(doc, list) else doc['traceEvents']) if isinstance(e, dict)]
 
 
+def min_samples(q):
+    """A nearest-rank q-quantile needs 1/(1-q) samples (the median 2, p95 20)."""
+    return 1 if q in (0, 1) else math.ceil(1 / (1 - q) - 1e-9)
+
+
 def nearest_rank(values, q):
     v = sorted(values)
-    if not v:
+    if len(v) < min_samples(q):
         return None
     return v[min(len(v), max(1, math.ceil(q * len(v)))) - 1]
+
+
+def round_half_up(x):
+    return math.floor(x + 0.5)
 
 
 def merge(spans):
@@ -59,31 +79,115 @@ def overlap(a0, a1, b0, b1):
     return max(0.0, min(a1, b1) - max(a0, b0))
 
 
+WEB = ('http:', 'https:', 'file:')
+BROWSER = ('chrome:', 'chrome-untrusted:', 'devtools:', 'chrome-extension:', 'chrome-search:')
+SCRIPTS = {'FunctionCall', 'EvaluateScript', 'v8.evaluateModule'}
+CLAMP_FLOOR_US = 60e6
+
+
+def data_of(e):
+    args = e.get('args')
+    data = args.get('data') if isinstance(args, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def flag(d, *keys):
+    """The first of the boolean fields KEYS that is present, else None."""
+    for k in keys:
+        if isinstance(d.get(k), bool):
+            return d[k]
+    return None
+
+
+def documents(events):
+    """Every frame-document event as (kind, frame, url, parent, pid, ts, main)."""
+    docs = []
+    for e in events:
+        name, d = e.get('name'), data_of(e)
+        if name == 'CommitLoad' and d.get('frame'):
+            docs.append(('commit', d['frame'], d.get('url') or None, d.get('parent') or None,
+                         e.get('pid'), e['ts'], flag(d, 'isOutermostMainFrame', 'isMainFrame')))
+        elif name in ('FrameCommittedInBrowser', 'ProcessReadyInBrowser') and d.get('frame') \
+                and isinstance(d.get('processId'), (int, float)) and d['processId']:
+            main = flag(d, 'isOutermostMainFrame', 'isMainFrame')
+            docs.append(('browser' if name[0] == 'F' else 'ready', d['frame'],
+                         (d.get('url') or None) if name[0] == 'F' else None, d.get('parent') or None,
+                         int(d['processId']), e['ts'], (not d.get('parent')) if main is None else main))
+        elif name == 'navigationStart' and isinstance(e.get('args'), dict) and e['args'].get('frame'):
+            docs.append(('nav', e['args']['frame'], d.get('documentLoaderURL') or None, None,
+                         e.get('pid'), e['ts'], flag(d, 'isOutermostMainFrame', 'isLoadingMainFrame')))
+        elif name == 'TracingStartedInBrowser':
+            for f in d.get('frames') or []:
+                if isinstance(f, dict) and f.get('frame') and isinstance(f.get('processId'), (int, float)) \
+                        and f['processId']:
+                    docs.append(('started', f['frame'], f.get('url') or None, f.get('parent') or None,
+                                 int(f['processId']), e['ts'], not f.get('parent')))
+    return docs
+
+
+def thread_names(events):
+    return {(e.get('pid'), e.get('tid')): (e.get('args') or {}).get('name') for e in events
+            if e.get('ph') == 'M' and e.get('name') == 'thread_name'}
+
+
+def renderer_mains(events):
+    """{pid: tid} of every renderer's main thread (lowest tid named CrRendererMain)."""
+    mains = {}
+    for (pid, tid), name in thread_names(events).items():
+        if name == 'CrRendererMain' and (pid not in mains or tid < mains[pid]):
+            mains[pid] = tid
+    return mains
+
+
+def startup_page(events, docs):
+    """The page of a trace without TracingStarted events: (rule, frame, commit ts, main
+    threads), or None."""
+    for kind, rule in (('commit', 'commit_load'), ('browser', 'frame_committed_in_browser'),
+                       ('nav', 'navigation_start')):
+        cands = sorted((ts, pid, frame) for k, frame, url, _, pid, ts, main in docs
+                       if k == kind and main is True and url and url.startswith(WEB))
+        if cands:
+            ts, pid, frame = cands[0]
+            pids = {p for k, f, _, _, p, _, _ in docs if f == frame and k in ('commit', 'browser', 'ready')}
+            mains = renderer_mains(events)
+            return rule, frame, ts, sorted((p, mains[p]) for p in (pids or {pid}) if p in mains)
+    return None
+
+
 class Trace:
     def __init__(self, events, record):
         self.events = events
         self.threads = [(t['pid'], t['tid']) for t in record['main_thread']['threads']]
         self.pids = {p for p, _ in self.threads}
         self.frame = record['main_thread']['frame']
+        stamps = [e['ts'] for e in events if e.get('ph') != 'M' and isinstance(e.get('ts'), (int, float))]
+        self.span = max(stamps) - min(stamps) if stamps else 0
+        self.last_ts = max(stamps) if stamps else 0
+        self.max_task = max(self.span, CLAMP_FLOOR_US)
 
     def thread_end(self, pid, tid):
         return max(e['ts'] + max(e.get('dur', 0), 0) for e in self.events
                    if e.get('pid') == pid and e.get('tid') == tid and e.get('ph') != 'M' and 'ts' in e)
 
-    def window(self):
+    def window(self, commit_ts=None):
         ts = [(e['ts'], e['ts'] + max(e.get('dur', 0), 0)) for e in self.events
               if (e.get('pid'), e.get('tid')) in self.threads and e.get('ph') != 'M' and 'ts' in e]
-        return min(a for a, _ in ts), max(b for _, b in ts)
+        ws, we = min(a for a, _ in ts), max(b for _, b in ts)
+        if commit_ts is not None:
+            ws = max(ws, commit_ts)
+        return ws, min(we, self.last_ts + self.max_task)
 
-    def tasks(self):
-        """Top-level tasks [(s, e, unbounded)], and the raw task count."""
+    def tasks(self, threads=None):
+        """Top-level tasks [(s, e, unbounded)], the raw task count, the busy spans
+        and the number of tasks clipped to the longest a task may be."""
+        threads = self.threads if threads is None else threads
         per_thread = {}
         for e in self.events:
             key = (e.get('pid'), e.get('tid'))
-            if key not in self.threads or e.get('name') not in TASKS or e.get('ph') not in 'XBE':
+            if key not in threads or e.get('name') not in TASKS or e.get('ph') not in 'XBE':
                 continue
             per_thread.setdefault(key, []).append(e)
-        tops, raw, spans = [], 0, []
+        tops, raw, spans, clipped = [], 0, [], 0
         for key, evs in per_thread.items():
             end_of_thread = self.thread_end(*key)
             done, stack = [], []
@@ -105,6 +209,8 @@ class Trace:
             done += [(b['ts'], max(end_of_thread, b['ts']), True) for b in stack]
             spans += [(s, e if e > s and not u else s) for s, e, u in done if e >= s]
             done = [t for t in done if t[1] >= t[0]]
+            clipped += sum(1 for s, e, _ in done if e - s > self.max_task)
+            done = [(s, min(e, s + self.max_task), u) for s, e, u in done]
             done.sort(key=lambda t: (t[0], -t[1], t[2]))
             reach = -math.inf
             for s, e, u in done:
@@ -112,7 +218,7 @@ class Trace:
                     continue
                 reach = e
                 tops.append((s, e, u))
-        return sorted(tops, key=lambda t: (t[0], -t[1], t[2])), raw, spans
+        return sorted(tops, key=lambda t: (t[0], -t[1], t[2])), raw, spans, clipped
 
 
 def jumps(task_spans, ws, we, trim):
@@ -203,7 +309,8 @@ def busy_figures(tops, ws, we, bucket_us, invalid):
         if i + 1 < n or be - bs >= bucket_us / 2 or not pcts:
             pcts.append(series[-1])
     return {'mean_pct': 100 * total / length, 'p50_pct': nearest_rank(pcts, 0.5),
-            'p95_pct': nearest_rank(pcts, 0.95), 'max_pct': max(pcts), 'series_pct': series}
+            'p95_pct': nearest_rank(pcts, 0.95), 'max_pct': max(pcts), 'series_pct': series,
+            'buckets': len(pcts)}
 
 
 def long_figures(tops, ws, we, invalid):
@@ -256,9 +363,115 @@ def frame_figures(t, ws, we, refresh_hz, invalid):
     if not continuous:
         return {'na': 'no_continuous_updates'}
     budget = 1000.0 / refresh_hz
+    vsyncs = [round_half_up(i / budget) for i in intervals]
+    by_vsyncs = [0] * 9
+    for v in vsyncs:
+        by_vsyncs[min(v, 8)] += 1
     return {'draws': ndraws, 'intervals': len(intervals), 'mean_ms': sum(intervals) / len(intervals),
             'p50_ms': nearest_rank(intervals, 0.5), 'p95_ms': nearest_rank(intervals, 0.95),
-            'max_ms': max(intervals), 'over_budget': sum(i > budget for i in intervals)}
+            'max_ms': max(intervals), 'over_budget': sum(i > 1.5 * budget for i in intervals),
+            'missed_vsyncs': sum(max(0, v - 1) for v in vsyncs), 'by_vsyncs': by_vsyncs}
+
+
+def slices(events, names):
+    """(name, start, end) of the complete slices called NAMES, X with a dur or
+    B/E pairs (an E closes the innermost open B of its name)."""
+    out, stack = [], []
+    for e in events:
+        name = e.get('name')
+        if name not in names:
+            continue
+        if e.get('ph') == 'X' and isinstance(e.get('dur'), (int, float)) and e['dur'] >= 0:
+            out.append((name, e['ts'], e['ts'] + e['dur']))
+        elif e.get('ph') == 'B':
+            stack.append(e)
+        elif e.get('ph') == 'E':
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i]['name'] == name:
+                    if e['ts'] >= stack[i]['ts']:
+                        out.append((name, stack[i]['ts'], e['ts']))
+                    del stack[i]
+                    break
+    return out
+
+
+def layout_figures(t, ws, we):
+    """Layouts of the main threads starting in the window, and those starting
+    inside a script slice of their own thread."""
+    layouts, forced, forced_ms = 0, 0, 0.0
+    for pid, tid in t.threads:
+        mine = slices([e for e in t.events if e.get('pid') == pid and e.get('tid') == tid],
+                      SCRIPTS | {'Layout'})
+        scripts = [(a, b) for name, a, b in mine if name in SCRIPTS]
+        for name, a, b in mine:
+            if name != 'Layout' or not ws <= a <= we:
+                continue
+            layouts += 1
+            if any(x <= a <= y for x, y in scripts):
+                forced += 1
+                forced_ms += min(b - a, t.max_task) / 1e3
+    if not layouts:
+        return {'na': 'no_layout_events'}
+    return {'layouts': layouts, 'forced': forced, 'forced_ms': forced_ms}
+
+
+def renderer_roles(t, docs):
+    """{pid: (role, url)} for every renderer but the page's."""
+    parent, sub_in_main = {}, set()
+    for _, frame, _, par, pid, ts, main in sorted(docs, key=lambda d: (d[1], d[5], d[4], d[2] or '')):
+        if par and frame not in parent:
+            parent[frame] = par
+        if main is False and pid in t.pids:
+            sub_in_main.add(frame)
+
+    def of_page(frame):
+        for _ in range(64):
+            if frame is None:
+                return False
+            if frame == t.frame or frame in sub_in_main:
+                return True
+            frame = parent.get(frame)
+        return False
+
+    roles = {}
+    for pid in renderer_mains(t.events):
+        if pid in t.pids:
+            continue
+        mine = sorted((d for d in docs if d[4] == pid), key=lambda d: (d[5], d[1]))
+        frames = [d for d in mine if d[6] is False and d[1] != t.frame and of_page(d[1])]
+        tops = [d for d in mine if d[6] is True and d[2]]
+        if frames:
+            roles[pid] = ('iframe', frames[0][2])
+        elif tops and all(d[2].startswith(BROWSER) for d in tops):
+            roles[pid] = ('browser_ui', tops[0][2])
+        else:
+            roles[pid] = ('other', next((d[2] for d in mine if d[2]), None))
+    return roles
+
+
+def renderer_figures(t, docs, ws, we, invalid, main_url):
+    out = {}
+    roles = renderer_roles(t, docs)
+    for pid, tid in renderer_mains(t.events).items():
+        role, url = ('page', main_url) if pid in t.pids else roles[pid]
+        tops, raw, _, _ = t.tasks([(pid, tid)])
+        tops = in_window(tops, ws, we)
+        fig = {'role': role, 'url': url}
+        if raw:
+            lf = long_figures(tops, ws, we, invalid)
+            fig.update(tasks=sum(1 for s, e, _ in tops if not meets(invalid, s, e)),
+                       long_tasks=lf['count'], tbt_ms=lf['tbt_ms'],
+                       long_task_max_ms=lf.get('max_ms'), long_task_list=lf['tasks'])
+        else:
+            fig['na'] = 'no_task_events'
+        out[pid] = fig
+    return out
+
+
+def in_window(tops, ws, we):
+    tops = [x for x in tops if (x[0] < we and x[1] > ws) if x[1] > x[0]] + \
+           [x for x in tops if x[1] == x[0] and ws <= x[0] < we]
+    return sorted(tops, key=lambda x: (x[0], -x[1], x[2]))
 
 
 def heap_figures(t, ws, we, bucket_us):
@@ -353,6 +566,34 @@ def check_unreadable(c, record, path):
     return c, ''
 
 
+def main_url(docs, frame):
+    """The main frame's earliest web document, else its earliest committed one,
+    else any URL an event gives it."""
+    mine = sorted((d for d in docs if d[1] == frame and d[2]), key=lambda d: (d[5], d[4]))
+    web = [d for d in mine if d[2].startswith(WEB)]
+    committed = [d for d in mine if d[0] in ('commit', 'browser')]
+    return (web or committed or mine or [(None, None, None)])[0][2]
+
+
+def check_page(c, record, t, docs):
+    """For a startup trace, the page itself; returns the commit that starts
+    the window (None for a TracingStarted trace)."""
+    rule = record['main_thread']['rule']
+    if rule not in ('commit_load', 'frame_committed_in_browser', 'navigation_start'):
+        return None
+    page = startup_page(t.events, docs)
+    if page is None:
+        c.bad.append('main_thread.rule %r, but the reference finds no web document' % rule)
+        return None
+    want_rule, frame, ts, threads = page
+    if (rule, record['main_thread']['frame'], t.threads) != (want_rule, frame, [tuple(x) for x in threads]):
+        c.bad.append('main thread %r %r %r, reference %r %r %r' % (
+            rule, record['main_thread']['frame'], t.threads, want_rule, frame, threads))
+    if record['window']['rule'] != 'page_commit':
+        c.bad.append('window.rule %r, reference page_commit' % record['window']['rule'])
+    return ts
+
+
 def check(record, path, refresh_hz):
     c = Checker(record['site'])
     if record.get('error') is not None:
@@ -360,18 +601,28 @@ def check(record, path, refresh_hz):
     if record['main_thread']['na'] or record['window']['na']:
         return c, 'n/a (%s)' % (record['main_thread']['na'] or record['window']['na'])
     t = Trace(load(path), record)
-    ws, we = t.window()
-    tops, raw, spans = t.tasks()
-    gaps, ws, we = jumps(spans, ws, we, record['window']['rule'] == 'main_thread_span')
+    docs = documents(t.events)
+    commit = check_page(c, record, t, docs)
+    url = main_url(docs, t.frame) if t.frame else None
+    if record['main_thread']['url'] != url:
+        c.bad.append('main_thread.url %r, reference %r' % (record['main_thread']['url'], url))
+    ws, we = t.window(commit)
+    tops, raw, spans, clipped = t.tasks()
+    gaps, ws, we = jumps(spans, ws, we, record['window']['rule'] != 'marks')
     c.num('window.start_us', record['window']['start_us'], ws)
     c.num('window.end_us', record['window']['end_us'], we)
+    c.num('clamps.trace_span_ms', record['clamps']['trace_span_ms'], t.span / 1e3)
+    c.num('clamps.tasks_clipped', record['clamps']['tasks_clipped'], clipped)
+    events = sum(1 for e in t.events if e.get('ph') != 'M' and isinstance(e.get('ts'), (int, float)))
+    bucket_us = record['clamps']['bucket_ms_requested'] * 1e3
+    need = math.ceil((we - ws) / bucket_us)
+    if need > 4096 + 2 * events:
+        bucket_us *= math.ceil(need / (4096 + 2 * events))
+    c.num('busy.bucket_ms', record['busy']['bucket_ms'], bucket_us / 1e3)
     invalid = [(max(a, ws), min(b, we)) for a, b in gaps]
     c.num('validity.clock_jump_ms', record['validity']['clock_jump_ms'],
           sum(overlap(a, b, ws, we) for a, b in gaps) / 1e3)
-    tops = [x for x in tops if (x[0] < we and x[1] > ws) if x[1] > x[0]] + \
-           [x for x in tops if x[1] == x[0] and ws <= x[0] < we]
-    tops.sort(key=lambda x: (x[0], -x[1], x[2]))
-    bucket_us = record['busy']['bucket_ms'] * 1e3
+    tops = in_window(tops, ws, we)
     if raw == 0:
         for g in ('busy', 'long_tasks', 'lag'):
             if record[g]['na'] != 'no_task_events':
@@ -392,7 +643,19 @@ def check(record, path, refresh_hz):
     if got_unclosed != ut.pop('unclosed'):
         c.bad.append('user_timing.unclosed: %r' % got_unclosed)
     c.obj('user_timing', record['user_timing'], ut)
-    return c, 'window %.0f ms, %d top-level tasks' % ((we - ws) / 1e3, len(tops))
+    c.obj('layout', record['layout'], layout_figures(t, ws, we))
+    want = renderer_figures(t, docs, ws, we, invalid, url)
+    got = {r['pid']: r for r in record['renderers']}
+    if sorted(got) != sorted(want):
+        c.bad.append('renderers %r, reference %r' % (sorted(got), sorted(want)))
+    for pid in sorted(set(got) & set(want)):
+        c.obj('renderer %d' % pid, got[pid], want[pid])
+    iframes = [w for w in want.values() if w['role'] == 'iframe']
+    c.obj('iframes', record['iframes'], {
+        'renderers': len(iframes), 'long_tasks': sum(w.get('long_tasks', 0) for w in iframes),
+        'tbt_ms': sum(w.get('tbt_ms', 0) for w in iframes)})
+    return c, 'window %.0f ms, %d top-level tasks, %d renderers' % (
+        (we - ws) / 1e3, len(tops), len(want))
 
 
 def main():
@@ -401,7 +664,10 @@ def main():
     refresh_hz = 1000.0 / budgets[0] if budgets else 60
     bad = 0
     for record in doc['traces']:
-        path = os.path.join(sys.argv[2], os.path.basename(record['trace']))
+        # A crawl's traces are SITE/trace.json.zst: the site folder tells them apart.
+        path = os.path.join(sys.argv[2], record['site'], os.path.basename(record['trace']))
+        if not os.path.isfile(path):
+            path = os.path.join(sys.argv[2], os.path.basename(record['trace']))
         c, note = check(record, path, refresh_hz)
         if c.bad:
             bad += 1

@@ -5,7 +5,8 @@ independently.
     run_real_traces.py TRACECENSUS TRACE_DIR WORK_DIR (reference | lighthouse)
 
 `tracecensus census -o WORK_DIR TRACE_DIR` writes WORK_DIR/metrics.json (each
-file of TRACE_DIR its own site). Then:
+file of TRACE_DIR its own site, or each site folder of a crawl such as
+corpus/truth/crawl). Then:
   reference   metrics_reference.py recomputes every figure from the traces;
   lighthouse  lighthouse_oracle.mjs runs Lighthouse's tracehouse code and
               compare_oracle.py compares main threads, long tasks and TBT.

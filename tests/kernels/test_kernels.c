@@ -13,77 +13,11 @@
 #include <cmocka.h>
 
 #include "kernels/tc_kernels.h"
+#include "kevents.h"
 
-#define MS 1000.0 /* trace timestamps are microseconds */
-#define PAGE 20   /* the page's renderer */
-#define MAIN 1    /* its main thread */
-
-static void near(double got, double want, double eps, const char *what) {
-  if (!(fabs(got - want) <= eps)) {
-    print_error("%s: got %.9g, want %.9g\n", what, got, want);
-    fail();
-  }
-}
-
-#define NEAR(got, want) near((got), (want), 1e-6, #got)
+#define PAGE 20 /* the page's renderer */
 
 /* ---- building events ---------------------------------------------------- */
-
-static tc_kernels *kernels(void) {
-  tc_kernel_opts o;
-  tc_kernel_opts_default(&o);
-  tc_kernels *k = tc_kernels_create(&o);
-  assert_non_null(k);
-  return k;
-}
-
-static uint64_t next_index;
-
-static void feed(tc_kernels *k, tc_kevent ev, const tc_argval *args, uint32_t nargs) {
-  assert_true(tc_kernels_wants(ev.name, ev.cat, ev.ph));
-  ev.args = args;
-  ev.nargs = nargs;
-  ev.index = next_index++;
-  tc_kernels_feed(k, &ev);
-}
-
-/* The slot of an arg path in tc_kernels_arg_paths(). */
-static uint16_t slot(const char *path) {
-  size_t n;
-  const char *const *p = tc_kernels_arg_paths(&n);
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(p[i], path) == 0)
-      return (uint16_t)i;
-  fail_msg("no arg path %s", path);
-  return 0;
-}
-
-static tc_argval str_arg(const char *path, const char *s, uint32_t elem) {
-  return (tc_argval){.slot = slot(path), .type = TC_JT_STRING, .elem = elem, .str = tc_str_c(s)};
-}
-
-static tc_argval num_arg(const char *path, double v, uint32_t elem) {
-  return (tc_argval){.slot = slot(path), .type = TC_JT_NUMBER, .elem = elem, .num = v};
-}
-
-static tc_kevent event(const char *name, const char *cat, char ph, int64_t pid, int64_t tid,
-                       double ts) {
-  return (tc_kevent){.name = tc_str_c(name), .cat = tc_str_c(cat), .ph = ph, .ts = ts, .dur = -1,
-                     .pid = pid, .tid = tid};
-}
-
-static void thread_name(tc_kernels *k, int64_t pid, int64_t tid, const char *name) {
-  tc_argval a = str_arg("args.name", name, 0);
-  feed(k, event("thread_name", "__metadata", 'M', pid, tid, 0), &a, 1);
-}
-
-static void task_named(tc_kernels *k, const char *name, int64_t pid, double start_ms,
-                       double dur_ms) {
-  tc_kevent ev = event(name, "disabled-by-default-devtools.timeline", 'X', pid, MAIN,
-                       start_ms * MS);
-  ev.dur = dur_ms * MS;
-  feed(k, ev, NULL, 0);
-}
 
 static void task(tc_kernels *k, double start_ms, double dur_ms) {
   task_named(k, "RunTask", PAGE, start_ms, dur_ms);
@@ -98,7 +32,7 @@ static void task_edge(tc_kernels *k, char ph, double ms) {
 static tc_kernels *page(double from_ms, double to_ms) {
   tc_kernels *k = kernels();
   thread_name(k, PAGE, MAIN, "CrRendererMain");
-  tc_kernels_thread_span(k, PAGE, MAIN, from_ms * MS, to_ms * MS);
+  span(k, PAGE, MAIN, from_ms * MS, to_ms * MS);
   return k;
 }
 
@@ -158,20 +92,6 @@ static void instant(tc_kernels *k, const char *name, int64_t pid, double ms) {
   feed(k, ev, NULL, 0);
 }
 
-static tc_trace_metrics *finish_ref(tc_kernels *k, const char *site, const char *trace,
-                                    int truncated) {
-  tc_trace_ref ref = {.site = site, .trace = trace, .truncated = truncated};
-  tc_trace_metrics *m = NULL;
-  assert_int_equal(tc_kernels_finish(k, &ref, &m), TC_OK);
-  tc_kernels_free(k);
-  assert_non_null(m);
-  return m;
-}
-
-static tc_trace_metrics *finish(tc_kernels *k) {
-  return finish_ref(k, "example.com", "example.json", 0);
-}
-
 /* ---- main thread and window --------------------------------------------- */
 
 /* Two renderers: the iframe's (pid 10) is busier, but TracingStartedInBrowser
@@ -180,7 +100,7 @@ static void two_renderers_pick_main_frame(void **state) {
   (void)state;
   tc_kernels *k = page(0, 1000);
   thread_name(k, 10, MAIN, "CrRendererMain");
-  tc_kernels_thread_span(k, 10, MAIN, 0, 1000 * MS);
+  span(k, 10, MAIN, 0, 1000 * MS);
   task_named(k, "RunTask", 10, 0, 900);
   task(k, 100, 100);
   started_in_browser(k, "MAIN", PAGE, "IFRAME", 10);
@@ -237,7 +157,7 @@ static void window_from_marks(void **state) {
   o.window_end_mark = "stop";
   tc_kernels *k = tc_kernels_create(&o);
   thread_name(k, PAGE, MAIN, "CrRendererMain");
-  tc_kernels_thread_span(k, PAGE, MAIN, 0, 1000 * MS);
+  span(k, PAGE, MAIN, 0, 1000 * MS);
   mark(k, "stop", 700);
   mark(k, "go", 300);
   task(k, 100, 300);
@@ -263,7 +183,7 @@ static void missing_mark_or_empty_window_is_na(void **state) {
   o.window_end_mark = "stop";
   tc_kernels *k = tc_kernels_create(&o);
   thread_name(k, PAGE, MAIN, "CrRendererMain");
-  tc_kernels_thread_span(k, PAGE, MAIN, 0, 1000 * MS);
+  span(k, PAGE, MAIN, 0, 1000 * MS);
   mark(k, "go", 300);
   tc_trace_metrics *m = finish(k);
   assert_int_equal(m->window_na, TC_NA_WINDOW_MARK_MISSING);
@@ -295,7 +215,9 @@ static void task_spanning_buckets(void **state) {
     NEAR(m->busy.series_pct[i], want[i]);
   NEAR(m->busy.mean_pct, 35);
   NEAR(m->busy.p50_pct, 25);
-  NEAR(m->busy.p95_pct, 100);
+  /* p95 of five buckets would be their maximum: it needs 20 (tc_min_samples). */
+  assert_true(isnan(m->busy.p95_pct));
+  assert_int_equal(m->busy.buckets, 5);
   NEAR(m->busy.max_pct, 100);
   assert_int_equal(m->long_tasks.count, 1);
   NEAR(m->long_tasks.tbt_ms, 300);
@@ -401,7 +323,7 @@ static void lag_counts_the_wait_beyond_the_window(void **state) {
   o.window_end_mark = "stop";
   tc_kernels *k = tc_kernels_create(&o);
   thread_name(k, PAGE, MAIN, "CrRendererMain");
-  tc_kernels_thread_span(k, PAGE, MAIN, 0, 1300 * MS);
+  span(k, PAGE, MAIN, 0, 1300 * MS);
   task(k, 900, 400);
   mark(k, "stop", 1000);
   tc_trace_metrics *m = finish(k);
@@ -529,9 +451,11 @@ static void idle_draws_are_not_continuous(void **state) {
 }
 
 /* Continuous draws of the main frame's tree (pid 20, tree 2): 100, 116, 132,
- * 182, 198 ms -> intervals 16, 16, 50, 16; budget 16.67 ms at 60 Hz, one
- * over. The iframe renderer (pid 10) also uses tree 2 and the page's own
- * tree 1 is about:blank's: neither counts. Mean 24.5, p50 16, p95 50. */
+ * 182, 198 ms -> intervals 16, 16, 50, 16; budget 16.67 ms at 60 Hz. The
+ * iframe renderer (pid 10) also uses tree 2 and the page's own tree 1 is
+ * about:blank's: neither counts. Mean 24.5, p50 16, p95 n/a (4 of the 20
+ * samples it needs). The 50 ms interval is over 1.5 budgets (25 ms): one
+ * dropped frame, round(50 / 16.67) - 1 = 2 missed vsyncs. */
 static void frames_of_the_page_compositor(void **state) {
   (void)state;
   tc_kernels *k = page(0, 1000);
@@ -552,10 +476,18 @@ static void frames_of_the_page_compositor(void **state) {
   assert_int_equal(m->frames.intervals, 4);
   NEAR(m->frames.mean_ms, 24.5);
   NEAR(m->frames.p50_ms, 16);
-  NEAR(m->frames.p95_ms, 50);
+  assert_true(isnan(m->frames.p95_ms));
   NEAR(m->frames.max_ms, 50);
   assert_int_equal(m->frames.over_budget, 1);
+  assert_int_equal(m->frames.missed_vsyncs, 2);
+  assert_int_equal(m->frames.by_vsyncs[1], 3);
+  assert_int_equal(m->frames.by_vsyncs[3], 1);
   NEAR(m->frames.budget_ms, 16.666667);
+  size_t nf;
+  const tc_metric_field *f = tc_metric_fields(&nf);
+  for (size_t i = 0; i < nf; i++)
+    if (strcmp(f[i].column, "frame_p95_ms") == 0)
+      assert_int_equal(tc_metric_field_na(m, &f[i]), TC_NA_TOO_FEW_SAMPLES);
   tc_trace_metrics_free(m);
 }
 
@@ -860,10 +792,10 @@ static void unreadable_trace_keeps_its_row(void **state) {
   assert_int_equal(r->corpus[field_index(r, "tbt_ms")].n, 1);
 
   char *csv = report_of(r, tc_metrics_write_csv);
-  char *head[128], *row[128];
+  char *head[160], *row[160];
   char *csv2 = strdup(csv);
-  size_t nh = csv_cells(csv, "site,", head, 128);
-  size_t nr = csv_cells(csv2, "b.com,", row, 128);
+  size_t nh = csv_cells(csv, "site,", head, 160);
+  size_t nr = csv_cells(csv2, "b.com,", row, 160);
   assert_int_equal(nh, nr);
   assert_string_equal(head[nh - 1], "error");
   for (size_t c = 0; c < nh; c++) {
@@ -900,8 +832,10 @@ static void unreadable_trace_keeps_its_row(void **state) {
   assert_non_null(strstr(md, "## Unreadable traces\n"));
   assert_non_null(strstr(md, "\n| b.com | b/1.json | not a trace: expected a JSON array or "
                              "an object |\n"));
-  assert_non_null(strstr(md, "\n| busy | the trace could not be read (its error says why) | 1 |\n"));
-  assert_non_null(strstr(md, "\n| b.com | 1 | n/a | n/a | n/a | n/a | n/a | n/a | n/a |\n"));
+  assert_non_null(strstr(md, "\n| busy | the trace could not be read (its error says why) | "
+                             "trace_unreadable | 1 |\n"));
+  /* Every n/a cell of the Sites table names its reason. */
+  assert_non_null(strstr(md, "\n| b.com | 1 | n/a (trace_unreadable) | n/a (trace_unreadable) |"));
   assert_null(strstr(md, "Sites without a trace"));
   free(md);
   tc_metrics_reduction_free(r);
@@ -939,7 +873,9 @@ static void site_with_only_unreadable_traces(void **state) {
                                "    \"lag\": \"trace_unreadable\",\n"
                                "    \"frames\": \"trace_unreadable\",\n"
                                "    \"heap\": \"trace_unreadable\",\n"
-                               "    \"user_timing\": \"trace_unreadable\"\n   }"));
+                               "    \"user_timing\": \"trace_unreadable\",\n"
+                               "    \"layout\": \"trace_unreadable\",\n"
+                               "    \"iframes\": \"trace_unreadable\"\n   }"));
   assert_non_null(strstr(json, "\"error\": \"object has no traceEvents array\""));
   assert_non_null(strstr(json, "\"error\": \"cannot open file\""));
   free(json);
@@ -947,7 +883,7 @@ static void site_with_only_unreadable_traces(void **state) {
   assert_non_null(strstr(md, "\n2 traces from 1 sites. 2 traces could not be read"));
   assert_non_null(strstr(md, "\n| c.com | c/1.json | object has no traceEvents array |\n"
                              "| c.com | c/2.json | cannot open file |\n"));
-  assert_non_null(strstr(md, "\n| c.com | 2 | n/a | n/a | n/a | n/a | n/a | n/a | n/a |\n"));
+  assert_non_null(strstr(md, "\n| c.com | 2 | n/a (trace_unreadable) | n/a (trace_unreadable) |"));
   free(md);
   tc_metrics_reduction_free(r);
   tc_metrics_set_free(s);
@@ -1033,15 +969,40 @@ static void sites_without_trace_are_listed_not_measured(void **state) {
   }
   assert_int_equal(r->corpus[field_index(r, "tbt_ms")].n, 1);
 
+  /* A row for every site of the crawl: n/a throughout, the crawl's reason
+   * as its error. */
   char *csv = report_of(r, tc_metrics_write_csv);
-  assert_null(strstr(csv, "z.com"));
-  assert_null(strstr(csv, "d.com"));
+  char *head[160], *row[160];
+  char *csv2 = strdup(csv);
+  size_t nh = csv_cells(csv, "site,", head, 160);
+  size_t nr = csv_cells(csv2, "z.com,", row, 160);
+  assert_int_equal(nh, nr);
+  for (size_t c = 0; c < nh; c++) {
+    const char *col = head[c], *want = "";
+    size_t len = strlen(col);
+    if (!strcmp(col, "site"))
+      want = "z.com";
+    else if (!strcmp(col, "error"))
+      want = "navigation timeout";
+    else if (!strcmp(col, "main_rule") || !strcmp(col, "window_rule"))
+      want = "none";
+    else if (len > 3 && !strcmp(col + len - 3, "_na"))
+      want = "no_trace";
+    if (strcmp(row[c], want) != 0)
+      fail_msg("column %s: got '%s', want '%s'", col, row[c], want);
+  }
+  free(csv);
+  free(csv2);
+  csv = report_of(r, tc_metrics_write_csv);
+  assert_non_null(strstr(csv, "\nd.com,"));
+  assert_true(strstr(csv, "\na.com,") < strstr(csv, "\nd.com,"));
+  assert_true(strstr(csv, "\nd.com,") < strstr(csv, "\nz.com,"));
   free(csv);
   char *json = report_of(r, tc_metrics_write_json);
   assert_non_null(strstr(json, "\"site\": \"z.com\",\n   \"traces\": [],\n"
                                "   \"traces_unreadable\": 0,\n"
                                "   \"no_trace_reason\": \"navigation timeout\",\n"));
-  assert_non_null(strstr(json, "\"user_timing\": \"no_trace\"\n"));
+  assert_non_null(strstr(json, "\"user_timing\": \"no_trace\",\n"));
   assert_non_null(strstr(json, "\"sites\": 3,\n  \"traces\": 1,\n  \"traces_unreadable\": 0,\n"
                                "  \"sites_without_trace\": 2,\n"));
   assert_null(strstr(json, "\"late\""));
@@ -1051,7 +1012,7 @@ static void sites_without_trace_are_listed_not_measured(void **state) {
   assert_non_null(strstr(md, "\n1 traces from 1 sites. 2 more sites of the crawl left no "
                              "trace: every metric n/a (see Sites without a trace).\n"));
   assert_non_null(strstr(md, "\n| d.com | dns failure |\n| z.com | navigation timeout |\n"));
-  assert_non_null(strstr(md, "\n| z.com | 0 | n/a | n/a | n/a | n/a | n/a | n/a | n/a |\n"));
+  assert_non_null(strstr(md, "\n| z.com | 0 | n/a (no_trace) | n/a (no_trace) |"));
   assert_null(strstr(md, "Unreadable traces"));
   free(md);
   tc_metrics_reduction_free(r);

@@ -85,7 +85,9 @@ Definitions (the C census implements exactly these):
 - sentence: "Observed N time(s) on M of S site(s)", numbers with thousands
   separators, then, only when more than one of SENTENCE_PARTS has a
   non-zero count, ": " and those counts in that order, "a, b and c", then
-  ".". A part counts pairs or the records of some phases.
+  ".". A part counts pairs or the records of some phases. A part none of
+  whose records has an argument path gets ", which carry no arguments"
+  ("carries" for one) after it, when some other part's records have one.
 """
 
 import argparse
@@ -112,16 +114,17 @@ KEYED_PHASES = {
 }
 USAGE_LIMITS = ((2, "rare"), (5, "low"), (300, "moderate"), (3000, "high"))
 DURATION_LIMITS_US = ((10, "very short"), (100, "short"), (1000, "typical"))
-# The sentence's breakdown, in order: (pair keys, phase letters, one, many).
+# The sentence's breakdown, in order: (pair keys, phase letters, one, many,
+# the phases whose records the part is made of).
 SENTENCE_PARTS = (
     ((), "X", "complete slice", "complete slices"),
-    (("begin_end",), "", "begin/end pair", "begin/end pairs"),
-    (("begin_end_unmatched",), "", "unmatched begin or end", "unmatched begins or ends"),
-    (("flow",), "", "flow pair", "flow pairs"),
-    (("flow_unpaired",), "", "unpaired flow record", "unpaired flow records"),
+    (("begin_end",), "", "begin/end pair", "begin/end pairs", "BE"),
+    (("begin_end_unmatched",), "", "unmatched begin or end", "unmatched begins or ends", "BE"),
+    (("flow",), "", "flow pair", "flow pairs", "sf"),
+    (("flow_unpaired",), "", "unpaired flow record", "unpaired flow records", "sf"),
     ((), "t", "flow step", "flow steps"),
-    (("async",), "", "async span", "async spans"),
-    (("async_unpaired",), "", "unpaired async record", "unpaired async records"),
+    (("async",), "", "async span", "async spans", "beSF"),
+    (("async_unpaired",), "", "unpaired async record", "unpaired async records", "beSF"),
     ((), "nTp", "async instant or step", "async instants and steps"),
     ((), "Ii", "instant", "instants"),
     ((), "R", "mark", "marks"),
@@ -403,17 +406,25 @@ def duration_summary(values):
     }
 
 
-def sentence(records, sites, sites_total, phases, pairs):
+def sentence(records, sites, sites_total, phases, pairs, phases_with_args=None):
+    phases_with_args = phases_with_args or {}
     text = "Observed {:,} {} on {:,} of {:,} {}".format(
         records, "time" if records == 1 else "times", sites, sites_total,
         "site" if sites_total == 1 else "sites")
     parts = []
-    for pair_keys, letters, one, many in SENTENCE_PARTS:
+    for part in SENTENCE_PARTS:
+        pair_keys, letters, one, many = part[:4]
+        made_of = part[4] if len(part) > 4 else letters
         n = sum(pairs[k] for k in pair_keys) + sum(phases.get(ph, 0) for ph in letters)
         if n:
-            parts.append("{:,} {}".format(n, one if n == 1 else many))
+            with_args = sum(phases_with_args.get(ph, 0) for ph in made_of)
+            parts.append(("{:,} {}".format(n, one if n == 1 else many), n, with_args))
     if len(parts) > 1:
-        text += ": " + ", ".join(parts[:-1]) + " and " + parts[-1]
+        any_args = any(a for _, _, a in parts)
+        clause = [any_args and not a for _, _, a in parts]
+        words = [t + (", which carr%s no arguments" % ("ies" if n == 1 else "y") if c else "")
+                 for (t, n, _), c in zip(parts, clause)]
+        text += ": " + ", ".join(words[:-1]) + (", and " if clause[-2] else " and ") + words[-1]
     return text + "."
 
 
@@ -473,7 +484,7 @@ class Census:
         entry = self.names.get(name)
         if entry is None:
             entry = self.names[name] = {
-                "records": 0, "sites": set(), "phases": {}, "args": {},
+                "records": 0, "sites": set(), "phases": {}, "phases_with_args": {}, "args": {},
                 "pairs": dict.fromkeys(PAIR_KEYS, 0), "categories": {}, "durations": [],
             }
         entry["records"] += 1
@@ -484,7 +495,10 @@ class Census:
         dur = event_duration(event)
         if dur is not None:
             entry["durations"].append(dur)
-        for path, types in event_arg_paths(event).items():
+        paths = event_arg_paths(event)
+        if paths:
+            entry["phases_with_args"][ph] = entry["phases_with_args"].get(ph, 0) + 1
+        for path, types in paths.items():
             arg = entry["args"].get(path)
             if arg is None:
                 arg = entry["args"][path] = {"records": 0, "sites": set(), "types": set()}
@@ -509,8 +523,10 @@ class Census:
             "name": name,
             "records": e["records"],
             "sites": len(e["sites"]),
-            "sentence": sentence(e["records"], len(e["sites"]), sites_total, phases, e["pairs"]),
+            "sentence": sentence(e["records"], len(e["sites"]), sites_total, phases, e["pairs"],
+                                 e["phases_with_args"]),
             "phases": phases,
+            "phases_with_args": {ph: e["phases_with_args"].get(ph, 0) for ph in phases},
             "pairs": dict(e["pairs"]),
             "categories": [
                 {"name": c, "records": n}

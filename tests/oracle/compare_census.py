@@ -28,7 +28,7 @@ import sys
 
 SKETCH_ALPHA = 0.005
 SKETCH_ZERO = 1e-4
-EVENT_EXACT_FIELDS = ("sentence", "usage", "records_per_site")
+EVENT_EXACT_FIELDS = ("sentence", "usage", "records_per_site", "phases_with_args")
 
 
 def by_key(items, key, side, where, diffs, ordered=True):

@@ -64,6 +64,10 @@ static void set_ph(tc_res_event *e, char letter, uint64_t n) {
   e->ph[tc_phase_index((tc_str){&letter, 1})] = n;
 }
 
+static void set_ph_args(tc_res_event *e, char letter, uint64_t n) {
+  e->ph_args[tc_phase_index((tc_str){&letter, 1})] = n;
+}
+
 static void test_sentence_mixed(void **state) {
   (void)state;
   tc_res_event e;
@@ -78,6 +82,23 @@ static void test_sentence_mixed(void **state) {
   tc_phase_sentence(&e, 300, buf, sizeof buf);
   assert_string_equal(buf, "Observed 145,565 times on 182 of 300 sites: 59,689 complete slices "
                            "and 42,935 flow pairs.");
+
+  /* The manual's PumpTokenizerIfPossible: the slices carry args.parser,
+   * the flow records nothing, and the sentence says so for that group. */
+  set_ph_args(&e, 'X', 59689);
+  tc_phase_sentence(&e, 300, buf, sizeof buf);
+  assert_string_equal(buf, "Observed 145,565 times on 182 of 300 sites: 59,689 complete slices "
+                           "and 42,935 flow pairs, which carry no arguments.");
+  /* One flow record with an argument: the group carries some. */
+  set_ph_args(&e, 'f', 1);
+  tc_phase_sentence(&e, 300, buf, sizeof buf);
+  assert_string_equal(buf, "Observed 145,565 times on 182 of 300 sites: 59,689 complete slices "
+                           "and 42,935 flow pairs.");
+  /* Only the flows carry any: the clause moves to the slices. */
+  set_ph_args(&e, 'X', 0);
+  tc_phase_sentence(&e, 300, buf, sizeof buf);
+  assert_string_equal(buf, "Observed 145,565 times on 182 of 300 sites: 59,689 complete slices, "
+                           "which carry no arguments, and 42,935 flow pairs.");
 
   /* Three kinds: commas, then "and" before the last. */
   memset(&e, 0, sizeof e);
@@ -99,6 +120,10 @@ static void test_sentence_mixed(void **state) {
   set_ph(&e, 'C', 1);
   tc_phase_sentence(&e, 1, buf, sizeof buf);
   assert_string_equal(buf, "Observed 1 time on 1 of 1 site: 1 unpaired async record and 1 counter.");
+  set_ph_args(&e, 'C', 1);
+  tc_phase_sentence(&e, 1, buf, sizeof buf);
+  assert_string_equal(buf, "Observed 1 time on 1 of 1 site: 1 unpaired async record, which "
+                           "carries no arguments, and 1 counter.");
 }
 
 /* One kind of record alone gets no breakdown, whichever kind it is. */

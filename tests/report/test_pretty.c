@@ -1,12 +1,13 @@
 /* The re-indenter against the manual itself: every example event printed
  * in ../shared/seeds/chrome-trace-event-manual.txt (argv[1]) is compacted
- * here and must come back exactly as the manual prints it, with the
- * manual's "... [N more items]" marks standing for N elided elements. The
- * examples that use the two layouts tc_json_pretty does not have (arrays of
- * scalars on one line, an empty object opened and closed on two lines) are
- * checked apart, as a known difference. Then small cases: empty arrays,
- * elision, strings that look like syntax, and input that is not JSON, which
- * is written as it is. */
+ * here, its keys sorted as Chrome's JSON export writes them, and
+ * tc_event_pretty must bring it back exactly as the manual prints it: the
+ * manual's key order, its layout, its "... [N more items]" marks standing for
+ * N elided elements, with one deliberate difference (issue 8): an empty
+ * object stays on one line, "args": {}, where the manual opens and closes
+ * it on two. The examples with one-line arrays or empty objects are checked
+ * apart. Then small cases: empty arrays, elision, strings that look like
+ * syntax, and input that is not JSON, which is written as it is. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,18 +27,27 @@
 
 static const char *manual_path;
 
-static char *pretty(const char *json, size_t len, size_t max_items) {
+/* Runs one of the two pretty-printers into a string the caller frees. */
+static char *run_pretty(void (*fn)(tc_wbuf *, tc_str, size_t), const char *json, size_t len,
+                        size_t max_items) {
   char *buf = NULL;
   size_t n = 0;
   FILE *fp = open_memstream(&buf, &n);
   assert_non_null(fp);
-  tc_str s = {json, len};
   tc_wbuf out;
   tc_wbuf_init(&out, fp);
-  tc_json_pretty(&out, s, max_items);
+  fn(&out, (tc_str){json, len}, max_items);
   tc_wbuf_flush(&out);
   assert_int_equal(fclose(fp), 0);
   return buf;
+}
+
+static char *pretty(const char *json, size_t len, size_t max_items) {
+  return run_pretty(tc_json_pretty, json, len, max_items);
+}
+
+static char *event_pretty(const char *json, size_t max_items) {
+  return run_pretty(tc_event_pretty, json, strlen(json), max_items);
 }
 
 static void expect_pretty(const char *json, size_t max_items, const char *want) {
@@ -186,15 +196,91 @@ static char *compact_and_expand(const char *s) {
   return out;
 }
 
-static void report_first_difference(const example *ex, const char *got) {
-  const char *a = ex->text, *b = got;
+/* The members of a compact top-level object, sorted by key, as Chrome's
+ * JSON export orders them. */
+typedef struct {
+  const char *p;
+  size_t n;
+} span;
+
+static int span_cmp(const void *a, const void *b) {
+  const span *x = a, *y = b;
+  int r = strncmp(x->p, y->p, x->n < y->n ? x->n : y->n);
+  return r ? r : (x->n > y->n) - (x->n < y->n);
+}
+
+static char *sort_members(const char *compact) {
+  size_t len = strlen(compact), n = 0;
+  span m[64];
+  const char *start = compact + 1;
+  int depth = 0, in_str = 0;
+  for (const char *p = compact + 1; p < compact + len - 1; p++) {
+    if (in_str) {
+      if (*p == '\\')
+        p++;
+      else if (*p == '"')
+        in_str = 0;
+    } else if (*p == '"') {
+      in_str = 1;
+    } else if (*p == '{' || *p == '[') {
+      depth++;
+    } else if (*p == '}' || *p == ']') {
+      depth--;
+    } else if (*p == ',' && depth == 0) {
+      assert_true(n < 64);
+      m[n++] = (span){start, (size_t)(p - start)};
+      start = p + 1;
+    }
+  }
+  assert_true(n < 64);
+  m[n++] = (span){start, (size_t)(compact + len - 1 - start)};
+  qsort(m, n, sizeof *m, span_cmp);
+  char *out = malloc(len + 1);
+  assert_non_null(out);
+  size_t o = 0;
+  out[o++] = '{';
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      out[o++] = ',';
+    memcpy(out + o, m[i].p, m[i].n);
+    o += m[i].n;
+  }
+  out[o++] = '}';
+  out[o] = '\0';
+  return out;
+}
+
+/* The manual's text with each empty object on one line ("{" ending a line
+ * and "}" alone on the next become "{}"). */
+static char *one_line_empty_objects(const char *text) {
+  char *out = strdup(text);
+  assert_non_null(out);
+  char *w = out;
+  for (const char *p = text; *p;) {
+    if (p[0] == '{' && p[1] == '\n') {
+      const char *q = p + 2 + strspn(p + 2, " ");
+      if (*q == '}') {
+        *w++ = '{';
+        *w++ = '}';
+        p = q + 1;
+        continue;
+      }
+    }
+    *w++ = *p++;
+  }
+  *w = '\0';
+  return out;
+}
+
+static void report_first_difference(const example *ex, const char *want, const char *got) {
+  const char *a = want, *b = got;
   int line = ex->line;
   while (*a && *a == *b) {
     line += *a == '\n';
     a++;
     b++;
   }
-  print_message("manual line %d: manual has '%.60s', tc_json_pretty wrote '%.60s'\n", line, a, b);
+  print_message("manual line %d: manual has '%.60s', tc_event_pretty wrote '%.60s'\n", line, a, b);
 }
 
 /* Checks the examples with (OTHER = 1) or without the layouts above;
@@ -208,12 +294,16 @@ static int check_examples(int other, int *checked) {
       continue;
     (*checked)++;
     char *compact = compact_and_expand(ex->text);
-    char *got = pretty(compact, strlen(compact), MANUAL_ITEMS);
-    if (strcmp(got, ex->text) != 0) {
+    char *sorted = sort_members(compact);
+    char *got = event_pretty(sorted, MANUAL_ITEMS);
+    char *want = one_line_empty_objects(ex->text);
+    if (strcmp(got, want) != 0) {
       bad++;
-      report_first_difference(ex, got);
+      report_first_difference(ex, want, got);
     }
+    free(want);
     free(got);
+    free(sorted);
     free(compact);
   }
   return bad;
@@ -229,7 +319,7 @@ static void test_manual_examples(void **state) {
 }
 
 /* The manual prints an array of scalars on one line, ["a", "b", ...], cut
- * after eight elements, and an empty object as "{" and "}" on two lines. */
+ * after eight elements; an empty object comes out as {} (see above). */
 static void test_manual_other_layouts(void **state) {
   (void)state;
   int checked;
@@ -265,13 +355,33 @@ static void test_layout(void **state) {
                 "{\n  \"a\": 1,\n  \"b\": {\n    \"c\": 2\n  }\n}");
 }
 
-/* Empty arrays stay on one line. (Empty objects are left to the manual's
- * examples above: it prints "args": { and } on two lines.) */
-static void test_empty_arrays(void **state) {
+/* Empty arrays and objects stay on one line. */
+static void test_empty_containers(void **state) {
   (void)state;
   expect_pretty("[]", 3, "[]");
   expect_pretty("[\n]", 3, "[]");
   expect_pretty("{\"a\":[ ],\"b\":[[]]}", 3, "{\n  \"a\": [],\n  \"b\": [\n    []\n  ]\n}");
+  expect_pretty("{\"args\":{ }}", 3, "{\n  \"args\": {}\n}");
+}
+
+/* An event's keys in the manual's order, unknown keys in their own order
+ * before args; what is not an object of members is left to tc_json_pretty. */
+static void test_event_key_order(void **state) {
+  (void)state;
+  char *got = event_pretty("{\"args\":{},\"tid\":2,\"zz\":0,\"ph\":\"X\",\"aa\":1,\"name\":\"n\","
+                           "\"cat\":\"c\",\"pid\":1,\"ts\":5,\"dur\":3}",
+                           3);
+  assert_string_equal(got, "{\n  \"name\": \"n\",\n  \"cat\": \"c\",\n  \"ph\": \"X\",\n  \"ts\": 5,\n"
+                           "  \"dur\": 3,\n  \"pid\": 1,\n  \"tid\": 2,\n  \"zz\": 0,\n  \"aa\": 1,\n"
+                           "  \"args\": {}\n}");
+  free(got);
+  static const char *const other[] = {"[1,2]", "{}", "{\"a\":1", "{\"a\":1} x", "\"s\""};
+  for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+    char *a = event_pretty(other[i], 3), *b = pretty(other[i], strlen(other[i]), 3);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+  }
 }
 
 /* Elided elements are skipped whole, even when their strings hold
@@ -369,7 +479,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_manual_examples),
       cmocka_unit_test(test_manual_other_layouts),
       cmocka_unit_test(test_layout),
-      cmocka_unit_test(test_empty_arrays),
+      cmocka_unit_test(test_empty_containers),
+      cmocka_unit_test(test_event_key_order),
       cmocka_unit_test(test_elision),
       cmocka_unit_test(test_strings_verbatim),
       cmocka_unit_test(test_invalid_as_is),

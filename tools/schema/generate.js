@@ -36,6 +36,7 @@ function main() {
     recording_categories: rec.categories,
     recording_excludes_other_categories: rec.exclusive,
     recording_optional_categories: rec.optional,
+    recording_all_categories: rec.all,
     recording_categories_source: `${frontend} ${version(frontend)}: ${FILES.controller} ` +
       `#categoriesForRecording under the default settings of ${FILES.meta}, as ${FILES.panel} ` +
       `passes them; DefaultCategories and OptionalCategories from ${FILES.events}`,

@@ -24,6 +24,7 @@ function expectations(entries) {
       name_from: e.nameFrom,
       recording: e.recording,
       recording_requires: e.recordingRequires,
+      recording_sentence: e.recordingSentence,
       undeclared_args: e.undeclared ? e.undeclared.paths : [],
       undeclared_complete: !e.undeclared || e.undeclared.more === 0,
       undeclared_listed: e.undeclared !== null,

@@ -47,10 +47,14 @@ function parseExample(lines) {
 // never, only with an option (naming the category it records), or nothing,
 // which the manual uses for events a default recording has.
 function recordingClaim(header) {
-  if (header.includes(NEVER_RECORDED)) return { recording: 'never', recordingRequires: null };
+  const line = (re) => (header.split('\n').find((l) => re.test(l)) || null);
+  if (header.includes(NEVER_RECORDED)) {
+    return { recording: 'never', recordingRequires: null,
+      recordingSentence: line(/does not contain this event/) };
+  }
   const m = ONLY_WITH.exec(header);
-  if (m) return { recording: 'optional', recordingRequires: m[1] };
-  return { recording: 'default', recordingRequires: null };
+  if (m) return { recording: 'optional', recordingRequires: m[1], recordingSentence: m[0] };
+  return { recording: 'default', recordingRequires: null, recordingSentence: null };
 }
 
 // "a, b and 3 more" -> { paths: [a, b], more: 3 }
@@ -98,7 +102,8 @@ function checkName(entries, i, vocabulary, taken) {
 
 // Returns entries in manual order: { line, name, nameFrom, example,
 // undeclared: {paths, more} | null, devtoolsKnown, recording ('default' |
-// 'optional' | 'never'), recordingRequires (a category or null), categories
+// 'optional' | 'never'), recordingRequires (a category or null),
+// recordingSentence (the manual's sentence saying so, or null), categories
 // (the example's, else the entry's "categories" section, else []) }.
 function parseManual(file = DEFAULT_MANUAL, namesFile = NAMES) {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
@@ -130,6 +135,7 @@ function parseManual(file = DEFAULT_MANUAL, namesFile = NAMES) {
     devtoolsKnown: e.devtoolsKnown,
     recording: e.recording,
     recordingRequires: e.recordingRequires,
+    recordingSentence: e.recordingSentence,
     categories: e.categories,
   }));
 }

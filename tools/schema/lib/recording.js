@@ -4,7 +4,9 @@
 //
 // TimelineController#categoriesForRecording builds the list: '-*' (or '*' when
 // "show all events" is on), then DefaultCategories, then one OptionalCategories
-// group per recording option. Whether a group is in a default recording depends
+// group per recording option. Each option's setting is named by the title the
+// DevTools Settings pane shows for it (its UIStrings text), as the manual
+// names them ("Enable CSS selector stats (slow)", "Show all events"). Whether a group is in a default recording depends
 // on the option, which TimelinePanel fills from a setting, whose default value
 // timeline-meta.ts registers. This follows that chain through the syntax and
 // throws on any shape it does not know, so a front-end change that moves the
@@ -53,9 +55,28 @@ function exportedConst(source, name) {
   return decl.initializer;
 }
 
-// settingName -> defaultValue, from every registerSettingExtension({...}).
+// The UI strings a file registers: `const UIStrings = {key: 'text', ...}`.
+function uiStrings(source) {
+  const strings = new Map();
+  const decl = findAll(source, (n) => ts.isVariableDeclaration(n) && n.name.getText() === 'UIStrings');
+  if (decl.length !== 1) return strings;
+  const obj = strip(decl[0].initializer);
+  if (!ts.isObjectLiteralExpression(obj)) return strings;
+  for (const p of obj.properties) {
+    if (ts.isPropertyAssignment(p) && ts.isStringLiteralLike(p.initializer)) {
+      strings.set(p.name.getText(), p.initializer.text);
+    }
+  }
+  return strings;
+}
+
+// settingName -> defaultValue, and settingName -> the title the Settings
+// pane shows (`title: i18nLazyString(UIStrings.key)`), from every
+// registerSettingExtension({...}).
 function settingDefaults(meta) {
   const defaults = new Map();
+  const titles = new Map();
+  const strings = uiStrings(meta);
   for (const obj of findAll(meta, ts.isObjectLiteralExpression)) {
     const prop = (k) => obj.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === k);
     const name = prop('settingName');
@@ -66,8 +87,21 @@ function settingDefaults(meta) {
       : v.kind === ts.SyntaxKind.FalseKeyword ? false
         : ts.isStringLiteralLike(v) ? v.text : undefined;
     defaults.set(name.initializer.text, parsed);
+    const title = prop('title') && strip(prop('title').initializer);
+    if (title && ts.isCallExpression(title) && title.arguments.length === 1 &&
+        ts.isPropertyAccessExpression(title.arguments[0]) &&
+        strings.has(title.arguments[0].name.text)) {
+      titles.set(name.initializer.text, strings.get(title.arguments[0].name.text));
+    }
   }
-  return defaults;
+  return { defaults, titles };
+}
+
+// The title of SETTING, which a recording option depends on: a change that
+// moves it must fail the generator, not drop the setting's name.
+function titleOf(ctx, setting) {
+  if (!ctx.titles.has(setting)) throw new Error(`setting ${setting} has no title`);
+  return ctx.titles.get(setting);
 }
 
 // `...moduleSetting('name')`, possibly through a `this.field` assigned one.
@@ -106,7 +140,7 @@ function evaluate(expr, ctx) {
   return fail(expr, 'unknown recording condition');
 }
 
-function panelContext(panel, defaults) {
+function panelContext(panel, { defaults, titles }) {
   const fields = new Map();
   for (const a of findAll(panel, (n) => ts.isBinaryExpression(n) &&
       n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
@@ -122,12 +156,14 @@ function panelContext(panel, defaults) {
   for (const p of strip(start.arguments[0]).properties) {
     if (ts.isPropertyAssignment(p)) options.set(p.name.getText(), p.initializer);
   }
-  return { fields, options, defaults };
+  return { fields, options, defaults, titles };
 }
 
 // Returns { categories: sorted default recording categories,
-//           optional: { group: { categories, default_on, setting } },
-//           exclusive: true when the list starts with '-*' }.
+//           optional: { group: { categories, default_on, setting, title } },
+//           exclusive: true when the list starts with '-*',
+//           all: { setting, title, default_on }: the setting that makes it
+//                '*' (every category that is not disabled-by-default) }.
 function recordingCategories(root) {
   const src = Object.fromEntries(Object.entries(FILES).map(([k, rel]) => [k, parse(root, rel)]));
   const defaults = settingDefaults(src.meta);
@@ -143,12 +179,15 @@ function recordingCategories(root) {
 
   const categories = new Set();
   let exclusive = null;
+  let all = null;
   for (const el of list.initializer.elements) {
     if (ts.isSpreadElement(el) && lastName(el.expression) === 'DefaultCategories') {
       defaultCategories.forEach((c) => categories.add(c));
     } else if (ts.isConditionalExpression(el)) {
-      const pick = evaluate(el.condition, ctx).value ? el.whenTrue : el.whenFalse;
-      exclusive = pick.text === '-*';
+      const { value, setting } = evaluate(el.condition, ctx);
+      if (el.whenTrue.text !== '*' || el.whenFalse.text !== '-*') fail(el, 'not "*" : "-*"');
+      exclusive = !value;
+      all = { setting, title: titleOf(ctx, setting), default_on: value };
     } else {
       fail(el, 'unknown category list element');
     }
@@ -161,12 +200,15 @@ function recordingCategories(root) {
     const group = lastName(push.expression);
     if (!groupCategories.has(group)) fail(push, 'unknown category group');
     const { value, setting } = evaluate(stmt.expression, ctx);
-    optional[group] = { categories: [...groupCategories.get(group)].sort(), default_on: value, setting };
+    optional[group] = {
+      categories: [...groupCategories.get(group)].sort(), default_on: value, setting,
+      title: titleOf(ctx, setting),
+    };
     if (value) groupCategories.get(group).forEach((c) => categories.add(c));
   }
   // Chrome reads "navigation,rail" as two categories.
   const split = [...categories].flatMap((c) => c.split(','));
-  return { categories: [...new Set(split)].sort(), optional, exclusive };
+  return { categories: [...new Set(split)].sort(), optional, exclusive, all };
 }
 
 module.exports = { recordingCategories, FILES };

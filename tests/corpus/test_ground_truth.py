@@ -1,0 +1,67 @@
+"""The metrics of the ground-truth crawl are what the sites' code sets.
+
+corpus/truth/crawl holds one trace per site of corpus/truth/sites, recorded
+by corpus/record with the recipe's default flags (as a user records them).
+tracecensus runs on it here and every site's figures are checked against
+groundtruth.py's set values and tolerances. test_recorder.py applies the same
+check to a fresh recording. Needs TRACECENSUS (the binary) and zstd.
+"""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import groundtruth
+import tracekit
+
+BINARY = os.environ.get("TRACECENSUS")
+TRUTH = os.path.join(tracekit.CORPUS, "truth")
+CRAWL = os.path.join(TRUTH, "crawl")
+
+
+def census(crawl, out):
+    """Runs tracecensus on CRAWL (with its manifest) into OUT; returns metrics.json."""
+    proc = subprocess.run([BINARY, "census", "--manifest", os.path.join(crawl, "manifest.tsv"),
+                           "-o", out, crawl], capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise AssertionError("tracecensus failed: " + proc.stderr[-2000:])
+    with open(os.path.join(out, "metrics.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def check_crawl(case, crawl):
+    """Every recorded site of CRAWL against its set figures, as subtests."""
+    rows = {r["site"]: r for r in tracekit.read_manifest(crawl)}
+    with tempfile.TemporaryDirectory() as out:
+        metrics = census(crawl, out)
+    traces = {t["site"]: t for t in metrics["traces"]}
+    case.assertEqual(sorted(rows), sorted(groundtruth.SITES))
+    for site in sorted(groundtruth.SITES):
+        with case.subTest(site=site):
+            case.assertEqual(rows[site]["status"], "recorded", rows[site]["reason"])
+            events = tracekit.Trace.load(os.path.join(crawl, rows[site]["trace"])).events
+            case.assertEqual(groundtruth.check(traces[site], site, rows[site]["url"], events), [])
+    return metrics
+
+
+@unittest.skipUnless(BINARY, "TRACECENSUS is not set: set it to the tracecensus binary")
+@unittest.skipUnless(tracekit.have_zstd(), "the zstd command is needed to read the crawl")
+class GroundTruth(unittest.TestCase):
+    def test_sites_and_table_agree(self):
+        sites = sorted(n for n in os.listdir(os.path.join(TRUTH, "sites"))
+                       if os.path.isdir(os.path.join(TRUTH, "sites", n)))
+        self.assertEqual(sites, sorted(groundtruth.SITES))
+
+    def test_recorded_with_the_recipes_default_flags(self):
+        for row in tracekit.read_manifest(CRAWL):
+            trace = tracekit.Trace.load(os.path.join(CRAWL, row["trace"]))
+            with self.subTest(site=row["site"]):
+                self.assertNotIn("--disable-features", trace.metadata.get("command_line", ""))
+
+    def test_committed_crawl_has_the_set_figures(self):
+        check_crawl(self, CRAWL)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,98 @@
+/* Builders for the kernel unit tests (see kevents.h). */
+#include "kevents.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+void near(double got, double want, double eps, const char *what) {
+  if (!(fabs(got - want) <= eps)) {
+    print_error("%s: got %.9g, want %.9g\n", what, got, want);
+    fail();
+  }
+}
+
+tc_kernels *kernels(void) {
+  tc_kernel_opts o;
+  tc_kernel_opts_default(&o);
+  tc_kernels *k = tc_kernels_create(&o);
+  assert_non_null(k);
+  return k;
+}
+
+static uint64_t next_index;
+
+void feed(tc_kernels *k, tc_kevent ev, const tc_argval *args, uint32_t nargs) {
+  assert_true(tc_kernels_wants(ev.name, ev.cat, ev.ph));
+  ev.args = args;
+  ev.nargs = nargs;
+  ev.index = next_index++;
+  tc_kernels_feed(k, &ev);
+}
+
+/* The slot of an arg path in tc_kernels_arg_paths(). */
+static uint16_t slot(const char *path) {
+  size_t n;
+  const char *const *p = tc_kernels_arg_paths(&n);
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(p[i], path) == 0)
+      return (uint16_t)i;
+  fail_msg("no arg path %s", path);
+  return 0;
+}
+
+tc_argval str_arg(const char *path, const char *s, uint32_t elem) {
+  return (tc_argval){.slot = slot(path), .type = TC_JT_STRING, .elem = elem, .str = tc_str_c(s)};
+}
+
+tc_argval num_arg(const char *path, double v, uint32_t elem) {
+  return (tc_argval){.slot = slot(path), .type = TC_JT_NUMBER, .elem = elem, .num = v};
+}
+
+tc_argval bool_arg(const char *path, int v, uint32_t elem) {
+  return (tc_argval){.slot = slot(path), .type = TC_JT_BOOL, .elem = elem, .num = v != 0};
+}
+
+tc_kevent event(const char *name, const char *cat, char ph, int64_t pid, int64_t tid, double ts) {
+  return (tc_kevent){.name = tc_str_c(name),
+                     .cat = tc_str_c(cat),
+                     .ph = ph,
+                     .ts = ts,
+                     .dur = -1,
+                     .pid = pid,
+                     .tid = tid};
+}
+
+void thread_name(tc_kernels *k, int64_t pid, int64_t tid, const char *name) {
+  tc_argval a = str_arg("args.name", name, 0);
+  feed(k, event("thread_name", "__metadata", 'M', pid, tid, 0), &a, 1);
+}
+
+void task_named(tc_kernels *k, const char *name, int64_t pid, double start_ms, double dur_ms) {
+  tc_kevent ev =
+      event(name, "disabled-by-default-devtools.timeline", 'X', pid, MAIN, start_ms * MS);
+  ev.dur = dur_ms * MS;
+  feed(k, ev, NULL, 0);
+}
+
+/* Thread (PID, TID) has events from FROM to TO (microseconds). */
+void span(tc_kernels *k, int64_t pid, int64_t tid, double from, double to) {
+  tc_kspan_in sp = {pid, tid, from, to, to, 2};
+  tc_kernels_thread_span(k, &sp);
+}
+
+tc_trace_metrics *finish_ref(tc_kernels *k, const char *site, const char *trace, int truncated) {
+  tc_trace_ref ref = {.site = site, .trace = trace, .truncated = truncated};
+  tc_trace_metrics *m = NULL;
+  assert_int_equal(tc_kernels_finish(k, &ref, &m), TC_OK);
+  tc_kernels_free(k);
+  assert_non_null(m);
+  return m;
+}
+
+tc_trace_metrics *finish(tc_kernels *k) { return finish_ref(k, "example.com", "example.json", 0); }

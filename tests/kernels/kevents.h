@@ -1,0 +1,33 @@
+/* Builders for the kernel unit tests: events fed through the public API
+ * as the census pass feeds them (each passes tc_kernels_wants first), and
+ * the finish that hands the metrics back. Timestamps are given in ms. */
+#ifndef KEVENTS_H
+#define KEVENTS_H
+
+#include <stdint.h>
+
+#include "kernels/tc_kernels.h"
+
+#define MS 1000.0 /* trace timestamps are microseconds */
+#define MAIN 1    /* the main thread's tid in every test process */
+
+/* Fails the test unless |GOT - WANT| <= EPS. */
+void near(double got, double want, double eps, const char *what);
+#define NEAR(got, want) near((got), (want), 1e-6, #got)
+
+tc_kernels *kernels(void); /* default options */
+void feed(tc_kernels *k, tc_kevent ev, const tc_argval *args, uint32_t nargs);
+tc_argval str_arg(const char *path, const char *s, uint32_t elem);
+tc_argval num_arg(const char *path, double v, uint32_t elem);
+tc_argval bool_arg(const char *path, int v, uint32_t elem);
+tc_kevent event(const char *name, const char *cat, char ph, int64_t pid, int64_t tid, double ts);
+void thread_name(tc_kernels *k, int64_t pid, int64_t tid, const char *name);
+/* A complete task NAME on (PID, MAIN). */
+void task_named(tc_kernels *k, const char *name, int64_t pid, double start_ms, double dur_ms);
+/* Thread (PID, TID) has events from FROM to TO (microseconds). */
+void span(tc_kernels *k, int64_t pid, int64_t tid, double from, double to);
+/* Finishes and frees K; the metrics are the caller's. */
+tc_trace_metrics *finish_ref(tc_kernels *k, const char *site, const char *trace, int truncated);
+tc_trace_metrics *finish(tc_kernels *k);
+
+#endif
