@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "kernels/tc_kernels.h"
-#include "reduce/tc_sketch.h"
+#include "util/tc_sketch.h"
 #include "util/tc_grow.h"
 #include "util/tc_json_valid.h"
 

@@ -17,7 +17,7 @@
 #include "census/tc_seq.h"
 #include "json/tc_chunker.h"
 #include "json/tc_parser.h"
-#include "reduce/tc_sketch.h"
+#include "util/tc_sketch.h"
 #include "util/tc_error.h"
 #include "util/tc_map.h"
 

@@ -7,7 +7,7 @@
 #define TC_PAIRING_H
 
 #include "census/tc_census.h"
-#include "kernels/tc_kevent.h"
+#include "json/tc_event.h"
 
 typedef struct tc_pairing tc_pairing;
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "kernels/tc_kernels.h"
-#include "kernels/tc_kevent.h"
+#include "json/tc_event.h"
 #include "util/tc_arena.h"
 #include "util/tc_error.h"
 

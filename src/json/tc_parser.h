@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "json/tc_chunker.h"
-#include "kernels/tc_kevent.h"
+#include "json/tc_event.h"
 #include "util/tc_error.h"
 #include "util/tc_str.h"
 

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernels/tc_kevent.h"
+#include "json/tc_event.h"
 #include "kernels/tc_metrics.h"
 #include "util/tc_error.h"
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "census/tc_census.h"
-#include "reduce/tc_sketch.h"
+#include "util/tc_sketch.h"
 #include "util/tc_map.h"
 
 typedef struct {

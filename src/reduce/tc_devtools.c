@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/tc_kevent.h"
+#include "json/tc_event.h"
 
 #define SCALARS (TC_JT_NULL | TC_JT_BOOL | TC_JT_NUMBER | TC_JT_STRING)
 

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #include "kernels/tc_metrics.h"
-#include "reduce/tc_sketch.h"
+#include "util/tc_sketch.h"
 #include "util/tc_error.h"
 
 typedef struct tc_metrics_set tc_metrics_set;

@@ -1,7 +1,7 @@
 #include <stdlib.h>
 
 #include "census/tc_labels.h"
-#include "kernels/tc_kevent.h"
+#include "json/tc_event.h"
 #include "report/tc_census_report.h"
 #include "report/tc_jsonw.h"
 #include "report/tc_outfile.h"

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "reduce/tc_sketch_bin.h"
+#include "util/tc_sketch_bin.h"
 #include "util/tc_xxh64.h"
 
 #define T_NULL 0

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reduce/tc_sketch_bin.h"
+#include "util/tc_sketch_bin.h"
 #include "util/tc_valprof.h"
 #include "util/tc_xxh64.h"
 

@@ -21,7 +21,7 @@
 #include "json/tc_chunker.h"
 #include "json/tc_parser.h"
 #include "reduce/tc_census_result.h"
-#include "reduce/tc_sketch.h"
+#include "util/tc_sketch.h"
 
 #define NSITES 3
 #define NTRACES 4

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "reduce/tc_sketch.h"
+#include "util/tc_sketch.h"
 
 #define N 100000
 

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "reduce/tc_sketch_bin.h"
+#include "util/tc_sketch_bin.h"
 #include "tc_bin_check.h"
 #include "tc_rng.h"
 

@@ -1,4 +1,4 @@
-#include "reduce/tc_sketch_bin.h"
+#include "util/tc_sketch_bin.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "reduce/tc_sketch.h"
+#include "util/tc_sketch.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,11 +1,14 @@
-/* The events the metric kernels see, in trace order.
+/* The parser's event model, shared by every stage after it.
  *
- * The census pass parses every event once; those the kernels want (see
- * tc_kernels_wants) are copied into this compact form and fed to the
- * per-trace kernel state in the order they appear in the trace file. Only the
- * argument values named by tc_kernels_arg_paths() are carried. */
-#ifndef TC_KEVENT_H
-#define TC_KEVENT_H
+ * The JSON types of values (TC_JT_*), one scalar argument value
+ * (tc_argval), and tc_kevent: the compact form in which the events that need
+ * trace order (B/E stacks, flow and async pairing, the metric kernels) are
+ * copied out of a parsed chunk and folded in the order they appear in the
+ * trace file. Only the argument values the kernels name
+ * (tc_kernels_arg_paths()) are carried. It lives here, below the census and
+ * the kernels, so that neither includes the other to speak of an event. */
+#ifndef TC_EVENT_H
+#define TC_EVENT_H
 
 #include <stdint.h>
 

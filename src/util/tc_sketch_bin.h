@@ -9,7 +9,7 @@
 #ifndef TC_SKETCH_BIN_H
 #define TC_SKETCH_BIN_H
 
-#include "reduce/tc_sketch.h"
+#include "util/tc_sketch.h"
 #include "util/tc_bin.h"
 
 void tc_sketch_encode(const tc_sketch *s, tc_bin_buf *b);
