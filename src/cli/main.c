@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "census/tc_schema.h"
+#include "diff/tc_diff.h"
 #include "cli/tc_args.h"
 #include "cli/tc_interrupt.h"
 #include "cli/tc_job.h"
@@ -36,7 +37,7 @@ static int fail_usage(const char *msg, tc_cmd cmd) {
   const char *u = tc_args_usage(cmd), *end = strstr(u, "\n\n");
   fprintf(stderr, "tracecensus: %s\n%.*s\nMore: tracecensus %s--help\n", msg,
           end ? (int)(end - u + 1) : (int)strlen(u), u,
-          cmd == TC_CMD_CENSUS ? "census " : cmd == TC_CMD_RUN ? "run " : "");
+          cmd == TC_CMD_CENSUS ? "census " : cmd == TC_CMD_RUN ? "run " : cmd == TC_CMD_DIFF ? "diff " : "");
   return EXIT_FATAL;
 }
 
@@ -382,6 +383,66 @@ static int cmd_run(const tc_args *a) {
   return rc;
 }
 
+/* Says why output folder DIR could not be read for diff. */
+static void print_diff_load_failure(const char *dir, tc_err e, const tc_diff_why *why) {
+  fprintf(stderr, "tracecensus: %s/%s: ", dir, why->file ? why->file : "");
+  if (e == TC_E_OPEN)
+    fprintf(stderr, "cannot read: %s", strerror(why->errnum));
+  else if (e == TC_E_BAD_JSON && why->offset >= 0)
+    fprintf(stderr, "%s at byte %lld (%s)", tc_strerror(e), why->offset, why->detail);
+  else if (e == TC_E_BAD_OUTPUT || e == TC_E_BAD_JSON)
+    fprintf(stderr, "%s: %s", tc_strerror(e), why->detail);
+  else
+    fputs(tc_strerror(e), stderr);
+  fputs("; nothing compared\n", stderr);
+}
+
+/* diff: 0 no differences, 1 differences, 2 trouble (diff(1)'s convention). */
+static int cmd_diff(const tc_args *a) {
+  tc_diff_side *sa = NULL, *sb = NULL;
+  tc_diff_why why;
+  tc_err e = tc_diff_load(a->diff_a, &sa, &why);
+  if (e) {
+    print_diff_load_failure(a->diff_a, e, &why);
+    return EXIT_FATAL;
+  }
+  if ((e = tc_diff_load(a->diff_b, &sb, &why))) {
+    print_diff_load_failure(a->diff_b, e, &why);
+    tc_diff_side_free(sa);
+    return EXIT_FATAL;
+  }
+  tc_diff *d = NULL;
+  int rc = EXIT_FATAL;
+  if ((e = tc_diff_compute(sa, sb, a->diff_a, a->diff_b, &d))) {
+    fprintf(stderr, "tracecensus: diff: %s\n", tc_strerror(e));
+  } else if (!a->outdir) {
+    tc_diff_write_md(d, stdout);
+    rc = fflush(stdout) == 0 && !ferror(stdout) ? d->changed : EXIT_FATAL;
+  } else {
+    tc_outset *set;
+    tc_outset_why sw;
+    if ((e = tc_interrupt_begin(a->outdir, &set, &sw))) {
+      print_set_failure(a->outdir, e, &sw);
+    } else if ((e = tc_diff_write_set(d, tc_outset_dir(set)))) {
+      const char *file;
+      int err = tc_outfile_failure(&file);
+      fprintf(stderr, "tracecensus: %s/%s: cannot write: %s; %s keeps its previous outputs\n",
+              a->outdir, file, err ? strerror(err) : tc_strerror(e), a->outdir);
+      tc_interrupt_abort(set);
+    } else if ((e = tc_interrupt_commit(set, &sw))) {
+      fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps "
+              "its previous outputs\n", a->outdir, sw.path, strerror(sw.errnum));
+    } else {
+      print_leftover(&sw, 0);
+      rc = d->changed;
+    }
+  }
+  tc_diff_free(d);
+  tc_diff_side_free(sa);
+  tc_diff_side_free(sb);
+  return rc;
+}
+
 int main(int argc, char **argv) {
 #if defined(TC_SIMD_HASWELL) && (defined(__x86_64__) || defined(__i386__))
   /* The parser was built for AVX2; say so rather than die on SIGILL. */
@@ -406,6 +467,8 @@ int main(int argc, char **argv) {
     rc = (puts("tracecensus " TC_VERSION), EXIT_CLEAN);
   else if (a.cmd == TC_CMD_CENSUS)
     rc = cmd_census(&a);
+  else if (a.cmd == TC_CMD_DIFF)
+    rc = cmd_diff(&a);
   else
     rc = cmd_run(&a);
   tc_args_free(&a);

@@ -45,15 +45,37 @@ static const char usage_run[] =
     "  -v, --verbose    also the settings, one line per trace, and what was cleaned\n"
     "  -h, --help       this text;  -V, --version  the version\n";
 
+static const char usage_diff[] =
+    "usage: tracecensus diff [-o OUTDIR] [--] A B\n"
+    "\n"
+    "Compares two output folders of tracecensus, A the baseline and B the current\n"
+    "crawl: events new in B and vanished from A, records per surveyed site and\n"
+    "share of sites with their change, argument paths and undeclared args that\n"
+    "appeared or vanished, the median and p90 across sites of busy rate, TBT, long\n"
+    "tasks, frame intervals and heap growth, and the sites whose metrics changed.\n"
+    "change = (B - A) / |A|; \"not comparable\" instead when the baseline is zero,\n"
+    "the sample counts differ or the conditions differ (S, the sites, a site's\n"
+    "Chrome major version or trace config, the metric options), saying what differs.\n"
+    "\n"
+    "  -o, --output=OUTDIR  write diff.md, diff.json, diff.csv and diff.html into\n"
+    "                       OUTDIR as one set (default: diff.md to stdout)\n"
+    "  -h, --help           this text;  -V, --version  the version\n"
+    "\n"
+    "Exit status, as diff(1)'s: 0 no differences, 1 differences, 2 trouble (a\n"
+    "folder lacks census.json or run.json, a file is not valid JSON or not an\n"
+    "output of this version, OUTDIR cannot be written).\n";
+
 static const char usage_all[] =
     "usage: tracecensus census [OPTIONS] -o OUTDIR INPUT...\n"
     "       tracecensus run [OPTIONS] JOB\n"
-    "       tracecensus help [census | run]\n"
+    "       tracecensus diff [-o OUTDIR] A B\n"
+    "       tracecensus help [census | run | diff]\n"
     "       tracecensus -h | --help | -V | --version\n"
     "\n"
     "census  counts every event of every trace under INPUT and writes the census and\n"
     "        the runtime metrics into OUTDIR (`tracecensus census --help`)\n"
     "run     does the same for a job file (`tracecensus run --help`)\n"
+    "diff    compares two output folders (`tracecensus diff --help`)\n"
     "\n"
     "Traces may be plain JSON, gzip or zstd (recognised by their bytes), as a JSON\n"
     "array of events or an object with traceEvents.\n"
@@ -65,7 +87,10 @@ static const char usage_all[] =
     "128 + the signal: 130, 143, 129).\n";
 
 const char *tc_args_usage(tc_cmd cmd) {
-  return cmd == TC_CMD_CENSUS ? usage_census : cmd == TC_CMD_RUN ? usage_run : usage_all;
+  return cmd == TC_CMD_CENSUS ? usage_census
+         : cmd == TC_CMD_RUN  ? usage_run
+         : cmd == TC_CMD_DIFF ? usage_diff
+                              : usage_all;
 }
 
 enum { OPT_MANIFEST = 256, OPT_SCHEMA, OPT_CHUNK, OPT_NO_METRICS };
@@ -85,6 +110,10 @@ static const struct option run_opts[] = {
     {"threads", required_argument, NULL, 'T'}, {"quiet", no_argument, NULL, 'q'},
     {"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},       {NULL, 0, NULL, 0}};
+
+static const struct option diff_opts[] = {
+    {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
 
 __attribute__((format(printf, 3, 4))) static tc_err usage_error(char *why, size_t cap,
                                                                 const char *fmt, ...) {
@@ -126,7 +155,7 @@ static tc_err option_error(char **argv, int before, int c, char *why, size_t cap
 
 static tc_err parse_options(int argc, char **argv, const struct option *opts, tc_args *a,
                             char *why, size_t cap) {
-  const char *shorts = a->cmd == TC_CMD_CENSUS ? ":T:o:qvhV" : ":T:qvhV";
+  const char *shorts = a->cmd == TC_CMD_CENSUS ? ":T:o:qvhV" : a->cmd == TC_CMD_DIFF ? ":o:hV" : ":T:qvhV";
   opterr = 0;
   optind = 0; /* glibc: start afresh, whatever an earlier parse left */
   for (;;) {
@@ -196,8 +225,11 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
         a->help_for = TC_CMD_CENSUS;
       else if (!strcmp(argv[2], "run"))
         a->help_for = TC_CMD_RUN;
+      else if (!strcmp(argv[2], "diff"))
+        a->help_for = TC_CMD_DIFF;
       else
-        return usage_error(why, cap, "no help on '%s': the commands are census and run", argv[2]);
+        return usage_error(why, cap, "no help on '%s': the commands are census, run and diff",
+                           argv[2]);
     }
     return TC_OK;
   }
@@ -209,12 +241,18 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     a->cmd = TC_CMD_CENSUS;
   else if (!strcmp(cmd, "run"))
     a->cmd = TC_CMD_RUN;
+  else if (!strcmp(cmd, "diff"))
+    a->cmd = TC_CMD_DIFF;
   else
     return usage_error(why, cap, "unknown command '%s'", cmd);
   /* The command's name stands where getopt expects the program's. */
   int n = argc - 1;
   char **v = argv + 1;
-  tc_err e = parse_options(n, v, a->cmd == TC_CMD_CENSUS ? census_opts : run_opts, a, why, cap);
+  tc_err e = parse_options(n, v,
+                           a->cmd == TC_CMD_CENSUS ? census_opts
+                           : a->cmd == TC_CMD_DIFF ? diff_opts
+                                                   : run_opts,
+                           a, why, cap);
   if (e || a->cmd == TC_CMD_HELP || a->cmd == TC_CMD_VERSION)
     return e;
   int nops = n - optind;
@@ -223,6 +261,13 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
       return nops ? usage_error(why, cap, "run takes one JOB, not %d", nops)
                   : usage_error(why, cap, "run needs a JOB file");
     a->job = v[optind];
+    return TC_OK;
+  }
+  if (a->cmd == TC_CMD_DIFF) {
+    if (nops != 2)
+      return usage_error(why, cap, "diff takes two output folders A and B, not %d", nops);
+    a->diff_a = v[optind];
+    a->diff_b = v[optind + 1];
     return TC_OK;
   }
   if (!a->outdir)

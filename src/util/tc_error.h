@@ -31,7 +31,9 @@
   X(EMPTY_EVENT, "event is an empty object")                                   \
   X(TRAILING_DATA, "data after the end of the trace")                          \
   X(NOT_REGULAR, "not a regular file")                                         \
-  X(BAD_BINARY, "corrupt or truncated binary state")
+  X(BAD_BINARY, "corrupt or truncated binary state")                          \
+  X(BAD_JSON, "not valid JSON")                                                \
+  X(BAD_OUTPUT, "not a tracecensus output of a known format")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,
