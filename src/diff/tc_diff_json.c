@@ -1,26 +1,18 @@
 /* diff.json: every figure raw (a, b, change_pct) with the reason beside
- * any that is missing (change_na), in the order of tc_diff. */
-#include <math.h>
-
+ * any that is missing (change_na), in the order of tc_diff; a missing
+ * figure (NAN) is null, as tc_jsonw_num writes it. */
 #include "diff/tc_diff.h"
 #include "report/tc_jsonw.h"
-
-static void num_or_null(tc_jsonw *w, double v) {
-  if (isnan(v))
-    tc_jsonw_null(w);
-  else
-    tc_jsonw_num(w, v);
-}
 
 static void fig(tc_jsonw *w, const char *key, const tc_diff_fig *f) {
   tc_jsonw_key(w, key);
   tc_jsonw_obj(w);
   tc_jsonw_key(w, "a");
-  num_or_null(w, f->a);
+  tc_jsonw_num(w, f->a);
   tc_jsonw_key(w, "b");
-  num_or_null(w, f->b);
+  tc_jsonw_num(w, f->b);
   tc_jsonw_key(w, "change_pct");
-  num_or_null(w, f->change_pct);
+  tc_jsonw_num(w, f->change_pct);
   tc_jsonw_key(w, "change_na");
   tc_jsonw_str(w, f->why);
   tc_jsonw_obj_end(w);
@@ -56,13 +48,13 @@ static void events(tc_jsonw *w, const char *key, const tc_diff_event *e, uint32_
     tc_jsonw_key(w, "name");
     tc_jsonw_strn(w, e[i].name);
     tc_jsonw_key(w, "records_a");
-    num_or_null(w, e[i].records_a);
+    tc_jsonw_num(w, e[i].records_a);
     tc_jsonw_key(w, "records_b");
-    num_or_null(w, e[i].records_b);
+    tc_jsonw_num(w, e[i].records_b);
     tc_jsonw_key(w, "sites_a");
-    num_or_null(w, e[i].sites_a);
+    tc_jsonw_num(w, e[i].sites_a);
     tc_jsonw_key(w, "sites_b");
-    num_or_null(w, e[i].sites_b);
+    tc_jsonw_num(w, e[i].sites_b);
     fig(w, "records_per_site", &e[i].per_site);
     fig(w, "site_share_pct", &e[i].share);
     strs(w, "args_appeared", e[i].args_new, e[i].nargs_new);

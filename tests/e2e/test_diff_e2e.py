@@ -7,7 +7,8 @@ where run.json reads it). The diff must name exactly those changes, mark
 the changed site's metrics "not comparable", and every figure of diff.json
 must match a computation made here from the two folders' census.json and
 metrics.json. B2 is B without the Chrome change, so that its changes are
-numbers to check. `diff A A` reports nothing and exits 0."""
+numbers to check. C is A with a trace config added to one trace's metadata.
+`diff A A` reports nothing and exits 0."""
 import csv
 import gzip
 import json
@@ -24,6 +25,7 @@ from e2e_common import BINARY, THIRD_PARTY, load
 REMOVED = 'traces__no_fmp_event'           # its trace is removed in B (the site stays in the manifest)
 EDITED = 'artifacts__user-timing'          # one event renamed, one argument added in B
 CHROME = 'traces__threeframes-blank_content_more'  # product-version Chrome/54... -> Chrome/99... in B
+CONFIG = 'traces__bad-nav-start-ts'       # a trace-config added to its metadata in C (A otherwise)
 ADDED_ARG = 'tcdiff_added'
 METRICS = ('busy_mean_pct', 'tbt_ms', 'long_tasks', 'frame_p50_ms', 'frame_p95_ms',
            'heap_growth_bytes')
@@ -71,10 +73,10 @@ class Diff(unittest.TestCase):
         cls.dir = tempfile.mkdtemp(prefix='tc-diff-')
         files = sorted(os.listdir(THIRD_PARTY))
         cls.sites = {site_of(f): f for f in files}
-        for corpus in ('A', 'B', 'B2'):
+        for corpus in ('A', 'B', 'B2', 'C'):
             for site, f in cls.sites.items():
                 os.makedirs(cls.path(corpus, site))
-                if corpus != 'A' and site == REMOVED:
+                if corpus in ('B', 'B2') and site == REMOVED:
                     continue
                 os.symlink(os.path.join(THIRD_PARTY, f), cls.path(corpus, site, f))
             with open(cls.path(corpus, 'manifest.tsv'), 'w') as m:
@@ -112,11 +114,19 @@ class Diff(unittest.TestCase):
         os.unlink(path)
         with open(path, 'w') as f:
             f.write(raw)
+        path = cls.path('C', CONFIG, cls.sites[CONFIG])
+        raw = read_trace(path).decode('utf-8')
+        raw, n = re.subn(r'("product-version"\s*:)', r'"trace-config": "{\\"record_mode\\":\\"record-as-much-as-possible\\"}", \1', raw)
+        assert n == 1, 'the fixture trace changed: no product-version'
+        os.unlink(path)
+        with open(path, 'w') as f:
+            f.write(raw)
         removed = json.loads(read_trace(os.path.join(THIRD_PARTY, cls.sites[REMOVED])))
         removed = removed['traceEvents'] if isinstance(removed, dict) else removed
         cls.removed_names = {e.get('name') for e in removed}
         cls.census('B')
         cls.census('B2')
+        cls.census('C')
 
     @classmethod
     def tearDownClass(cls):
@@ -279,6 +289,19 @@ class Diff(unittest.TestCase):
         self.assertNotIn(CHROME, sites)
         for k in METRICS:
             self.assertRegex(sites[REMOVED]['metrics'][k]['change_na'], r'^n/a in (A \(.*\) and in )?B \(no_trace\)$')
+
+    def test_trace_config_makes_it_not_comparable(self):
+        rc, d = self.diff('outA', 'outC', 'diffAC')
+        self.assertEqual(rc, 1)
+        run_c = load(self.path('outC'), 'run.json')
+        meta = next(f['metadata'] for f in run_c['files'] if f['site'] == CONFIG)
+        self.assertIn('trace-config', meta)
+        self.assertEqual(d['conditions_differ'], ['site %s: trace config differs' % CONFIG])
+        self.assertEqual(d['events_not_comparable'], 'trace config differs on 1 site')
+        self.assertEqual([s['site'] for s in d['sites']], [CONFIG])
+        self.assertEqual(d['sites'][0]['not_comparable'], 'trace config differs')
+        self.assertEqual((d['events_new'], d['events_vanished'], d['events_changed']), ([], [], []))
+        self.check_metrics(d, 'outA', 'outC', d['metrics_not_comparable'])
 
     def test_same_folder_reports_nothing(self):
         rc, d = self.diff('outA', 'outA', 'diffAA')
