@@ -13,7 +13,7 @@
 #include "cli/tc_interrupt.h"
 #include "cli/tc_job.h"
 #include "cli/tc_progress.h"
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "report/metrics_report.h"
 #include "report/tc_census_report.h"

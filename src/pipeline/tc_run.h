@@ -22,7 +22,7 @@
 #include "io/tc_stream.h"
 #include "json/tc_chunker.h"
 #include "kernels/tc_kernels.h"
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_metrics_set.h"
 #include "util/tc_error.h"

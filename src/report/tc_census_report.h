@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_devtools.h"

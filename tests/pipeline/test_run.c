@@ -19,7 +19,7 @@
 #include <zlib.h>
 
 #include "census/tc_phase.h"
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "reduce/tc_metrics_set.h"
 #include "testdir.h"
