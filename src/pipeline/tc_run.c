@@ -483,18 +483,18 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   free(order);
   out->traces = r.status;
   out->metrics = r.metrics;
-  out->threads = r.nw;
-  out->simd_kernel = tc_parser_kernel();
+  out->totals.threads = r.nw;
+  out->totals.simd_kernel = tc_parser_kernel();
   for (uint32_t i = 0; r.status && i < corpus->ntraces; i++) {
     const tc_trace_status *st = &r.status[i];
-    out->in_bytes += st->in_bytes;
-    out->out_bytes += st->out_bytes;
-    out->events += st->events;
-    out->bad_events += st->bad_events;
-    out->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
+    out->totals.in_bytes += st->in_bytes;
+    out->totals.out_bytes += st->out_bytes;
+    out->totals.events += st->events;
+    out->totals.bad_events += st->bad_events;
+    out->totals.traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
                                st->shape.trailing_bytes;
   }
-  out->seconds = now_seconds() - t0;
+  out->totals.seconds = now_seconds() - t0;
   if (e) {
     tc_run_result_free(out, corpus->ntraces);
   }
