@@ -14,7 +14,7 @@
 
 #include "census/tc_labels.h"
 #include "census/tc_phase.h"
-#include "census/tc_seq.h"
+#include "pipeline/tc_seq.h"
 #include "json/tc_chunker.h"
 #include "json/tc_parser.h"
 #include "util/tc_sketch.h"

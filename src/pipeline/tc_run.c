@@ -9,7 +9,7 @@
 
 #include "census/tc_census.h"
 #include "census/tc_pairing.h"
-#include "census/tc_seq.h"
+#include "pipeline/tc_seq.h"
 #include "json/tc_parser.h"
 #include "pool/tc_pool.h"
 
