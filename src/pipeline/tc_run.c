@@ -9,6 +9,7 @@
 
 #include "census/tc_census.h"
 #include "census/tc_pairing.h"
+#include "pipeline/tc_route.h"
 #include "pipeline/tc_seq.h"
 #include "json/tc_parser.h"
 #include "pool/tc_pool.h"
@@ -184,7 +185,9 @@ static void chunk_task(void *arg, unsigned worker) {
   tc_err e = tc_parser_parse(w->parser, c, &p);
   uint64_t good = 0, lenient = 0;
   if (!e) {
-    e = tc_census_add_chunk(w->census, o, c, &p, &s->seq);
+    e = tc_census_add_chunk(w->census, o, c, &p);
+    if (!e)
+      e = tc_route_chunk(c, &p, !r->opts.no_metrics, &s->seq);
     for (size_t i = 0; i < p.nevents; i++) {
       good += p.events[i].err == TC_OK;
       lenient += p.events[i].err == TC_OK && (p.events[i].flags & TC_EV_LENIENT);
@@ -410,7 +413,7 @@ static tc_err setup_workers(run_ctx *r) {
     if (!r->workers[i].parser)
       return TC_E_NOMEM;
     r->workers[i].census =
-        tc_census_worker_create(r->corpus->nsites, r->workers[i].parser, !r->opts.no_metrics);
+        tc_census_worker_create(r->corpus->nsites, r->workers[i].parser);
     if (!r->workers[i].census)
       return TC_E_NOMEM;
   }
