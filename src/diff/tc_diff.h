@@ -119,8 +119,4 @@ void tc_diff_write_json(const tc_diff *d, FILE *fp);
 void tc_diff_write_csv(const tc_diff *d, FILE *fp);
 void tc_diff_write_html(const tc_diff *d, FILE *fp);
 
-/* Writes the four files into DIR (an output set's staging folder, see
- * tc_outset.h). Errors: TC_E_WRITE (tc_outfile_failure says which file). */
-tc_err tc_diff_write_set(const tc_diff *d, const char *dir);
-
 #endif

@@ -32,6 +32,8 @@
   X(TRAILING_DATA, "data after the end of the trace")                          \
   X(NOT_REGULAR, "not a regular file")                                         \
   X(BAD_BINARY, "corrupt or truncated binary state")                          \
+  X(NO_INPUT, "no INPUT exists")                                               \
+  X(NO_SITES, "no sites found")                                                \
   X(BAD_JSON, "not valid JSON")                                                \
   X(BAD_OUTPUT, "not a tracecensus output of a known format")
 
