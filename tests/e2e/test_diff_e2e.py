@@ -44,6 +44,17 @@ def read_trace(path):
     return gzip.decompress(data) if data[:2] == b'\x1f\x8b' else data
 
 
+def edit_text(path, pattern, repl):
+    """Replaces the one match of PATTERN in the trace at PATH (a symlink
+    into the shared traces) by a plain file with the edit."""
+    raw = read_trace(path).decode('utf-8')
+    raw, n = re.subn(pattern, repl, raw)
+    assert n == 1, 'the fixture trace %s changed: %r matches %d times' % (path, pattern, n)
+    os.unlink(path)
+    with open(path, 'w') as f:
+        f.write(raw)
+
+
 def unique_keys(pairs):
     keys = [k for k, _ in pairs]
     assert len(keys) == len(set(keys)), 'a repeated key would not survive the rewrite'
@@ -106,21 +117,12 @@ class Diff(unittest.TestCase):
             os.unlink(path)
             with open(path, 'w') as f:
                 f.write(text)
-        # The Chrome version, edited in place in the text (nothing else moves).
-        path = cls.path('B', CHROME, cls.sites[CHROME])
-        raw = read_trace(path).decode('utf-8')
-        raw, n = re.subn(r'("product-version"\s*:\s*")Chrome/54\.', r'\1Chrome/99.', raw)
-        assert n == 1, 'the fixture trace changed: no product-version Chrome/54'
-        os.unlink(path)
-        with open(path, 'w') as f:
-            f.write(raw)
-        path = cls.path('C', CONFIG, cls.sites[CONFIG])
-        raw = read_trace(path).decode('utf-8')
-        raw, n = re.subn(r'("product-version"\s*:)', r'"trace-config": "{\\"record_mode\\":\\"record-as-much-as-possible\\"}", \1', raw)
-        assert n == 1, 'the fixture trace changed: no product-version'
-        os.unlink(path)
-        with open(path, 'w') as f:
-            f.write(raw)
+        # The Chrome version and the trace config, edited in place in the
+        # text (nothing else moves).
+        edit_text(cls.path('B', CHROME, cls.sites[CHROME]),
+                  r'("product-version"\s*:\s*")Chrome/54\.', r'\1Chrome/99.')
+        edit_text(cls.path('C', CONFIG, cls.sites[CONFIG]), r'("product-version"\s*:)',
+                  r'"trace-config": "{\\"record_mode\\":\\"record-as-much-as-possible\\"}", \1')
         removed = json.loads(read_trace(os.path.join(THIRD_PARTY, cls.sites[REMOVED])))
         removed = removed['traceEvents'] if isinstance(removed, dict) else removed
         cls.removed_names = {e.get('name') for e in removed}
@@ -276,6 +278,17 @@ class Diff(unittest.TestCase):
         self.assertTrue(html.startswith('<!DOCTYPE html>'))
         self.assertNotIn('src="http', html)
 
+        def rows(table):
+            i = html.index('id="%s"' % table)
+            return html[i:html.index('</table>', i)].count('<tr>') - 1
+
+        paths = sum(len(e[k]) for e in d['events_changed'] for k in
+                    ('args_appeared', 'args_vanished', 'undeclared_appeared', 'undeclared_vanished'))
+        for table, n in (('events-new', len(d['events_new'])), ('events-gone', len(d['events_vanished'])),
+                         ('events-changed', len(d['events_changed'])), ('args', paths),
+                         ('dists', len(METRICS)), ('sites', len(d['sites']) * len(METRICS))):
+            self.assertEqual(rows(table), n, table)
+
     def test_comparable_changes_are_numbers(self):
         rc, d = self.diff('outA', 'outB2', 'diffAB2')
         self.assertEqual(rc, 1)
@@ -351,7 +364,7 @@ class Diff(unittest.TestCase):
             p = run('diff', self.path('outA'), bad)
             self.assertEqual(p.returncode, 2, content[:40])
             self.assertRegex(p.stderr, want)
-            self.assertFalse(os.path.exists(self.path('nothing')))
+            self.assertEqual(p.stdout, '')
 
     def test_usage(self):
         p = run('diff', self.path('outA'))
