@@ -7,7 +7,8 @@ where run.json reads it). The diff must name exactly those changes, mark
 the changed site's metrics "not comparable", and every figure of diff.json
 must match a computation made here from the two folders' census.json and
 metrics.json. B2 is B without the Chrome change, so that its changes are
-numbers to check. C is A with a trace config added to one trace's metadata.
+numbers to check. C is A with a trace config added to one trace's metadata;
+D is A with one trace's durations halved, so that metrics change alone.
 `diff A A` reports nothing and exits 0."""
 import csv
 import gzip
@@ -22,10 +23,11 @@ import unittest
 
 from e2e_common import BINARY, THIRD_PARTY, load
 
-REMOVED = 'traces__no_fmp_event'           # its trace is removed in B (the site stays in the manifest)
+REMOVED = 'artifacts__perflog'            # its trace is removed in B (the site stays in the manifest)
 EDITED = 'artifacts__user-timing'          # one event renamed, one argument added in B
 CHROME = 'traces__threeframes-blank_content_more'  # product-version Chrome/54... -> Chrome/99... in B
 CONFIG = 'traces__bad-nav-start-ts'       # a trace-config added to its metadata in C (A otherwise)
+SLOWER = 'traces__timespan-trace-m91'     # every complete event's dur halved in D (A otherwise)
 ADDED_ARG = 'tcdiff_added'
 METRICS = ('busy_mean_pct', 'tbt_ms', 'long_tasks', 'frame_p50_ms', 'frame_p95_ms',
            'heap_growth_bytes')
@@ -84,7 +86,7 @@ class Diff(unittest.TestCase):
         cls.dir = tempfile.mkdtemp(prefix='tc-diff-')
         files = sorted(os.listdir(THIRD_PARTY))
         cls.sites = {site_of(f): f for f in files}
-        for corpus in ('A', 'B', 'B2', 'C'):
+        for corpus in ('A', 'B', 'B2', 'C', 'D'):
             for site, f in cls.sites.items():
                 os.makedirs(cls.path(corpus, site))
                 if corpus in ('B', 'B2') and site == REMOVED:
@@ -123,12 +125,21 @@ class Diff(unittest.TestCase):
                   r'("product-version"\s*:\s*")Chrome/54\.', r'\1Chrome/99.')
         edit_text(cls.path('C', CONFIG, cls.sites[CONFIG]), r'("product-version"\s*:)',
                   r'"trace-config": "{\\"record_mode\\":\\"record-as-much-as-possible\\"}", \1')
+        path = cls.path('D', SLOWER, cls.sites[SLOWER])
+        doc = json.loads(read_trace(path), object_pairs_hook=unique_keys)
+        for e in doc['traceEvents'] if isinstance(doc, dict) else doc:
+            if e.get('ph') == 'X' and isinstance(e.get('dur'), (int, float)):
+                e['dur'] = e['dur'] / 2
+        os.unlink(path)
+        with open(path, 'w') as f:
+            json.dump(doc, f, separators=(',', ':'))
         removed = json.loads(read_trace(os.path.join(THIRD_PARTY, cls.sites[REMOVED])))
         removed = removed['traceEvents'] if isinstance(removed, dict) else removed
         cls.removed_names = {e.get('name') for e in removed}
         cls.census('B')
         cls.census('B2')
         cls.census('C')
+        cls.census('D')
 
     @classmethod
     def tearDownClass(cls):
@@ -315,6 +326,18 @@ class Diff(unittest.TestCase):
         self.assertEqual(d['sites'][0]['not_comparable'], 'trace config differs')
         self.assertEqual((d['events_new'], d['events_vanished'], d['events_changed']), ([], [], []))
         self.check_metrics(d, 'outA', 'outC', d['metrics_not_comparable'])
+
+    def test_metrics_alone_changed(self):
+        rc, d = self.diff('outA', 'outD', 'diffAD')
+        self.assertEqual(rc, 1)
+        self.assertEqual(d['conditions_differ'], [])
+        self.assertIsNone(d['metrics_not_comparable'])
+        self.check_metrics(d, 'outA', 'outD', None)
+        # The halved trace moves the distributions: some change is a number.
+        self.assertTrue(any(m[q]['change_pct'] is not None and m[q]['change_pct'] != 0
+                            for m in d['metric_distributions'] for q in ('median', 'p90')))
+        self.assertEqual([s['site'] for s in d['sites']], [SLOWER])
+        self.assertLess(d['sites'][0]['metrics']['busy_mean_pct']['change_pct'], 0)
 
     def test_same_folder_reports_nothing(self):
         rc, d = self.diff('outA', 'outA', 'diffAA')
