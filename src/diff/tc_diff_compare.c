@@ -195,7 +195,8 @@ static void compare_events(diff_impl *d, const tc_diff_side *a, const tc_diff_si
     }
     event_figs(e, sa, sb, p->events_why);
     if (!ea || !eb)
-      e->per_site.why = e->share.why = !ea ? "only in B" : "only in A";
+      e->per_site.why = e->share.why =
+          !ea ? "n/a in A: the event is only in B" : "n/a in B: the event is only in A";
   }
   p->events_new = d->ev_new;
   p->events_gone = d->ev_gone;

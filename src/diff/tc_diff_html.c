@@ -2,6 +2,7 @@
  * tables sortable and filterable: conditions, sites and events on one side
  * only, changed events, argument paths, metric distributions, sites. */
 #include <math.h>
+#include <string.h>
 
 #include "diff/tc_diff.h"
 #include "diff/tc_diff_text.h"
@@ -23,6 +24,8 @@ static void num(FILE *fp, double v, const char *why) {
   tc_html_cell_num(fp, v, decimals > 9 ? 9 : decimals);
 }
 
+/* A change, or "not comparable" (the harness's words) or "n/a", with the
+ * reason as the cell's tooltip. */
 static void change(FILE *fp, const tc_diff_fig *f) {
   if (!f->why) {
     tc_html_cell_num(fp, f->change_pct, 1);
@@ -30,7 +33,7 @@ static void change(FILE *fp, const tc_diff_fig *f) {
   }
   char buf[512];
   tc_diff_fmt_change(f, NULL, buf, sizeof buf);
-  tc_html_cell_na(fp, buf);
+  tc_html_cell_na_text(fp, strncmp(buf, "n/a", 3) ? "not comparable" : "n/a", buf);
 }
 
 static void para(FILE *fp, const char *label, const char *text) {

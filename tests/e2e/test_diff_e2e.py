@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 import unittest
 
-from e2e_common import BINARY, THIRD_PARTY, load
+from e2e_common import BINARY, HERE, THIRD_PARTY, load
 
 REMOVED = 'artifacts__perflog'            # its trace is removed in B (the site stays in the manifest)
 EDITED = 'artifacts__user-timing'          # one event renamed, one argument added in B
@@ -295,10 +295,19 @@ class Diff(unittest.TestCase):
 
         paths = sum(len(e[k]) for e in d['events_changed'] for k in
                     ('args_appeared', 'args_vanished', 'undeclared_appeared', 'undeclared_vanished'))
-        for table, n in (('events-new', len(d['events_new'])), ('events-gone', len(d['events_vanished'])),
-                         ('events-changed', len(d['events_changed'])), ('args', paths),
-                         ('dists', len(METRICS)), ('sites', len(d['sites']) * len(METRICS))):
+        tables = (('events-new', len(d['events_new'])), ('events-gone', len(d['events_vanished'])),
+                  ('events-changed', len(d['events_changed'])), ('args', paths),
+                  ('dists', len(METRICS)), ('sites', len(d['sites']) * len(METRICS)))
+        for table, n in tables:
             self.assertEqual(rows(table), n, table)
+        # The page in headless Chromium, when playwright-core is installed.
+        node = shutil.which('node')
+        if node:
+            p = subprocess.run([node, os.path.join(HERE, 'diff_page_check.mjs'),
+                                self.path('diffAB', 'diff.html'), CHROME, str(len(METRICS)),
+                                *('%s=%d' % t for t in tables)],
+                               capture_output=True, text=True, timeout=180)
+            self.assertIn(p.returncode, (0, 77), p.stdout + p.stderr)
 
     def test_comparable_changes_are_numbers(self):
         rc, d = self.diff('outA', 'outB2', 'diffAB2')
