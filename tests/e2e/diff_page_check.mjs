@@ -2,17 +2,17 @@
 // playwright-core (installed by `npm ci` in tests/report), and checks what
 // a reader gets: no console or page error, no request leaving the file,
 // every table test_diff_e2e.py names with its rows, and the filter box of
-// the sites table narrowing it to one site's rows. Saves diff.png beside
-// the page.
+// the sites table narrowing it to one site's rows. Saves a screenshot of
+// the whole page to PNG (a CI artifact).
 //
-// usage: node diff_page_check.mjs DIFF_HTML SITE ROWS_PER_SITE TABLE=ROWS...
+// usage: node diff_page_check.mjs DIFF_HTML PNG SITE ROWS_PER_SITE TABLE=ROWS...
 // Exit 77 (skipped) without playwright-core or Chromium, unless
 // TC_REQUIRE_ORACLES=1.
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [file, site, per_site, ...tables] = process.argv.slice(2);
+const [file, png, site, per_site, ...tables] = process.argv.slice(2);
 const require_all = process.env.TC_REQUIRE_ORACLES === '1';
 const chromium_path = process.env.TC_CHROMIUM || '/usr/bin/chromium';
 const pw_entry = new URL('../report/node_modules/playwright-core/index.mjs', import.meta.url);
@@ -53,7 +53,7 @@ try {
   await page.fill('#sites-controls input', site);
   same(await visible(), Array(Number(per_site)).fill(site), `the sites filter narrows to ${site}`);
   await page.fill('#sites-controls input', '');
-  await page.screenshot({ path: join(dirname(resolve(file)), 'diff.png'), fullPage: true });
+  await page.screenshot({ path: png, fullPage: true });
   same(errors, [], 'no console or page error');
   same(requests, [], 'no request leaves the file');
 } finally {

@@ -300,11 +300,15 @@ class Diff(unittest.TestCase):
                   ('dists', len(METRICS)), ('sites', len(d['sites']) * len(METRICS)))
         for table, n in tables:
             self.assertEqual(rows(table), n, table)
-        # The page in headless Chromium, when playwright-core is installed.
+        # The page in headless Chromium, when playwright-core is installed;
+        # its screenshot goes to the build folder beside the binary.
         node = shutil.which('node')
+        shots = os.path.join(os.path.dirname(os.path.abspath(BINARY)), 'tests', 'e2e')
         if node:
             p = subprocess.run([node, os.path.join(HERE, 'diff_page_check.mjs'),
-                                self.path('diffAB', 'diff.html'), CHROME, str(len(METRICS)),
+                                self.path('diffAB', 'diff.html'),
+                                os.path.join(shots if os.path.isdir(shots) else self.dir, 'diff.png'),
+                                CHROME, str(len(METRICS)),
                                 *('%s=%d' % t for t in tables)],
                                capture_output=True, text=True, timeout=180)
             self.assertIn(p.returncode, (0, 77), p.stdout + p.stderr)
