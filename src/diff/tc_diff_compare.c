@@ -420,7 +420,8 @@ tc_err tc_diff_compute(const tc_diff_side *a, const tc_diff_side *b, const char 
   p->records_b = b->records;
   compare_conditions(d, a, b, &p->events_why);
   p->metrics_why = p->events_why;
-  compare_options(d, a, b, &p->metrics_why);
+  if (a->metrics && b->metrics)
+    compare_options(d, a, b, &p->metrics_why);
   if (!a->metrics || !b->metrics)
     p->metrics_na = !a->metrics && !b->metrics ? "no metrics.json in A or B (--no-metrics runs)"
                     : !a->metrics                ? "no metrics.json in A (a --no-metrics run)"

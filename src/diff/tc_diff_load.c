@@ -147,7 +147,8 @@ static tc_err read_census(tc_diff_side *s, tc_diff_why *why) {
                       F, "undeclared_args", i)))
       return e;
   }
-  qsort(s->events, s->nevents, sizeof *s->events, cmp_event);
+  if (s->nevents) /* NULL when empty, which qsort may not take */
+    qsort(s->events, s->nevents, sizeof *s->events, cmp_event);
   for (uint32_t i = 1; i < s->nevents; i++)
     if (tc_str_eq(s->events[i - 1].name, s->events[i].name))
       return bad(why, F, "event \"%.*s\" is listed twice", (int)s->events[i].name.len,
@@ -161,7 +162,7 @@ static int cmp_site(const void *x, const void *y) {
 
 static tc_dside_site *find_site(tc_diff_side *s, tc_str name) {
   tc_dside_site key = {.name = name};
-  return bsearch(&key, s->sites, s->nsites, sizeof *s->sites, cmp_site);
+  return s->nsites ? bsearch(&key, s->sites, s->nsites, sizeof *s->sites, cmp_site) : NULL;
 }
 
 /* The major version in TEXT: the digits after "Chrome/" (a product-version
@@ -242,7 +243,8 @@ static tc_err read_run(tc_diff_side *s, tc_diff_why *why) {
     for (int k = 0; k < TC_DIFF_NMETRICS; k++)
       st->m[k] = NAN;
   }
-  qsort(s->sites, s->nsites, sizeof *s->sites, cmp_site);
+  if (s->nsites)
+    qsort(s->sites, s->nsites, sizeof *s->sites, cmp_site);
   for (uint32_t i = 1; i < s->nsites; i++)
     if (tc_str_eq(s->sites[i - 1].name, s->sites[i].name))
       return bad(why, F, "site \"%.*s\" is listed twice", (int)s->sites[i].name.len,

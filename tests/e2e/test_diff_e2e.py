@@ -352,6 +352,16 @@ class Diff(unittest.TestCase):
         self.assertEqual([s['site'] for s in d['sites']], [SLOWER])
         self.assertLess(d['sites'][0]['metrics']['busy_mean_pct']['change_pct'], 0)
 
+    def test_no_metrics_side(self):
+        p = run('census', '-q', '-T', '2', '--no-metrics', '--manifest', self.path('A', 'manifest.tsv'),
+                '-o', self.path('outA-nometrics'), self.path('A'))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rc, d = self.diff('outA', 'outA-nometrics', 'diffAN')
+        self.assertEqual(rc, 1)
+        self.assertEqual(d['metrics_na'], 'no metrics.json in B (a --no-metrics run)')
+        self.assertEqual((d['metric_distributions'], d['sites'], d['conditions_differ']), ([], [], []))
+        self.assertEqual((d['events_new'], d['events_vanished'], d['events_changed']), ([], [], []))
+
     def test_same_folder_reports_nothing(self):
         rc, d = self.diff('outA', 'outA', 'diffAA')
         self.assertEqual(rc, 0)
