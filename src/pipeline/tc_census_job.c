@@ -156,7 +156,8 @@ tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hook
                                                                      : tc_outset_commit;
   void (*set_abort)(tc_outset *) = h->set_abort ? h->set_abort : tc_outset_abort;
 
-  if (reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) ||
+  if (reached(o, h, TC_STAGE_OPTIONS, tc_run_opts_check(&opts->run, o->why, sizeof o->why)) ||
+      reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) ||
       reached(o, h, TC_STAGE_MANIFEST, check_manifest(opts, o)) ||
       reached(o, h, TC_STAGE_INPUTS, check_inputs(opts, o)))
     return o->err;

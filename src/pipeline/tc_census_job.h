@@ -1,7 +1,7 @@
 /* The whole census, end to end: the one entry point the command line, the
  * tests and the benchmarks call.
  *
- *   schema -> manifest -> inputs -> output set -> corpus -> tc_run
+ *   options -> schema -> manifest -> inputs -> output set -> corpus -> tc_run
  *          -> DevTools view -> every writer -> commit of the set
  *
  * Each step is a stage (tc_census_stage). After each one the job calls the
@@ -42,6 +42,7 @@ typedef struct {
 } tc_census_opts;
 
 typedef enum {
+  TC_STAGE_OPTIONS,  /* opts->run within tc_run_opts_check's limits (why when not) */
   TC_STAGE_SCHEMA,   /* the schema loaded (or not: schema_error) */
   TC_STAGE_MANIFEST, /* the manifest is readable (errnum when not) */
   TC_STAGE_INPUTS,   /* every INPUT stat'ed (input_errno); fails when none exists */
@@ -63,7 +64,7 @@ typedef struct {
   tc_schema *schema;        /* NULL when none loaded */
   int schema_line;          /* a bad schema's line, from 1; 0: it could not be opened */
   const char *schema_error; /* why the DevTools fields are null, or NULL (points into why) */
-  char why[512];
+  char why[512];            /* options out of limits, or the schema's failure */
 
   int *input_errno;         /* per INPUT: 0, or the errno stat gave (missing) */
   int nmissing;
