@@ -26,7 +26,7 @@
 #include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "reduce/tc_devtools.h"
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_census_report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -558,7 +558,7 @@ static void user_timing_measures(void **state) {
 /* ---- reduction and reports ---------------------------------------------- */
 
 #include "reduce/tc_metrics_set.h"
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 
 /* A trace with long tasks of the given lengths in a 1 s window. */
 static tc_trace_metrics *trace_with(const char *site, const char *path, double long_ms) {

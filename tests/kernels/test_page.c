@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "kevents.h"
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 
 #define BROWSER 1 /* the browser process */
 #define POPUP 30  /* Chrome's omnibox popup renderer */

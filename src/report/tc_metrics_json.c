@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_jsonw.h"
 
 static const double corpus_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_wbuf.h"
 
 static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};

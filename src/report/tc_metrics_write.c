@@ -1,6 +1,6 @@
 #include <stdio.h>
 
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_outfile.h"
 
 typedef void (*writer_fn)(const tc_metrics_reduction *r, FILE *fp);

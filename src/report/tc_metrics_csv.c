@@ -15,7 +15,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_wbuf.h"
 
 static void cell_str(tc_wbuf *b, const char *s) {
