@@ -2,7 +2,7 @@
  * tests and the benchmarks call.
  *
  *   options -> schema -> manifest -> inputs -> output set -> corpus -> tc_run
- *          -> DevTools view -> every writer -> commit of the set
+ *          -> DevTools view, metrics reduction -> every writer -> commit
  *
  * Each step is a stage (tc_census_stage). After each one the job calls the
  * caller's optional stage hook with the outcome so far, so a caller that
@@ -22,6 +22,7 @@
 #include "pipeline/tc_run.h"
 #include "reduce/tc_devtools.h"
 #include "report/tc_census_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_outset.h"
 #include "util/tc_error.h"
 
@@ -49,7 +50,7 @@ typedef enum {
   TC_STAGE_OUTSET,   /* the output set begun: locked, staging folder made (set_why) */
   TC_STAGE_CORPUS,   /* the corpus scanned; fails with TC_E_NO_SITES when it has none */
   TC_STAGE_RUN,      /* tc_run done */
-  TC_STAGE_WRITE,    /* DevTools view and every writer done (failed_file, errnum) */
+  TC_STAGE_WRITE,    /* DevTools view, metrics reduction, every writer (failed_file, errnum) */
   TC_STAGE_COMMIT,   /* the set swapped in (set_why) */
 } tc_census_stage;
 
@@ -80,6 +81,7 @@ typedef struct {
   tc_devtools devtools;     /* when have_devtools */
   int have_devtools;
   tc_report_ctx report;     /* what the census writers read */
+  tc_metrics_reduction *metrics; /* what the metrics writers read; NULL with no_metrics */
 
   const char *failed_file;  /* the output file a failed write was on (static) */
 } tc_census_outcome;

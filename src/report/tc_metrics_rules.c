@@ -105,6 +105,6 @@ static const tc_metrics_rule rules[] = {
     {NULL, NULL},
 };
 
-const tc_metrics_rule *tc_metrics_rules(void) {
+const tc_metrics_rule *tc__metrics_rules(void) {
   return rules;
 }

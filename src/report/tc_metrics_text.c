@@ -6,7 +6,7 @@
 #include "report/tc_metrics_report.h"
 #include "util/tc_json_valid.h"
 
-void tc_metrics_put_text(tc_wbuf *b, tc_str text, int csv_quoted) {
+void tc__metrics_put_text(tc_wbuf *b, tc_str text, int csv_quoted) {
   const char *s = text.ptr;
   size_t len = text.len, run = 0; /* bytes from s + run_start that go out as they are */
   size_t run_start = 0;
