@@ -5,12 +5,11 @@
 #include <math.h>
 
 #include "diff/tc_diff.h"
-#include "report/metrics_report.h"
 #include "report/tc_wbuf.h"
 
 static void text(tc_wbuf *b, tc_str s) {
   tc_wbuf_putc(b, '"');
-  tc_metrics_put_text(b, s, 1);
+  tc_wbuf_text(b, s, 1);
   tc_wbuf_putc(b, '"');
 }
 
