@@ -14,6 +14,7 @@
 #include "pipeline/tc_seq.h"
 #include "json/tc_parser.h"
 #include "pool/tc_pool.h"
+#include "util/tc_time.h"
 
 #define TC_DEFAULT_CHUNK (1u << 20)
 #define TC_READ_BYTES (1u << 20)
@@ -274,13 +275,7 @@ static void throttle(trace_job *t, unsigned worker) {
     int helped = tc_pool_help_spawned(t->run->pool, worker);
     pthread_mutex_lock(&t->mu);
     if (!helped && t->spawned - t->folded >= t->inflight) {
-      struct timespec ts;
-      clock_gettime(CLOCK_REALTIME, &ts);
-      ts.tv_nsec += 1000000;
-      if (ts.tv_nsec >= 1000000000) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000;
-      }
+      struct timespec ts = tc_deadline_ms(1);
       pthread_cond_timedwait(&t->cv, &t->mu, &ts);
     }
   }
@@ -442,12 +437,6 @@ static trace_job *trace_job_new(run_ctx *r, uint32_t idx) {
   return t;
 }
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Largest traces first, so the long ones start early; ties by index. */
 typedef struct {
   uint64_t size;
@@ -491,7 +480,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   memset(out, 0, sizeof *out);
   if (tc_run_opts_check(opts, NULL, 0))
     return TC_E_USAGE;
-  double t0 = now_seconds();
+  double t0 = tc_now_seconds();
   run_ctx r;
   memset(&r, 0, sizeof r);
   r.corpus = corpus;
@@ -558,7 +547,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     out->totals.traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
                                st->shape.trailing_bytes;
   }
-  out->totals.seconds = now_seconds() - t0;
+  out->totals.seconds = tc_now_seconds() - t0;
   if (e) {
     tc_run_result_free(out, corpus->ntraces);
   }
