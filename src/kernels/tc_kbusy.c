@@ -1,8 +1,8 @@
-/* Step 4b: bucketed busy rate (harness 5.1).
+/* Step 4b: bucketed busy rate.
  *
  * The top-level tasks are merged into a union first, so overlapping tasks
  * are never counted twice, and each merged interval is charged only to the
- * buckets it covers, found from its start and end (harness 8.2): the cost is
+ * buckets it covers, found from its start and end: the cost is
  * tasks + buckets, never tasks x buckets. A bucket that meets an invalid
  * stretch (hidden, suspended, clock jump) is discarded. The mean is time-weighted over the valid
  * buckets; median, p95 and max take each valid bucket as one sample, except

@@ -11,7 +11,8 @@
  *   5. frames, heap, user timing and forced layouts, each on its own
  *      events; then every renderer on its own (iframes, browser UI).
  * A truncated trace is n/a throughout: its window end, its last tasks and
- * its survivors are unknown (harness 8.4, thesis "survivorship"). A trace
+ * its survivors are unknown (the tasks still running when a trace stops are
+ * the long ones: keeping what was seen would bias every figure short). A trace
  * that could not be read at all gets its n/a object from
  * tc_metrics_unreadable, so it is counted rather than lost.
  *

@@ -1,4 +1,4 @@
-/* Step 5a: frame intervals of the page's own compositor (harness 5.4).
+/* Step 5a: frame intervals of the page's own compositor.
  *
  * The page's compositor is every (pid, layerTreeId) that a SetLayerTreeId in
  * a main renderer gives the main frame (layerTreeId is a per-process counter

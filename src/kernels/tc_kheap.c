@@ -1,5 +1,5 @@
 /* Step 5b: JS heap from UpdateCounters args.data.jsHeapSizeUsed in the main
- * renderer(s) (harness 5.5).
+ * renderer(s).
  *
  * Samples are sparse, so the value at any moment is the latest sample at or
  * before it (forward fill). The start is the value at the window start (the

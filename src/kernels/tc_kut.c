@@ -1,4 +1,4 @@
-/* Step 5c: user timing (harness 5.7).
+/* Step 5c: user timing.
  *
  * Measures are async begin/end pairs on blink.user_timing in the main
  * renderer(s), paired on (pid, name, id) in file order, the innermost open
