@@ -14,7 +14,9 @@
 #include "cli/tc_job.h"
 #include "cli/tc_progress.h"
 #include "pipeline/tc_corpus.h"
+#include "pipeline/tc_merge.h"
 #include "pipeline/tc_run.h"
+#include "pipeline/tc_state.h"
 #include "report/metrics_report.h"
 #include "report/tc_census_report.h"
 #include "report/tc_outfile.h"
@@ -28,6 +30,8 @@ typedef struct {
   const char *manifest, *schema, *outdir, *job;
   int verbosity;
   tc_run_opts *opts;
+  const char *state;       /* --state DIR, or NULL */
+  unsigned shard, nshards; /* --shard I/N; nshards 0: the whole corpus */
 } census_job;
 
 /* The reason, the command's synopsis (its usage up to the first blank
@@ -36,7 +40,10 @@ static int fail_usage(const char *msg, tc_cmd cmd) {
   const char *u = tc_args_usage(cmd), *end = strstr(u, "\n\n");
   fprintf(stderr, "tracecensus: %s\n%.*s\nMore: tracecensus %s--help\n", msg,
           end ? (int)(end - u + 1) : (int)strlen(u), u,
-          cmd == TC_CMD_CENSUS ? "census " : cmd == TC_CMD_RUN ? "run " : "");
+          cmd == TC_CMD_CENSUS  ? "census "
+          : cmd == TC_CMD_RUN   ? "run "
+          : cmd == TC_CMD_MERGE ? "merge "
+                                : "");
   return EXIT_FATAL;
 }
 
@@ -90,7 +97,7 @@ static int name_missing_inputs(const census_job *j, char *missing) {
 
 /* Whether a path the corpus skipped is an INPUT name_missing_inputs named. */
 static int named_missing(const char *path, const census_job *j, const char *missing) {
-  for (int i = 0; i < j->ninputs; i++)
+  for (int i = 0; missing && i < j->ninputs; i++)
     if (missing[i] && strcmp(j->inputs[i], path) == 0)
       return 1;
   return 0;
@@ -228,20 +235,98 @@ static tc_err write_reports(const tc_report_ctx *ctx, const tc_run_result *res, 
   return e;
 }
 
-static int run_census(const census_job *j) {
-  /* A schema the user named must load; the bundled one missing only makes
-   * the DevTools fields null and the run's status 1. */
+/* The schema the user named, which must load, else the bundled one, whose
+ * absence only makes the DevTools fields null and the run's status 1.
+ * Returns 0, or EXIT_FATAL having said why. */
+typedef struct {
   char exe_buf[4096], why[512];
-  const char *schema_path = j->schema ? j->schema : default_schema(exe_buf, sizeof exe_buf);
-  tc_schema *schema = NULL;
-  const char *schema_error = NULL;
-  if (load_schema(schema_path, &schema, why, sizeof why)) {
-    fprintf(stderr, "tracecensus: %s: %s%s\n", schema_path, why,
+  const char *path, *error;
+  tc_schema *schema;
+} schema_load;
+
+static int open_schema(const census_job *j, schema_load *s) {
+  s->path = j->schema ? j->schema : default_schema(s->exe_buf, sizeof s->exe_buf);
+  s->schema = NULL;
+  s->error = NULL;
+  if (load_schema(s->path, &s->schema, s->why, sizeof s->why)) {
+    fprintf(stderr, "tracecensus: %s: %s%s\n", s->path, s->why,
             j->schema ? "" : "; DevTools fields will be null");
     if (j->schema)
       return EXIT_FATAL;
-    schema_error = why;
+    s->error = s->why;
   }
+  return 0;
+}
+
+/* Writes the outputs of RES into *SET, swaps them in and reports: the end
+ * every census and merge shares. *SET is NULL afterwards when it was
+ * committed. Returns the exit status. */
+static int publish(const census_job *j, const tc_corpus *corpus, const tc_run_result *res,
+                   schema_load *sl, tc_outset **set, int nmissing, const char *missing) {
+  int rc = EXIT_FATAL;
+  tc_devtools dt;
+  int have_dt = 0;
+  tc_err e;
+  if (sl->schema) {
+    if ((e = tc_devtools_compute(&res->census, sl->schema, &dt)))
+      sl->error = tc_strerror(e);
+    else
+      have_dt = 1;
+  }
+  tc_report_ctx ctx = {corpus, res, j->job, j->manifest, have_dt ? &dt : NULL, sl->path,
+                       sl->schema ? tc_schema_generator(sl->schema) : NULL, sl->error};
+  tc_outset_why sw;
+  if (!write_reports(&ctx, res, tc_outset_dir(*set), j->outdir)) {
+    e = tc_interrupt_commit(*set, &sw);
+    *set = NULL;
+    if (e) {
+      fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
+              "previous outputs\n", j->outdir, sw.path, strerror(sw.errnum));
+    } else {
+      print_leftover(&sw, j->verbosity);
+      int unreadable = nmissing + print_corpus_notes(corpus, j, missing);
+      print_problems(corpus, res);
+      if (j->verbosity > 0)
+        print_traces(corpus, res);
+      rc = res->traces_with_errors || unreadable || sl->error ? EXIT_INPUT_ERRORS : EXIT_CLEAN;
+      if (j->verbosity >= 0)
+        print_summary(j, corpus, res, unreadable, sl->error != NULL);
+    }
+  }
+  if (have_dt)
+    tc_devtools_free(&dt);
+  return rc;
+}
+
+/* A partial state file that failed: which, where in it and why. */
+static void print_state_failure(tc_err e, const tc_state_why *w) {
+  fprintf(stderr, "tracecensus: %s: %s", w->path, tc_strerror(e));
+  if (e == TC_E_BAD_BINARY || e == TC_E_PARTIAL_VERSION || e == TC_E_NOT_PARTIAL)
+    fprintf(stderr, " at byte %" PRIu64 "%s%s", w->offset, w->reason ? ": " : "",
+            w->reason ? w->reason : "");
+  else if (w->errnum)
+    fprintf(stderr, ": %s", strerror(w->errnum));
+  if (e == TC_E_BAD_BINARY || e == TC_E_PARTIAL_VERSION || e == TC_E_NOT_PARTIAL)
+    fputs(" (remove it to run that site again)", stderr);
+  fputc('\n', stderr);
+}
+
+/* The run of a shard, which writes only its state: its own summary. */
+static int end_shard(const census_job *j, const tc_corpus *c, const tc_run_result *r) {
+  if (j->verbosity >= 0)
+    fprintf(stderr,
+            "tracecensus: shard %u/%u: %u of %u sites, %" PRIu64 " events, %u traces with errors; "
+            "state in %s\n",
+            j->shard, j->nshards, r->sites_run, c->nsites, r->events, r->traces_with_errors,
+            j->state);
+  return r->traces_with_errors ? EXIT_INPUT_ERRORS : EXIT_CLEAN;
+}
+
+static int run_census(const census_job *j) {
+  schema_load sl;
+  if (open_schema(j, &sl))
+    return EXIT_FATAL;
+  tc_schema *schema = sl.schema;
   if (j->manifest && access(j->manifest, R_OK) != 0) {
     fprintf(stderr, "tracecensus: %s: cannot read the manifest: %s\n", j->manifest, strerror(errno));
     tc_schema_free(schema);
@@ -257,25 +342,31 @@ static int run_census(const census_job *j) {
     return EXIT_FATAL;
   }
   if (j->verbosity > 0) {
-    fprintf(stderr, "tracecensus: %d inputs into %s; schema %s; metrics %s", j->ninputs, j->outdir,
-            schema_path, j->opts->no_metrics ? "off" : "on");
+    fprintf(stderr, "tracecensus: %d inputs into %s; schema %s; metrics %s", j->ninputs,
+            j->nshards ? j->state : j->outdir, sl.path, j->opts->no_metrics ? "off" : "on");
     if (j->opts->chunk_bytes)
       fprintf(stderr, "; chunks of %zu bytes", j->opts->chunk_bytes);
+    if (j->state)
+      fprintf(stderr, "; state in %s", j->state);
+    if (j->nshards)
+      fprintf(stderr, "; shard %u of %u", j->shard, j->nshards);
     fputc('\n', stderr);
   }
-  tc_outset *set;
+  tc_outset *set = NULL;
   tc_outset_why sw;
-  tc_err e = tc_interrupt_begin(j->outdir, &set, &sw);
+  tc_err e = j->nshards ? TC_OK : tc_interrupt_begin(j->outdir, &set, &sw);
   if (e) {
     print_set_failure(j->outdir, e, &sw);
     free(missing);
     tc_schema_free(schema);
     return EXIT_FATAL;
   }
-  print_leftover(&sw, j->verbosity);
-  if (j->verbosity > 0 && tc_outset_recovered(set))
-    fprintf(stderr, "tracecensus: removed %u leftovers of an interrupted run beside %s\n",
-            tc_outset_recovered(set), j->outdir);
+  if (set) {
+    print_leftover(&sw, j->verbosity);
+    if (j->verbosity > 0 && tc_outset_recovered(set))
+      fprintf(stderr, "tracecensus: removed %u leftovers of an interrupted run beside %s\n",
+              tc_outset_recovered(set), j->outdir);
+  }
   tc_corpus corpus;
   int rc = EXIT_FATAL;
   e = tc_corpus_scan(j->inputs, j->ninputs, j->manifest, &corpus);
@@ -293,6 +384,19 @@ static int run_census(const census_job *j) {
     fputs(" (a corpus folder holds one folder per site); nothing written\n", stderr);
     goto out_corpus;
   }
+  static atomic_int stop;
+  if (j->state) {
+    j->opts->state_dir = j->state;
+    j->opts->shard = j->shard;
+    j->opts->nshards = j->nshards;
+    j->opts->stop = &stop;
+    tc_state_why w;
+    if ((e = tc_state_begin(j->state, &corpus, j->opts, j->manifest, j->job, &w))) {
+      print_state_failure(e, &w);
+      goto out_corpus;
+    }
+    tc_interrupt_defer(&stop, j->state);
+  }
   tc_progress prog;
   atomic_init(&prog.bytes_done, 0);
   atomic_init(&prog.traces_done, 0);
@@ -302,40 +406,27 @@ static int run_census(const census_job *j) {
   tc_run_result res;
   e = tc_run(&corpus, j->opts, &res);
   tc_progress_stop(view);
+  if (j->state && (!e || e == TC_E_INTERRUPTED) && j->verbosity > 0)
+    fprintf(stderr, "tracecensus: %u traces (%u sites) reused from %s, %u sites run and saved\n",
+            res.traces_reused, res.sites_reused, j->state, res.sites_saved);
+  if (e == TC_E_INTERRUPTED) {
+    fprintf(stderr, "tracecensus: stopped with %u of %u sites done (%u saved now) in %s; nothing "
+            "written%s%s. To resume, run the same command again\n",
+            res.sites_saved + res.sites_reused, res.sites_run, res.sites_saved, j->state,
+            set ? ", " : "", set ? "OUTDIR keeps its previous outputs" : "");
+    tc_interrupt_die(atomic_load(&stop));
+  }
   if (e) {
+    if (res.state_why.path[0])
+      print_state_failure(e, &res.state_why);
     fprintf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(e));
     goto out_corpus;
   }
-  tc_devtools dt;
-  int have_dt = 0;
-  if (schema) {
-    if ((e = tc_devtools_compute(&res.census, schema, &dt)))
-      schema_error = tc_strerror(e);
-    else
-      have_dt = 1;
-  }
-  tc_report_ctx ctx = {&corpus, &res, j->job, j->manifest, have_dt ? &dt : NULL, schema_path,
-                       schema ? tc_schema_generator(schema) : NULL, schema_error};
-  if (!write_reports(&ctx, &res, tc_outset_dir(set), j->outdir)) {
-    e = tc_interrupt_commit(set, &sw);
-    set = NULL;
-    if (e) {
-      fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
-              "previous outputs\n", j->outdir, sw.path, strerror(sw.errnum));
-    } else {
-      print_leftover(&sw, j->verbosity);
-      int unreadable = nmissing + print_corpus_notes(&corpus, j, missing);
-      print_problems(&corpus, &res);
-      if (j->verbosity > 0)
-        print_traces(&corpus, &res);
-      rc = res.traces_with_errors || unreadable || schema_error ? EXIT_INPUT_ERRORS : EXIT_CLEAN;
-      if (j->verbosity >= 0)
-        print_summary(j, &corpus, &res, unreadable, schema_error != NULL);
-    }
-  }
-  if (have_dt)
-    tc_devtools_free(&dt);
+  rc = j->nshards ? end_shard(j, &corpus, &res)
+                  : publish(j, &corpus, &res, &sl, &set, nmissing, missing);
   tc_run_result_free(&res, corpus.ntraces);
+  if (atomic_load(&stop))
+    tc_interrupt_die(atomic_load(&stop));
 out_corpus:
   tc_corpus_free(&corpus);
 out_set:
@@ -343,6 +434,53 @@ out_set:
     tc_interrupt_abort(set);
   free(missing);
   tc_schema_free(schema);
+  return rc;
+}
+
+/* Merges the shards' state folders J->inputs into J->outdir. */
+static int run_merge(census_job *j) {
+  schema_load sl;
+  if (open_schema(j, &sl))
+    return EXIT_FATAL;
+  tc_outset *set;
+  tc_outset_why sw;
+  tc_err e = tc_interrupt_begin(j->outdir, &set, &sw);
+  if (e) {
+    print_set_failure(j->outdir, e, &sw);
+    tc_schema_free(sl.schema);
+    return EXIT_FATAL;
+  }
+  print_leftover(&sw, j->verbosity);
+  tc_corpus corpus;
+  tc_run_result res;
+  char *manifest, *job;
+  tc_merge_why why;
+  int rc = EXIT_FATAL;
+  e = tc_merge_states(j->inputs, j->ninputs, &corpus, &res, &manifest, &job, &why);
+  if (e == TC_E_STATE_INCOMPLETE || e == TC_E_STATE_MISMATCH) {
+    fprintf(stderr, "tracecensus: %s: %s; nothing written\n", tc_strerror(e),
+            why.missing ? why.missing : "");
+    if (why.nmissing)
+      fprintf(stderr, "tracecensus: %u sites have no partial: rerun their shards, or give the "
+              "missing state folders\n", why.nmissing);
+  } else if (e == TC_E_NOMEM) {
+    fprintf(stderr, "tracecensus: merge failed: %s; nothing written\n", tc_strerror(e));
+  } else if (e) {
+    print_state_failure(e, &why.file);
+    fputs("tracecensus: nothing written\n", stderr);
+  } else {
+    j->manifest = manifest;
+    j->job = job;
+    rc = publish(j, &corpus, &res, &sl, &set, 0, NULL);
+    tc_run_result_free(&res, corpus.ntraces);
+    tc_corpus_free(&corpus);
+    free(manifest);
+    free(job);
+  }
+  free(why.missing);
+  if (set)
+    tc_interrupt_abort(set);
+  tc_schema_free(sl.schema);
   return rc;
 }
 
@@ -359,8 +497,14 @@ static int cmd_census(const tc_args *a) {
     opts.chunk_bytes = a->chunk_bytes;
   opts.no_metrics = a->no_metrics;
   census_job j = {a->inputs, a->ninputs, a->manifest, a->schema, a->outdir, NULL, a->verbosity,
-                  &opts};
+                  &opts, a->state, a->shard, a->nshards};
   return run_census(&j);
+}
+
+static int cmd_merge(const tc_args *a) {
+  census_job j = {a->inputs, a->ninputs, NULL, a->schema, a->outdir, NULL, a->verbosity, NULL,
+                  NULL, 0, 0};
+  return run_merge(&j);
 }
 
 static int cmd_run(const tc_args *a) {
@@ -376,7 +520,12 @@ static int cmd_run(const tc_args *a) {
   }
   apply_common(a, &job.run);
   census_job j = {(const char *const *)job.corpus, job.ncorpus, job.manifest, job.schema,
-                  job.output, a->job, a->verbosity, &job.run};
+                  job.output, a->job, a->verbosity, &job.run, a->state ? a->state : job.state,
+                  a->shard, a->nshards};
+  if (j.nshards && !j.state) {
+    tc_job_free(&job);
+    return fail_usage("--shard needs a state folder: --state DIR or the job's `state`", TC_CMD_RUN);
+  }
   int rc = run_census(&j);
   tc_job_free(&job);
   return rc;
@@ -406,6 +555,8 @@ int main(int argc, char **argv) {
     rc = (puts("tracecensus " TC_VERSION), EXIT_CLEAN);
   else if (a.cmd == TC_CMD_CENSUS)
     rc = cmd_census(&a);
+  else if (a.cmd == TC_CMD_MERGE)
+    rc = cmd_merge(&a);
   else
     rc = cmd_run(&a);
   tc_args_free(&a);

@@ -11,7 +11,10 @@
 #include "census/tc_pairing.h"
 #include "census/tc_seq.h"
 #include "json/tc_parser.h"
+#include "pipeline/tc_partial.h"
+#include "pipeline/tc_state.h"
 #include "pool/tc_pool.h"
+#include "reduce/tc_site_census.h"
 
 #define TC_DEFAULT_CHUNK (1u << 20)
 #define TC_READ_BYTES (1u << 20)
@@ -29,7 +32,11 @@ typedef struct {
   worker_ctx *workers;
   unsigned nw;
   tc_trace_status *status;
-  tc_metrics_set *metrics; /* thread-safe adds */
+  tc_trace_metrics **tmetrics; /* by trace, until its site is folded */
+  uint8_t *done;               /* by trace: finalized (read after tc_pool_wait) */
+  tc_metrics_set *metrics;
+  tc_census_fold *fold;
+  char *settings;              /* tc_partial_settings, with a state folder */
 } run_ctx;
 
 typedef struct {
@@ -93,7 +100,9 @@ static tc_err finish_kernels(trace_job *t) {
   tc_trace_metrics *m;
   tc_err e = st->fatal ? tc_metrics_unreadable(&ref, tc_strerror(st->fatal), &m)
                        : tc_kernels_finish(t->kernels, &ref, &m);
-  return e ? e : tc_metrics_set_add(r->metrics, m);
+  if (!e)
+    r->tmetrics[t->idx] = m;
+  return e;
 }
 
 static void finalize_trace(trace_job *t, unsigned worker) {
@@ -104,6 +113,7 @@ static void finalize_trace(trace_job *t, unsigned worker) {
     e = finish_kernels(t);
   if (e && !r->status[t->idx].fatal)
     r->status[t->idx].fatal = e;
+  r->done[t->idx] = 1;
   if (r->opts.progress)
     atomic_fetch_add(&r->opts.progress->traces_done, 1);
 }
@@ -316,6 +326,11 @@ static void trace_task(void *arg, unsigned worker) {
   trace_job *t = arg;
   run_ctx *r = t->run;
   const tc_trace *tr = &r->corpus->traces[t->idx];
+  if (r->opts.stop && atomic_load(r->opts.stop)) {
+    /* Interrupted: the trace is left for the next run. */
+    trace_job_free(t);
+    return;
+  }
   tc_stream *s = NULL;
   tc_chunker *ch = NULL;
   char *buf = NULL;
@@ -380,12 +395,6 @@ static trace_job *trace_job_new(run_ctx *r, uint32_t idx) {
   return t;
 }
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Largest traces first, so the long ones start early; ties by index. */
 typedef struct {
   uint64_t size;
@@ -425,6 +434,181 @@ static void free_workers(run_ctx *r) {
   free(r->workers);
 }
 
+/* The site's unit out of the run: its traces' statuses (borrowed: meta
+ * stays with r->status) and metrics (owned), and its tables out of the
+ * workers, which then forget the site. */
+static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const tc_file_id *ids,
+                        tc_partial_site *p) {
+  const tc_site *s = &r->corpus->sites[site];
+  memset(p, 0, sizeof *p);
+  tc_site_census_init(&p->census);
+  p->settings = r->settings;
+  p->name = s->name;
+  p->status = s->status;
+  p->reason = s->reason;
+  p->in_manifest = s->in_manifest;
+  p->from_dir = s->from_dir;
+  p->ntraces = s->ntraces;
+  p->traces = calloc(s->ntraces ? s->ntraces : 1, sizeof *p->traces);
+  if (!p->traces)
+    return TC_E_NOMEM;
+  for (uint32_t i = 0; i < s->ntraces; i++) {
+    tc_partial_trace *t = &p->traces[i];
+    t->path = r->corpus->traces[first + i].path;
+    if (ids)
+      t->id = ids[i];
+    t->status = r->status[first + i];
+    t->metrics = r->tmetrics[first + i];
+    r->tmetrics[first + i] = NULL;
+  }
+  tc_census_worker **cw = malloc(r->nw * sizeof *cw);
+  if (!cw)
+    return TC_E_NOMEM;
+  for (unsigned i = 0; i < r->nw; i++)
+    cw[i] = r->workers[i].census;
+  tc_err e = tc_site_census_extract(cw, r->nw, site, first, &p->census);
+  for (unsigned i = 0; i < r->nw; i++)
+    tc_census_site_release(cw[i], site);
+  free(cw);
+  return e;
+}
+
+/* Frees what take_site made, not what it borrowed. */
+static void drop_taken(tc_partial_site *p) {
+  for (uint32_t i = 0; p->traces && i < p->ntraces; i++)
+    tc_trace_metrics_free(p->traces[i].metrics);
+  free(p->traces);
+  tc_site_census_free(&p->census);
+  memset(p, 0, sizeof *p);
+}
+
+/* One batch: sites [from, to) of this run. Reused sites are read back;
+ * the rest run on the pool, then every site is folded in order. */
+typedef struct {
+  tc_partial_site unit;
+  int reused, in_run;
+  tc_file_id *ids;
+} site_slot;
+
+static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *first,
+                        site_slot *slots, tc_run_result *out) {
+  const tc_corpus *c = r->corpus;
+  tc_err e = TC_OK;
+  uint32_t ntr = 0;
+  for (uint32_t s = from; s < to && !e; s++) {
+    site_slot *sl = &slots[s - from];
+    memset(sl, 0, sizeof *sl);
+    sl->in_run = r->opts.nshards <= 1 ||
+                 tc_partial_shard_of(c->sites[s].name, r->opts.nshards) == r->opts.shard;
+    if (!sl->in_run)
+      continue;
+    out->sites_run++;
+    if (r->opts.state_dir) {
+      e = tc_state_lookup(r->opts.state_dir, c, s, r->settings, &sl->unit, &sl->reused,
+                          &out->state_why);
+      if (e || sl->reused)
+        continue;
+      /* The identity of what is about to be read, taken before reading. */
+      sl->ids = calloc(c->sites[s].ntraces ? c->sites[s].ntraces : 1, sizeof *sl->ids);
+      if (!sl->ids)
+        e = TC_E_NOMEM;
+      for (uint32_t i = 0; !e && i < c->sites[s].ntraces; i++)
+        tc_file_id_read(c->traces[first[s] + i].path, NULL, &sl->ids[i], NULL);
+    }
+    ntr += c->sites[s].ntraces;
+  }
+  by_size *order = calloc(ntr ? ntr : 1, sizeof *order);
+  if (!e && !order)
+    e = TC_E_NOMEM;
+  uint32_t n = 0;
+  for (uint32_t s = from; s < to && !e; s++)
+    if (slots[s - from].in_run && !slots[s - from].reused)
+      for (uint32_t i = 0; i < c->sites[s].ntraces; i++)
+        order[n++] = (by_size){c->traces[first[s] + i].size, first[s] + i};
+  qsort(order, n, sizeof *order, by_size_desc);
+  for (uint32_t i = 0; i < n && !e; i++) {
+    trace_job *t = trace_job_new(r, order[i].idx);
+    if (!t)
+      e = TC_E_NOMEM;
+    else if ((e = tc_pool_submit(r->pool, trace_task, t)))
+      trace_job_free(t);
+  }
+  tc_pool_wait(r->pool);
+  free(order);
+  for (uint32_t s = from; s < to; s++) {
+    site_slot *sl = &slots[s - from];
+    if (!e && sl->in_run) {
+      int complete = 1;
+      for (uint32_t i = 0; !sl->reused && i < c->sites[s].ntraces; i++)
+        complete &= r->done[first[s] + i];
+      if (!complete) {
+        e = TC_E_INTERRUPTED;
+      } else if (sl->reused) {
+        out->sites_reused++;
+        out->traces_reused += sl->unit.ntraces;
+        if (r->opts.progress) {
+          atomic_fetch_add(&r->opts.progress->traces_done, sl->unit.ntraces);
+          uint64_t bytes = 0;
+          for (uint32_t i = 0; i < sl->unit.ntraces; i++)
+            bytes += c->traces[first[s] + i].size;
+          atomic_fetch_add(&r->opts.progress->bytes_done, bytes);
+        }
+        e = tc_state_fold(r->fold, r->metrics, &c->sites[s], s, &sl->unit, r->status + first[s], 1);
+      } else if (!(e = take_site(r, s, first[s], sl->ids, &sl->unit))) {
+        if (r->opts.state_dir) {
+          char *path = tc_partial_site_path(r->opts.state_dir, c->sites[s].name);
+          e = path ? tc_partial_site_write(path, &sl->unit, &out->state_why) : TC_E_NOMEM;
+          free(path);
+          out->sites_saved += !e;
+        }
+        if (!e)
+          e = tc_state_fold(r->fold, r->metrics, &c->sites[s], s, &sl->unit, r->status + first[s], 0);
+      }
+    }
+    if (sl->reused)
+      tc_partial_site_free(&sl->unit);
+    else
+      drop_taken(&sl->unit);
+    free(sl->ids);
+    sl->ids = NULL;
+  }
+  return e;
+}
+
+/* Sites per batch: whole sites until this many traces, so that the pool has
+ * work for every worker and a barrier costs little. */
+static uint32_t batch_end(const tc_corpus *c, uint32_t from, unsigned nw) {
+  uint32_t want = 4 * nw > 16 ? 4 * nw : 16, n = 0, s = from;
+  while (s < c->nsites && (s == from || n + c->sites[s].ntraces <= want))
+    n += c->sites[s++].ntraces;
+  return s;
+}
+
+static tc_err run_sites(run_ctx *r, tc_run_result *out) {
+  const tc_corpus *c = r->corpus;
+  uint32_t *first = calloc((size_t)c->nsites + 1, sizeof *first);
+  site_slot *slots = calloc(c->nsites ? c->nsites : 1, sizeof *slots);
+  tc_err e = first && slots ? TC_OK : TC_E_NOMEM;
+  for (uint32_t i = 0; !e && i < c->ntraces; i++)
+    first[c->traces[i].site + 1]++;
+  for (uint32_t s = 0; !e && s < c->nsites; s++)
+    first[s + 1] += first[s];
+  for (uint32_t s = 0; !e && s < c->nsites;) {
+    uint32_t to = batch_end(c, s, r->nw);
+    e = run_batch(r, s, to, first, slots, out);
+    s = to;
+  }
+  free(first);
+  free(slots);
+  return e;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out) {
   memset(out, 0, sizeof *out);
   double t0 = now_seconds();
@@ -441,64 +625,59 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   if (!r.opts.inflight)
     r.opts.inflight = 2 * r.opts.threads + 2;
   r.nw = r.opts.threads;
-  r.status = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *r.status);
-  by_size *order = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *order);
-  tc_err e = r.status && order ? setup_workers(&r) : TC_E_NOMEM;
+  size_t nt = corpus->ntraces ? corpus->ntraces : 1;
+  r.status = calloc(nt, sizeof *r.status);
+  r.tmetrics = calloc(nt, sizeof *r.tmetrics);
+  r.done = calloc(nt, 1);
+  r.fold = tc_census_fold_create();
+  tc_err e = r.status && r.tmetrics && r.done && r.fold ? setup_workers(&r) : TC_E_NOMEM;
+  if (!e && r.opts.state_dir && !(r.settings = tc_partial_settings(&r.opts)))
+    e = TC_E_NOMEM;
   if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
     e = TC_E_NOMEM;
   if (!e && !(r.pool = tc_pool_create(r.nw)))
     e = TC_E_NOMEM;
-  if (!e) {
-    for (uint32_t i = 0; i < corpus->ntraces; i++)
-      order[i] = (by_size){corpus->traces[i].size, i};
-    qsort(order, corpus->ntraces, sizeof *order, by_size_desc);
-    for (uint32_t i = 0; i < corpus->ntraces && !e; i++) {
-      trace_job *t = trace_job_new(&r, order[i].idx);
-      if (!t)
-        e = TC_E_NOMEM;
-      else if ((e = tc_pool_submit(r.pool, trace_task, t)))
-        trace_job_free(t);
-    }
-    tc_pool_wait(r.pool);
-  }
-  /* Sites of the crawl that left no trace are n/a in the metrics, not absent. */
-  for (uint32_t i = 0; !e && r.metrics && i < corpus->nsites; i++) {
-    const tc_site *site = &corpus->sites[i];
-    if (!site->ntraces)
-      e = tc_metrics_set_add_site_without_trace(
-          r.metrics, site->name, site->reason ? site->reason : "no trace file in the corpus");
-  }
+  if (!e)
+    e = run_sites(&r, out);
   tc_pool_free(r.pool);
-  if (!e) {
-    tc_census_worker **cw = malloc(r.nw * sizeof *cw);
-    if (!cw)
-      e = TC_E_NOMEM;
-    for (unsigned i = 0; cw && i < r.nw; i++)
-      cw[i] = r.workers[i].census;
-    if (!e)
-      e = tc_census_merge(cw, r.nw, corpus->nsites, &out->census);
-    free(cw);
-  }
   free_workers(&r);
-  free(order);
+  if (!e)
+    e = tc_census_fold_finish(r.fold, &out->census);
+  else
+    tc_census_fold_free(r.fold);
+  for (uint32_t i = 0; r.tmetrics && i < corpus->ntraces; i++)
+    tc_trace_metrics_free(r.tmetrics[i]);
+  free(r.tmetrics);
+  free(r.done);
+  free(r.settings);
   out->traces = r.status;
   out->metrics = r.metrics;
   out->threads = r.nw;
-  out->simd_kernel = tc_parser_kernel();
-  for (uint32_t i = 0; r.status && i < corpus->ntraces; i++) {
-    const tc_trace_status *st = &r.status[i];
-    out->in_bytes += st->in_bytes;
-    out->out_bytes += st->out_bytes;
-    out->events += st->events;
-    out->bad_events += st->bad_events;
-    out->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
-                               st->shape.trailing_bytes;
-  }
+  tc_run_totals(out, corpus->ntraces);
   out->seconds = now_seconds() - t0;
   if (e) {
+    tc_run_result kept = *out;
     tc_run_result_free(out, corpus->ntraces);
+    out->sites_run = kept.sites_run;
+    out->sites_reused = kept.sites_reused;
+    out->traces_reused = kept.traces_reused;
+    out->sites_saved = kept.sites_saved;
+    out->state_why = kept.state_why;
   }
   return e;
+}
+
+void tc_run_totals(tc_run_result *r, uint32_t ntraces) {
+  r->simd_kernel = tc_parser_kernel();
+  for (uint32_t i = 0; r->traces && i < ntraces; i++) {
+    const tc_trace_status *st = &r->traces[i];
+    r->in_bytes += st->in_bytes;
+    r->out_bytes += st->out_bytes;
+    r->events += st->events;
+    r->bad_events += st->bad_events;
+    r->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
+                             st->shape.trailing_bytes;
+  }
 }
 
 void tc_run_result_free(tc_run_result *r, uint32_t ntraces) {
