@@ -228,9 +228,9 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
   if (!e && ((rec->manifest && !(*manifest = dup_or_null(rec->manifest))) ||
              (rec->job && !(*job = dup_or_null(rec->job)))))
     e = TC_E_NOMEM;
-  out->threads = 1;
-  tc_run_totals(out, corpus->ntraces);
-  out->seconds = now_seconds() - t0;
+  out->totals.threads = 1;
+  tc_run_sum_totals(out, corpus->ntraces);
+  out->totals.seconds = now_seconds() - t0;
   for (int d = 0; d < ndirs; d++)
     tc_partial_record_free(&recs[d]);
   free(recs);

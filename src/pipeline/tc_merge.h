@@ -13,7 +13,7 @@
 #ifndef TC_MERGE_H
 #define TC_MERGE_H
 
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
 
 typedef struct {

@@ -41,7 +41,7 @@
 #include <stdint.h>
 
 #include "kernels/tc_metrics.h"
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "reduce/tc_site_census.h"
 #include "util/tc_bin.h"

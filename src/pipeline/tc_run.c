@@ -9,7 +9,8 @@
 
 #include "census/tc_census.h"
 #include "census/tc_pairing.h"
-#include "census/tc_seq.h"
+#include "pipeline/tc_route.h"
+#include "pipeline/tc_seq.h"
 #include "json/tc_parser.h"
 #include "pipeline/tc_partial.h"
 #include "pipeline/tc_state.h"
@@ -194,7 +195,9 @@ static void chunk_task(void *arg, unsigned worker) {
   tc_err e = tc_parser_parse(w->parser, c, &p);
   uint64_t good = 0, lenient = 0;
   if (!e) {
-    e = tc_census_add_chunk(w->census, o, c, &p, &s->seq);
+    e = tc_census_add_chunk(w->census, o, c, &p);
+    if (!e)
+      e = tc_route_chunk(c, &p, !r->opts.no_metrics, &s->seq);
     for (size_t i = 0; i < p.nevents; i++) {
       good += p.events[i].err == TC_OK;
       lenient += p.events[i].err == TC_OK && (p.events[i].flags & TC_EV_LENIENT);
@@ -419,7 +422,7 @@ static tc_err setup_workers(run_ctx *r) {
     if (!r->workers[i].parser)
       return TC_E_NOMEM;
     r->workers[i].census =
-        tc_census_worker_create(r->corpus->nsites, r->workers[i].parser, !r->opts.no_metrics);
+        tc_census_worker_create(r->corpus->nsites, r->workers[i].parser);
     if (!r->workers[i].census)
       return TC_E_NOMEM;
   }
@@ -652,9 +655,9 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   free(r.settings);
   out->traces = r.status;
   out->metrics = r.metrics;
-  out->threads = r.nw;
-  tc_run_totals(out, corpus->ntraces);
-  out->seconds = now_seconds() - t0;
+  out->totals.threads = r.nw;
+  tc_run_sum_totals(out, corpus->ntraces);
+  out->totals.seconds = now_seconds() - t0;
   if (e) {
     tc_run_result kept = *out;
     tc_run_result_free(out, corpus->ntraces);
@@ -667,15 +670,16 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   return e;
 }
 
-void tc_run_totals(tc_run_result *r, uint32_t ntraces) {
-  r->simd_kernel = tc_parser_kernel();
+void tc_run_sum_totals(tc_run_result *r, uint32_t ntraces) {
+  tc_run_totals *t = &r->totals;
+  t->simd_kernel = tc_parser_kernel();
   for (uint32_t i = 0; r->traces && i < ntraces; i++) {
     const tc_trace_status *st = &r->traces[i];
-    r->in_bytes += st->in_bytes;
-    r->out_bytes += st->out_bytes;
-    r->events += st->events;
-    r->bad_events += st->bad_events;
-    r->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
+    t->in_bytes += st->in_bytes;
+    t->out_bytes += st->out_bytes;
+    t->events += st->events;
+    t->bad_events += st->bad_events;
+    t->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
                              st->shape.trailing_bytes;
   }
 }

@@ -11,7 +11,7 @@
 #ifndef TC_STATE_H
 #define TC_STATE_H
 
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_partial.h"
 #include "pipeline/tc_run.h"
 

@@ -34,6 +34,8 @@
   X(TRAILING_DATA, "data after the end of the trace")                          \
   X(NOT_REGULAR, "not a regular file")                                         \
   X(BAD_BINARY, "corrupt or truncated binary state")                           \
+  X(NO_INPUT, "no INPUT exists")                                               \
+  X(NO_SITES, "no sites found")                                                \
   X(NOT_PARTIAL, "not a tracecensus partial state file")                       \
   X(PARTIAL_VERSION, "partial state file of another format version")           \
   X(STATE_MISMATCH, "state folders of runs with other settings or shard counts") \
