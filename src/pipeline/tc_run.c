@@ -578,10 +578,12 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
   return e;
 }
 
-/* Sites per batch: whole sites until this many traces, so that the pool has
- * work for every worker and a barrier costs little. */
+/* Sites per batch: whole sites until 2 traces per worker. Partials are
+ * written when their batch ends, so a small batch keeps what a kill loses
+ * small, and 2 per worker keeps every worker busy (largest first) until the
+ * barrier; a big trace is cut into chunks that every worker parses. */
 static uint32_t batch_end(const tc_corpus *c, uint32_t from, unsigned nw) {
-  uint32_t want = 4 * nw > 16 ? 4 * nw : 16, n = 0, s = from;
+  uint32_t want = 2 * nw, n = 0, s = from;
   while (s < c->nsites && (s == from || n + c->sites[s].ntraces <= want))
     n += c->sites[s++].ntraces;
   return s;

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int same_str(const char *a, const char *b) {
   return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -68,14 +70,45 @@ tc_err tc_state_lookup(const char *dir, const tc_corpus *c, uint32_t site, const
   return TC_OK;
 }
 
+/* Temporary files a killed run left (".NAME.tmp-PID", tc_partial.c). */
+static void remove_leftovers(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  struct dirent *de;
+  while ((de = readdir(d)))
+    if (de->d_name[0] == '.' && strstr(de->d_name, ".tmp-"))
+      unlinkat(dirfd(d), de->d_name, 0);
+  closedir(d);
+}
+
+/* mkdir -p: each missing folder of PATH. */
+static int make_dirs(const char *path) {
+  char *p = strdup(path);
+  if (!p)
+    return -1;
+  int rc = 0;
+  for (char *s = p + 1; !rc && *s; s++)
+    if (*s == '/') {
+      *s = '\0';
+      rc = mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
+      *s = '/';
+    }
+  if (!rc && mkdir(p, 0777) != 0 && errno != EEXIST)
+    rc = -1;
+  free(p);
+  return rc;
+}
+
 tc_err tc_state_begin(const char *dir, const tc_corpus *c, const tc_run_opts *o,
                       const char *manifest, const char *job, tc_state_why *why) {
   memset(why, 0, sizeof *why);
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+  if (make_dirs(dir) != 0) {
     snprintf(why->path, sizeof why->path, "%s", dir);
     why->errnum = errno;
     return TC_E_WRITE;
   }
+  remove_leftovers(dir);
   tc_partial_record r;
   memset(&r, 0, sizeof r);
   r.shard = o->nshards > 1 ? o->shard : 0;

@@ -22,7 +22,9 @@ tc_err tc_state_lookup(const char *dir, const tc_corpus *c, uint32_t site, const
                        tc_partial_site *out, int *reuse, tc_state_why *why);
 
 /* Writes DIR/shard.tcr for a run of shard SHARD of NSHARDS over C (every
- * site of the whole corpus), creating DIR (one level) if needed. */
+ * site of the whole corpus), creating DIR and its parents if needed, and
+ * removes the temporary files a killed run left in it. One run at a time
+ * may use a state folder. */
 tc_err tc_state_begin(const char *dir, const tc_corpus *c, const tc_run_opts *o,
                       const char *manifest, const char *job, tc_state_why *why);
 
