@@ -140,7 +140,7 @@ static void walk(tc_codec *c, tc_trace_metrics *m) {
   tc_codec_u32(c, &fr->long_tasks);
   tc_codec_f64(c, &fr->tbt_ms);
 
-  m->nrenderers = tc_codec_array(c, (void **)&m->renderers, m->nrenderers, sizeof *m->renderers, 24);
+  m->nrenderers = tc_codec_array(c, (void **)&m->renderers, m->nrenderers, sizeof *m->renderers, 23);
   for (uint32_t i = 0; i < m->nrenderers; i++) {
     tc_renderer_metrics *x = &m->renderers[i];
     tc_codec_i64(c, &x->pid);

@@ -505,7 +505,7 @@ static tc_err write_atomic(const char *path, const unsigned char *bytes, size_t 
   tc_err e = TC_OK;
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0 || write_all(fd, bytes, len) != 0 || fsync(fd) != 0) {
-    set_why(why, fd < 0 ? tmp : path, errno);
+    set_why(why, path, errno);
     e = TC_E_WRITE;
   }
   if (fd >= 0 && close(fd) != 0 && !e) {
