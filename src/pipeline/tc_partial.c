@@ -168,7 +168,7 @@ static void c_event(tc_codec *c, tc_site_census *s, tc_sc_event *ev, size_t *cat
       tc_bin_fail_at(c->r, at, "more categories than the unit holds");
       ev->ncats = 0;
     }
-    ev->cats = s->all_cats + *cat_at;
+    ev->cats = s->all_cats ? s->all_cats + *cat_at : NULL;
     *cat_at += ev->ncats;
   }
   for (uint32_t i = 0; i < ev->ncats; i++) {
@@ -185,7 +185,7 @@ static void c_event(tc_codec *c, tc_site_census *s, tc_sc_event *ev, size_t *cat
       tc_bin_fail_at(c->r, at, "more argument paths than the unit holds");
       ev->nargs = 0;
     }
-    ev->args = s->all_args + *arg_at;
+    ev->args = s->all_args ? s->all_args + *arg_at : NULL;
     *arg_at += ev->nargs;
   }
   for (uint32_t i = 0; i < ev->nargs; i++) {
