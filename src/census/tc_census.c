@@ -36,11 +36,11 @@ tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *pars
 static void site_free(tc_site_acc *s) {
   if (!s)
     return;
-  tc_imap_free(&s->name_idx);
   for (uint32_t i = 0; i < s->name_idx.count; i++) {
     tc_sketch_free(&s->detail[i].dur);
     free(s->detail[i].ex.raw);
   }
+  tc_imap_free(&s->name_idx);
   free(s->names);
   free(s->detail);
   free(s->name_ids);

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "pipeline/tc_state.h"
-#include "report/metrics_report.h"
 #include "report/tc_outfile.h"
 
 /* ---- the writers: one row per output file, run in this order ---- */
@@ -30,19 +29,29 @@ static tc_err write_run_json(const tc_census_outcome *o, const char *dir) {
 }
 
 /* metrics.csv, metrics.json, metrics.md; none after --no-metrics. */
-static tc_err write_metrics(const tc_census_outcome *o, const char *dir) {
-  return o->run.metrics ? tc_metrics_write(o->run.metrics, dir) : TC_OK;
+static tc_err write_metrics_csv(const tc_census_outcome *o, const char *dir) {
+  return o->metrics ? tc_write_metrics_csv(o->metrics, dir) : TC_OK;
+}
+
+static tc_err write_metrics_json(const tc_census_outcome *o, const char *dir) {
+  return o->metrics ? tc_write_metrics_json(o->metrics, dir) : TC_OK;
+}
+
+static tc_err write_metrics_md(const tc_census_outcome *o, const char *dir) {
+  return o->metrics ? tc_write_metrics_md(o->metrics, dir) : TC_OK;
 }
 
 static const struct {
-  const char *name; /* for a failure's message; the file itself when one */
+  const char *name; /* the file, for a failure's message */
   tc_err (*write)(const tc_census_outcome *o, const char *dir);
 } writers[] = {
     {"census.json", write_census_json},
     {"census.csv", write_census_csv},
     {"census.md", write_census_md},
     {"run.json", write_run_json},
-    {"metrics.*", write_metrics},
+    {"metrics.csv", write_metrics_csv},
+    {"metrics.json", write_metrics_json},
+    {"metrics.md", write_metrics_md},
 };
 
 /* Runs every writer into DIR; on failure names the file and its errno
@@ -112,8 +121,16 @@ static tc_err scan_corpus(const tc_census_opts *opts, tc_census_outcome *o) {
   return o->corpus.nsites ? TC_OK : TC_E_NO_SITES;
 }
 
-/* The DevTools view (when a schema loaded), then every writer. */
+/* The reductions the writers read (the DevTools view when a schema
+ * loaded, the metrics' sites and corpus distributions), then every writer. */
 static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, const char *dir) {
+  if (o->run.metrics) {
+    tc_err e = tc_metrics_reduce(o->run.metrics, &o->metrics);
+    if (e) {
+      o->failed_file = "metrics.*";
+      return e;
+    }
+  }
   if (o->schema) {
     tc_err e = tc_devtools_compute(&o->run.census, o->schema, &o->devtools);
     if (e)
@@ -191,7 +208,8 @@ tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hook
   const tc_census_hooks *h = hooks ? hooks : &none;
   set_ops ops = ops_of(h);
 
-  if (reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) ||
+  if (reached(o, h, TC_STAGE_OPTIONS, tc_run_opts_check(&opts->run, o->why, sizeof o->why)) ||
+      reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) ||
       reached(o, h, TC_STAGE_MANIFEST, check_manifest(opts, o)) ||
       reached(o, h, TC_STAGE_INPUTS, check_inputs(opts, o)))
     return o->err;
@@ -246,6 +264,7 @@ int tc_census_outcome_clean(const tc_census_outcome *o) {
 void tc_census_outcome_free(tc_census_outcome *o) {
   if (o->have_devtools)
     tc_devtools_free(&o->devtools);
+  tc_metrics_reduction_free(o->metrics);
   /* both leave a zeroed struct on failure, and free one as nothing */
   tc_run_result_free(&o->run, o->corpus.ntraces);
   tc_corpus_free(&o->corpus);

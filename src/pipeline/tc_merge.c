@@ -167,7 +167,7 @@ static tc_err add_site(tc_corpus *c, tc_run_result *out, size_t *traces_cap, tc_
     c->bytes += p->traces[i].id.size;
   }
   c->ntraces += p->ntraces;
-  return tc_state_fold(fold, out->metrics, site, s, p, out->traces + first, 1);
+  return tc_state_fold(fold, out->metrics, &out->metas, site, s, p, out->traces + first, 1);
 }
 
 tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,7 +35,7 @@ typedef struct {
   unsigned nw;
   tc_trace_status *status;
   tc_trace_metrics **tmetrics; /* by trace, until its site is folded */
-  uint8_t *done;               /* by trace: finalized (read after tc_pool_wait) */
+  uint8_t *done;               /* by trace: 1 finalized (read after tc_pool_wait), 2 folded */
   tc_metrics_set *metrics;
   tc_census_fold *fold;
   char *settings;              /* tc_partial_settings, with a state folder */
@@ -67,6 +68,29 @@ typedef struct {
 void tc_run_opts_default(tc_run_opts *o) {
   memset(o, 0, sizeof *o);
   tc_kernel_opts_default(&o->kernels);
+}
+
+tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap) {
+  char none[1];
+  if (!why) {
+    why = none;
+    cap = sizeof none;
+  }
+  if (o->threads > TC_MAX_THREADS) {
+    snprintf(why, cap, "threads must be an integer from 0 (all CPUs) to %u", TC_MAX_THREADS);
+    return TC_E_USAGE;
+  }
+  if (o->chunk_bytes && (o->chunk_bytes < TC_MIN_CHUNK_BYTES || o->chunk_bytes > TC_MAX_CHUNK_BYTES)) {
+    snprintf(why, cap, "chunk_bytes must be an integer from %zu to %zu", TC_MIN_CHUNK_BYTES,
+             TC_MAX_CHUNK_BYTES);
+    return TC_E_USAGE;
+  }
+  if (o->inflight > TC_MAX_INFLIGHT) {
+    snprintf(why, cap, "inflight must be an integer from 0 (2 per thread and 2) to %u",
+             TC_MAX_INFLIGHT);
+    return TC_E_USAGE;
+  }
+  return tc_kernel_opts_check(&o->kernels, why, cap);
 }
 
 /* Keeps the TC_TRACE_MAX_ERRORS errors with the smallest indices, so the
@@ -485,6 +509,12 @@ static void drop_taken(tc_partial_site *p) {
   memset(p, 0, sizeof *p);
 }
 
+/* Marks N traces from FIRST as folded: their meta is the result's. */
+static void folded(run_ctx *r, uint32_t first, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    r->done[first + i] = 2;
+}
+
 /* One batch: sites [from, to) of this run. Reused sites are read back;
  * the rest run on the pool, then every site is folded in order. */
 typedef struct {
@@ -543,7 +573,7 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
     if (!e && sl->in_run) {
       int complete = 1;
       for (uint32_t i = 0; !sl->reused && i < c->sites[s].ntraces; i++)
-        complete &= r->done[first[s] + i];
+        complete &= r->done[first[s] + i] != 0;
       if (!complete) {
         e = TC_E_INTERRUPTED;
       } else if (sl->reused) {
@@ -556,7 +586,9 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
             bytes += c->traces[first[s] + i].size;
           atomic_fetch_add(&r->opts.progress->bytes_done, bytes);
         }
-        e = tc_state_fold(r->fold, r->metrics, &c->sites[s], s, &sl->unit, r->status + first[s], 1);
+        e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
+                          r->status + first[s], 1);
+        folded(r, first[s], c->sites[s].ntraces);
       } else if (!(e = take_site(r, s, first[s], sl->ids, &sl->unit))) {
         if (r->opts.state_dir) {
           char *path = tc_partial_site_path(r->opts.state_dir, c->sites[s].name);
@@ -565,7 +597,9 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
           out->sites_saved += !e;
         }
         if (!e)
-          e = tc_state_fold(r->fold, r->metrics, &c->sites[s], s, &sl->unit, r->status + first[s], 0);
+          e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
+                            r->status + first[s], 0);
+        folded(r, first[s], c->sites[s].ntraces);
       }
     }
     if (sl->reused)
@@ -616,6 +650,8 @@ static double now_seconds(void) {
 
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out) {
   memset(out, 0, sizeof *out);
+  if (tc_run_opts_check(opts, NULL, 0))
+    return TC_E_USAGE;
   double t0 = now_seconds();
   run_ctx r;
   memset(&r, 0, sizeof r);
@@ -652,6 +688,14 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     tc_census_fold_free(r.fold);
   for (uint32_t i = 0; r.tmetrics && i < corpus->ntraces; i++)
     tc_trace_metrics_free(r.tmetrics[i]);
+  /* A trace whose site was not folded (an error or an interrupt stopped the
+   * run) still owns its metadata copy. */
+  for (uint32_t i = 0; r.status && r.done && i < corpus->ntraces; i++)
+    if (r.done[i] != 2) {
+      free(r.status[i].meta);
+      r.status[i].meta = NULL;
+      r.status[i].shape.metadata = (tc_str){NULL, 0};
+    }
   free(r.tmetrics);
   free(r.done);
   free(r.settings);
@@ -687,9 +731,9 @@ void tc_run_sum_totals(tc_run_result *r, uint32_t ntraces) {
 }
 
 void tc_run_result_free(tc_run_result *r, uint32_t ntraces) {
-  for (uint32_t i = 0; r->traces && i < ntraces; i++)
-    free(r->traces[i].meta);
+  (void)ntraces; /* every meta is in metas: tc_state_fold interned it */
   free(r->traces);
+  tc_map_free(&r->metas);
   tc_metrics_set_free(r->metrics);
   tc_census_result_free(&r->census);
   memset(r, 0, sizeof *r);

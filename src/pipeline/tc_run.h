@@ -27,6 +27,7 @@
 #include "reduce/tc_metrics_set.h"
 #include "reduce/tc_run_facts.h"
 #include "util/tc_error.h"
+#include "util/tc_map.h"
 
 /* Counters a progress display may read while the run goes on. */
 typedef struct {
@@ -62,13 +63,32 @@ typedef struct {
 
 void tc_run_opts_default(tc_run_opts *o);
 
-/* Chunk offsets are 32-bit: chunks stay well below 4 GiB. */
+/* The limits of tc_run_opts, checked by tc_run_opts_check and so by tc_run
+ * and tc_census_job_run; the command line and job files name them in
+ * their messages.
+ *   threads      0 (one per online CPU) to TC_MAX_THREADS
+ *   chunk_bytes  0 (the default, 1 MiB) or TC_MIN_CHUNK_BYTES to
+ *                TC_MAX_CHUNK_BYTES: the chunker keeps offsets in a chunk
+ *                as 32-bit numbers, so a chunk stays well below 4 GiB
+ *   inflight     0 (2 x threads + 2) to TC_MAX_INFLIGHT chunks per trace
+ *   kernels      tc_kernel_opts_check (bucket_ms, refresh_hz) */
+#define TC_MAX_THREADS 1024u
+#define TC_MIN_CHUNK_BYTES ((size_t)4096)
 #define TC_MAX_CHUNK_BYTES ((size_t)1 << 30)
+#define TC_MAX_INFLIGHT 4096u
+
+/* TC_OK, or TC_E_USAGE with the first option out of its limits named in
+ * WHY (CAP bytes; WHY may be NULL), in the words of a job file's key:
+ * "threads must be an integer from 0 (all CPUs) to 1024". */
+tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap);
 
 typedef struct {
   tc_census_result census;
   tc_metrics_set *metrics; /* every trace's metrics; NULL with no_metrics */
   tc_trace_status *traces; /* parallel to corpus->traces */
+  tc_map metas;            /* each distinct metadata block once: every
+                              trace's meta points into it, so N traces with
+                              one block hold it once */
   tc_run_totals totals;
   /* Sites of this run (its shard), and of them those read back from the
    * state folder, with their traces; sites whose partial was written. */
@@ -82,10 +102,11 @@ typedef struct {
  * are taken out of the workers as one unit (reduce/tc_site_census.h),
  * written to the state folder if there is one, and folded into the corpus
  * tables in site order, so memory follows the batch in flight. Per-trace
- * problems are recorded in out->traces and never stop the run; only memory
- * or thread failure, the state folder (out->state_why says which file and
- * where) and an interrupt (TC_E_INTERRUPTED) return an error. On an error
- * out holds only the counts. Free with tc_run_result_free. */
+ * problems are recorded in out->traces and never stop the run; only options
+ * out of their limits (TC_E_USAGE, see tc_run_opts_check), memory or thread
+ * failure, the state folder (out->state_why says which file and where) and
+ * an interrupt (TC_E_INTERRUPTED) return an error. On an error out holds
+ * only the counts. Free with tc_run_result_free. */
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out);
 
 /* Sums R's NTRACES statuses into its totals (bytes, events, skipped
