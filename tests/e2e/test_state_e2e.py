@@ -15,12 +15,17 @@ must give the same bytes:
   leaves no temporary file; the same command then resumes;
 - a trace changed after its site was saved is run again, the rest reused;
 - a corrupt partial and one of another format version are errors naming
-  the file and the byte offset, for the census and for the merge.
+  the file and the byte offset, for the census and for the merge;
+- run.json holds each distinct metadata block once: three sites with hard
+  links of one trace and one other site give the block (as Python reads it
+  from the trace) with the first file of each, and metadata_of pointing
+  there for the others.
 Every product file is compared byte for byte; run.json too, but for the
 facts of the run and the host (timings, threads, peak RSS), as the golden
 test does."""
 import os
 import random
+import json
 import shutil
 import signal
 import subprocess
@@ -239,6 +244,34 @@ def test_bad_partials(tmp, corpus, manifest):
           'a folder without its record: ' + p.stderr)
 
 
+def trace_metadata(path):
+    raw = subprocess.run(['zstd', '-dc', path], capture_output=True, check=True).stdout
+    return json.loads(raw)['metadata']
+
+
+def test_metadata_once(tmp):
+    corpus = os.path.join(tmp, 'same-meta')
+    one = os.path.join(CRAWL, WITH_TRACE[0], 'trace.json.zst')
+    other = os.path.join(CRAWL, WITH_TRACE[1], 'trace.json.zst')
+    for i, src in enumerate((one, one, other, one)):
+        os.makedirs(os.path.join(corpus, 'site-%d' % i))
+        os.link(src, os.path.join(corpus, 'site-%d' % i, 'trace.json.zst'))
+    out = os.path.join(tmp, 'same-meta-out')
+    p = run([BINARY, 'census', '-q', '-T', '2', '-o', out, corpus])
+    check(p.returncode == 0, 'same metadata run: ' + p.stderr)
+    with open(os.path.join(out, 'run.json'), encoding='utf-8') as f:
+        files = json.load(f)['files']
+    check([f['site'] for f in files] == ['site-0', 'site-1', 'site-2', 'site-3'], 'files: %r' % files)
+    check(files[0]['metadata'] == trace_metadata(one), 'file 0 lacks its metadata block')
+    check(files[2]['metadata'] == trace_metadata(other), 'file 2 lacks its metadata block')
+    for i in (1, 3):
+        check(files[i]['metadata'] is None and files[i].get('metadata_of') == 0,
+              'file %d: metadata %r, metadata_of %r' % (i, files[i]['metadata'] is None, files[i].get('metadata_of')))
+    check('metadata_of' not in files[0] and 'metadata_of' not in files[2], 'metadata_of on a first block')
+    check(files[1]['chrome_version'] == files[0]['chrome_version'],
+          'a file whose block is elsewhere still names its Chrome version')
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='tc-state-')
     corpus, manifest = make_corpus(tmp)
@@ -251,6 +284,7 @@ def main():
     test_signals(tmp, corpus, manifest, ref)
     test_changed_trace(tmp, corpus, manifest, ref)
     test_bad_partials(tmp, corpus, manifest)
+    test_metadata_once(tmp)
     if failures:
         sys.exit('%d failures' % len(failures))
     shutil.rmtree(tmp)
