@@ -145,7 +145,6 @@ static const struct option merge_opts[] = {
     {"quiet", no_argument, NULL, 'q'},        {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
-
 static const struct option diff_opts[] = {
     {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
@@ -290,8 +289,7 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
       else if (!strcmp(argv[2], "diff"))
         a->help_for = TC_CMD_DIFF;
       else
-        return usage_error(why, cap,
-                           "no help on '%s': the commands are census, run, merge and diff",
+        return usage_error(why, cap, "no help on '%s': the commands are census, run, merge and diff",
                            argv[2]);
     }
     return TC_OK;

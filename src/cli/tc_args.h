@@ -20,9 +20,9 @@ typedef struct {
   int no_metrics;
   const char *outdir, *manifest, *schema; /* census (outdir: diff too); NULL when not given */
   const char *job;                        /* run */
-  const char *diff_a, *diff_b;            /* diff: the two output folders */
   const char *state;                      /* census, run: --state DIR, or NULL */
   unsigned shard, nshards;                /* --shard I/N; nshards 0 when not given */
+  const char *diff_a, *diff_b;            /* diff: the two output folders */
   const char **inputs;                    /* census: malloc'd, into argv; merge: the STATEDIRs */
   int ninputs;
 } tc_args;

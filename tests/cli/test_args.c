@@ -196,6 +196,27 @@ static void run_operands(void **state) {
   usage("run --manifest m a.job", "unknown option '--manifest'");
 }
 
+/* --state, --shard and the merge command, spelt every way. */
+static void state_and_shards(void **state) {
+  (void)state;
+  tc_args a;
+  ok("census --state st --shard=2/4 in", &a);
+  assert_string_equal(a.state, "st");
+  assert_int_equal(a.shard, 2);
+  assert_int_equal(a.nshards, 4);
+  assert_null(a.outdir);
+  tc_args_free(&a);
+  ok("run --shard 0/1 --state=st jobs/x.job", &a);
+  assert_int_equal(a.cmd, TC_CMD_RUN);
+  assert_int_equal(a.nshards, 1);
+  tc_args_free(&a);
+  ok("merge -o out s2 -- s0 s1", &a);
+  assert_int_equal(a.cmd, TC_CMD_MERGE);
+  assert_string_equal(a.outdir, "out");
+  expect_inputs(&a, 3, "s2", "s0", "s1");
+  tc_args_free(&a);
+}
+
 static void diff_operands(void **state) {
   (void)state;
   tc_args a;
@@ -220,27 +241,6 @@ static void diff_operands(void **state) {
   usage("diff a b -o", "option '-o' needs a value");
   assert_non_null(strstr(tc_args_usage(TC_CMD_DIFF), "--output=OUTDIR"));
   assert_non_null(strstr(tc_args_usage(TC_CMD_HELP), "tracecensus diff"));
-}
-
-/* --state, --shard and the merge command, spelt every way. */
-static void state_and_shards(void **state) {
-  (void)state;
-  tc_args a;
-  ok("census --state st --shard=2/4 in", &a);
-  assert_string_equal(a.state, "st");
-  assert_int_equal(a.shard, 2);
-  assert_int_equal(a.nshards, 4);
-  assert_null(a.outdir);
-  tc_args_free(&a);
-  ok("run --shard 0/1 --state=st jobs/x.job", &a);
-  assert_int_equal(a.cmd, TC_CMD_RUN);
-  assert_int_equal(a.nshards, 1);
-  tc_args_free(&a);
-  ok("merge -o out s2 -- s0 s1", &a);
-  assert_int_equal(a.cmd, TC_CMD_MERGE);
-  assert_string_equal(a.outdir, "out");
-  expect_inputs(&a, 3, "s2", "s0", "s1");
-  tc_args_free(&a);
 }
 
 static void usage_errors_named(void **state) {
