@@ -1,12 +1,14 @@
-/* Text the metrics writers copy from traces and manifests (site names,
- * paths, URLs, errors) is bytes: it goes out as UTF-8, each byte that is not
- * part of a valid sequence as U+FFFD, the way tc_jsonw writes it in the
- * JSON outputs, so a site has one spelling in every report. */
+#include "report/tc_text.h"
 
-#include "report/tc_metrics_report.h"
+#include <string.h>
+
 #include "util/tc_json_valid.h"
 
-void tc__metrics_put_text(tc_wbuf *b, tc_str text, int csv_quoted) {
+/* Writes S as UTF-8, invalid bytes as U+FFFD; with CSV_QUOTED, doubles each
+ * '"' for a quoted CSV cell. */
+static void put(tc_wbuf *b, tc_str text, int csv_quoted) {
+  if (!text.len) /* an empty tc_str may hold NULL, where even P + 0 is undefined */
+    return;
   const char *s = text.ptr;
   size_t len = text.len, run = 0; /* bytes from s + run_start that go out as they are */
   size_t run_start = 0;
@@ -30,4 +32,25 @@ void tc__metrics_put_text(tc_wbuf *b, tc_str text, int csv_quoted) {
     run = 0;
   }
   tc_wbuf_put(b, s + run_start, run);
+}
+
+void tc_text_put(tc_wbuf *b, tc_str s) { put(b, s, 0); }
+
+void tc_text_csv_body(tc_wbuf *b, tc_str s) { put(b, s, 1); }
+
+static int needs_quotes(tc_str s) {
+  for (size_t i = 0; i < s.len; i++)
+    if (s.ptr[i] == ',' || s.ptr[i] == '"' || s.ptr[i] == '\r' || s.ptr[i] == '\n')
+      return 1;
+  return 0;
+}
+
+void tc_text_csv_cell(tc_wbuf *b, tc_str s, tc_csv_quote q) {
+  if (q == TC_CSV_QUOTE_IF_NEEDED && !needs_quotes(s)) {
+    put(b, s, 0);
+    return;
+  }
+  tc_wbuf_putc(b, '"');
+  put(b, s, 1);
+  tc_wbuf_putc(b, '"');
 }
