@@ -41,7 +41,7 @@ static int parse_size(const char *v, size_t *out) {
 static const char *const keys[] = {"corpus",      "manifest",   "output",
                                    "schema",      "threads",    "chunk_bytes",
                                    "bucket_ms",   "refresh_hz", "window_start_mark",
-                                   "window_end_mark"};
+                                   "window_end_mark", "state"};
 
 /* Edit distance (insertions, deletions, substitutions, swaps of neighbours)
  * between two short keys, capped at 3: enough to tell a typo from a
@@ -108,9 +108,12 @@ static int apply(tc_job *job, const char *key, const char *val, char *why, size_
       return snprintf(why, cap, "out of memory"), BAD_VALUE;
     job->ncorpus++;
   } else if (strcmp(key, "manifest") == 0 || strcmp(key, "output") == 0 ||
-             strcmp(key, "schema") == 0) {
+             strcmp(key, "schema") == 0 || strcmp(key, "state") == 0) {
     numeric = 0;
-    char **dst = key[0] == 'm' ? &job->manifest : key[0] == 'o' ? &job->output : &job->schema;
+    char **dst = key[0] == 'm'               ? &job->manifest
+                 : key[0] == 'o'             ? &job->output
+                 : strcmp(key, "schema") == 0 ? &job->schema
+                                             : &job->state;
     free(*dst);
     if (!(*dst = strdup(val)))
       return snprintf(why, cap, "out of memory"), BAD_VALUE;
@@ -195,6 +198,7 @@ void tc_job_free(tc_job *job) {
   free(job->manifest);
   free(job->output);
   free(job->schema);
+  free(job->state);
   free(job->marks[0]);
   free(job->marks[1]);
   memset(job, 0, sizeof *job);
