@@ -18,6 +18,17 @@
 #include "kevents.h"
 #include "reduce/tc_metrics_set.h"
 
+/* Every metrics file of R1 and R2 is byte-identical. */
+static void same_reports(const tc_metrics_reduction *r1, const tc_metrics_reduction *r2) {
+  metrics_writer writers[] = {tc_write_metrics_csv, tc_write_metrics_json, tc_write_metrics_md};
+  for (int w = 0; w < 3; w++) {
+    char *a = report_of(r1, writers[w]), *b = report_of(r2, writers[w]);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+  }
+}
+
 /* Site b.com has TBTs 0, 100, 300 -> median (rank 2 of 3) 100; a.com one
  * trace. Added in two different orders, the reductions and every report are
  * identical, sorted by site then path. */
@@ -46,13 +57,7 @@ static void reduction_median_and_order(void **state) {
   NEAR(r1->sites[1].values[tbt], 100);
   NEAR(r1->sites[0].values[tbt], 30);
   assert_int_equal(r1->corpus[tbt].n, 2);
-  metrics_writer writers[] = {tc_write_metrics_csv, tc_write_metrics_json, tc_write_metrics_md};
-  for (int w = 0; w < 3; w++) {
-    char *a = report_of(r1, writers[w]), *b = report_of(r2, writers[w]);
-    assert_string_equal(a, b);
-    free(a);
-    free(b);
-  }
+  same_reports(r1, r2);
   char *csv = report_of(r1, tc_write_metrics_csv);
   assert_non_null(strstr(csv, "site,trace,"));
   assert_non_null(strstr(csv, ",busy_mean_pct,"));
@@ -172,13 +177,7 @@ static void missing_data_reports_do_not_depend_on_order(void **state) {
   assert_string_equal(r1->sites[3].no_trace_reason, "crash");
   assert_null(r1->sites[0].no_trace_reason);
   assert_int_equal(r1->sites[0].na[TC_GROUP_BUSY], TC_NA_NO_TRACE);
-  metrics_writer writers[] = {tc_write_metrics_csv, tc_write_metrics_json, tc_write_metrics_md};
-  for (int w = 0; w < 3; w++) {
-    char *a = report_of(r1, writers[w]), *b = report_of(r2, writers[w]);
-    assert_string_equal(a, b);
-    free(a);
-    free(b);
-  }
+  same_reports(r1, r2);
   tc_metrics_reduction_free(r1);
   tc_metrics_reduction_free(r2);
   tc_metrics_set_free(fwd);
