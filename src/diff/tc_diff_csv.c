@@ -5,13 +5,10 @@
 #include <math.h>
 
 #include "diff/tc_diff.h"
+#include "report/tc_text.h"
 #include "report/tc_wbuf.h"
 
-static void text(tc_wbuf *b, tc_str s) {
-  tc_wbuf_putc(b, '"');
-  tc_wbuf_text(b, s, 1);
-  tc_wbuf_putc(b, '"');
-}
+static void text(tc_wbuf *b, tc_str s) { tc_text_csv_cell(b, s, TC_CSV_QUOTE_ALWAYS); }
 
 static void num(tc_wbuf *b, double v) {
   tc_wbuf_putc(b, ',');

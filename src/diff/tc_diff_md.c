@@ -5,6 +5,7 @@
 
 #include "diff/tc_diff.h"
 #include "diff/tc_diff_text.h"
+#include "report/tc_text.h"
 #include "report/tc_wbuf.h"
 
 /* Text inside a table cell: '|' escaped, line breaks as spaces, invalid
@@ -14,7 +15,7 @@ static void cell(tc_wbuf *b, tc_str s) {
   for (size_t i = 0; i <= s.len; i++) {
     if (i < s.len && s.ptr[i] != '|' && s.ptr[i] != '\n' && s.ptr[i] != '\r')
       continue;
-    tc_wbuf_text(b, (tc_str){s.ptr + from, i - from}, 0);
+    tc_text_put(b, (tc_str){s.ptr + from, i - from});
     if (i < s.len)
       tc_wbuf_puts(b, s.ptr[i] == '|' ? "\\|" : " ");
     from = i + 1;

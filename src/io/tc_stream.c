@@ -1,7 +1,8 @@
 /* Opening, sniffing and plain reads; the codecs live in tc_stream_gzip.c and
  * tc_stream_zstd.c.
  *
- * The sniff reads only the magic bytes, so a plain file needs no input
+ * The window of compressed input the codecs pull from is refilled in
+ * tc_stream_source.c. The sniff reads only the magic bytes, so a plain file needs no input
  * buffer at all: after handing out those few bytes every read() goes
  * straight into the caller's buffer. The same small read works on pipes,
  * where seeking back is impossible. */
@@ -33,52 +34,16 @@ static tc_format sniff(const unsigned char *p, size_t n) {
   return TC_FMT_PLAIN;
 }
 
-static ssize_t read_retry(int fd, void *buf, size_t n) {
-  ssize_t r;
-  do
-    r = read(fd, buf, n);
-  while (r < 0 && errno == EINTR);
-  return r;
-}
-
 /* Reads the magic; several reads only on a pipe that delivers it piecemeal. */
 static tc_err read_head(tc_stream *s) {
   while (s->head_len < TC_MAGIC_MAX) {
-    ssize_t r = read_retry(s->fd, s->head + s->head_len, TC_MAGIC_MAX - s->head_len);
+    ssize_t r = tc__read_retry(s->fd, s->head + s->head_len, TC_MAGIC_MAX - s->head_len);
     if (r < 0)
       return TC_E_IO;
     if (r == 0)
       break;
     s->head_len += (size_t)r;
   }
-  return TC_OK;
-}
-
-tc_err tc_stream_fill(tc_stream *s) {
-  s->win_pos = s->win_len = 0;
-  if (s->src_eof)
-    return TC_OK;
-  if (s->fd < 0) {
-    /* The first fill hands the whole block over; the second finds the end. */
-    if (s->src_bytes == s->mem_len) {
-      s->src_eof = 1;
-      return TC_OK;
-    }
-    s->win = s->mem;
-    s->win_len = s->mem_len;
-  } else {
-    size_t n = s->head_len - s->head_pos;
-    memcpy(s->ibuf, s->head + s->head_pos, n);
-    s->head_pos = s->head_len;
-    ssize_t r = read_retry(s->fd, s->ibuf + n, s->icap - n);
-    if (r < 0)
-      return TC_E_IO;
-    s->win = s->ibuf;
-    s->win_len = n + (size_t)r;
-  }
-  if (s->win_len == 0)
-    s->src_eof = 1;
-  s->src_bytes += s->win_len;
   return TC_OK;
 }
 
@@ -99,7 +64,7 @@ static tc_err plain_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *g
   *got = n;
   if (n == cap)
     return TC_OK;
-  ssize_t r = read_retry(s->fd, buf + n, cap - n);
+  ssize_t r = tc__read_retry(s->fd, buf + n, cap - n);
   if (r < 0)
     return TC_E_IO;
   *got = n + (size_t)r;

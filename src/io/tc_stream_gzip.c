@@ -59,7 +59,7 @@ tc_err tc__gzip_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got) 
   size_t n = 0;
   tc_err e = TC_OK;
   while (n < cap && !e) {
-    if (s->win_pos == s->win_len && (e = tc_stream_fill(s)))
+    if (s->win_pos == s->win_len && (e = tc__stream_fill(s)))
       break;
     if (!g->in_member) {
       if (s->win_pos == s->win_len)

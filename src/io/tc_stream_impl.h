@@ -8,6 +8,8 @@
 #ifndef TC_STREAM_IMPL_H
 #define TC_STREAM_IMPL_H
 
+#include <sys/types.h>
+
 #include "io/tc_stream.h"
 
 /* Longest magic the sniffer looks at (zstd's four bytes). */
@@ -37,8 +39,11 @@ struct tc_stream {
 };
 
 /* Called when the window is empty: refills it from the file or the memory
- * block, or sets src_eof and leaves it empty. */
-tc_err tc_stream_fill(tc_stream *s);
+ * block, or sets src_eof and leaves it empty (tc_stream_source.c). */
+tc_err tc__stream_fill(tc_stream *s);
+
+/* read(2), retried on EINTR. */
+ssize_t tc__read_retry(int fd, void *buf, size_t n);
 
 /* The back ends, internal to src/io (hence tc__). A back end's read puts
  * up to CAP bytes at BUF and sets *GOT. TC_OK means it stopped because BUF

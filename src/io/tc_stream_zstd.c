@@ -54,7 +54,7 @@ tc_err tc__zstd_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got) 
   ZSTD_outBuffer out = {buf, cap, 0};
   tc_err e = TC_OK;
   while (out.pos < cap) {
-    if (s->win_pos == s->win_len && (e = tc_stream_fill(s)))
+    if (s->win_pos == s->win_len && (e = tc__stream_fill(s)))
       break;
     int at_eof = s->win_pos == s->win_len;
     if (at_eof && z->last == 0)

@@ -94,15 +94,6 @@ tc_err tc_metrics_set_add_site_without_trace(tc_metrics_set *s, const char *site
   return e;
 }
 
-tc_err tc_metrics_set_merge(tc_metrics_set *dst, tc_metrics_set *src) {
-  pthread_mutex_lock(&dst->lock);
-  tc_err e = append(dst, src->traces, src->n, src->empty, src->nempty);
-  pthread_mutex_unlock(&dst->lock);
-  if (!e)
-    src->n = src->nempty = 0;
-  return e;
-}
-
 size_t tc_metrics_set_count(const tc_metrics_set *s) {
   return s->n;
 }

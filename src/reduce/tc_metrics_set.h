@@ -51,10 +51,6 @@ tc_err tc_metrics_set_add(tc_metrics_set *s, tc_trace_metrics *m);
 tc_err tc_metrics_set_add_site_without_trace(tc_metrics_set *s, const char *site,
                                              const char *reason);
 
-/* Moves every trace and site without trace of SRC into DST (shards into
- * one set); SRC is left empty. Thread-safe on DST; SRC must not be in use. */
-tc_err tc_metrics_set_merge(tc_metrics_set *dst, tc_metrics_set *src);
-
 /* Traces added, unreadable ones included. */
 size_t tc_metrics_set_count(const tc_metrics_set *s);
 

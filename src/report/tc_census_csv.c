@@ -2,26 +2,8 @@
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
 #include "report/tc_outfile.h"
+#include "report/tc_text.h"
 #include "report/tc_wbuf.h"
-
-/* RFC 4180: text fields are quoted, inner quotes doubled. */
-static void csv_body(tc_wbuf *b, tc_str s) {
-  if (!s.len) /* an empty tc_str may hold NULL, where even P + 0 is undefined */
-    return;
-  const char *p = s.ptr, *end = s.ptr + s.len, *q;
-  while (p < end && (q = memchr(p, '"', (size_t)(end - p)))) {
-    tc_wbuf_put(b, p, (size_t)(q - p) + 1);
-    tc_wbuf_putc(b, '"');
-    p = q + 1;
-  }
-  tc_wbuf_put(b, p, (size_t)(end - p));
-}
-
-static void csv_text(tc_wbuf *b, tc_str s) {
-  tc_wbuf_putc(b, '"');
-  csv_body(b, s);
-  tc_wbuf_putc(b, '"');
-}
 
 /* ",V" for each of N counts. */
 static void counts(tc_wbuf *b, const uint64_t *v, size_t n) {
@@ -32,7 +14,7 @@ static void counts(tc_wbuf *b, const uint64_t *v, size_t n) {
 }
 
 static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtools_view *v) {
-  csv_text(b, ev->name);
+  tc_text_csv_cell(b, ev->name, TC_CSV_QUOTE_ALWAYS);
   const uint64_t rs[] = {ev->records, ev->sites, S};
   counts(b, rs, 3);
   tc_wbuf_putc(b, ',');
@@ -40,7 +22,7 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
   tc_wbuf_putc(b, ',');
   tc_wbuf_g(b, S ? (double)ev->records / S : 0.0, 6);
   tc_wbuf_put(b, ",\"", 2);
-  tc_write_categories(b, ev, ";", csv_body);
+  tc_write_categories(b, ev, ";", tc_text_csv_body);
   tc_wbuf_put(b, "\",\"", 3);
   int first = 1;
   for (int k = 0; k < TC_PH_COUNT; k++) {

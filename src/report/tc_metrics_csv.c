@@ -16,18 +16,11 @@
 #include <string.h>
 
 #include "report/tc_metrics_report.h"
+#include "report/tc_text.h"
 #include "report/tc_wbuf.h"
 
 static void cell_str(tc_wbuf *b, const char *s) {
-  if (!s)
-    s = "";
-  if (!strpbrk(s, ",\"\r\n")) {
-    tc_wbuf_text(b, tc_str_c(s), 0);
-    return;
-  }
-  tc_wbuf_putc(b, '"');
-  tc_wbuf_text(b, tc_str_c(s), 1);
-  tc_wbuf_putc(b, '"');
+  tc_text_csv_cell(b, tc_str_c(s ? s : ""), TC_CSV_QUOTE_IF_NEEDED);
 }
 
 /* Numbers print exactly as in metrics.json (null for an infinity). NaN is

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/tc_metrics_report.h"
+#include "report/tc_text.h"
 #include "report/tc_wbuf.h"
 
 static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
@@ -15,7 +16,7 @@ static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
 static void md_text(tc_wbuf *b, const char *s) {
   for (size_t n; s && *s; s += n) {
     n = strcspn(s, "|\n\r");
-    tc_wbuf_text(b, (tc_str){s, n}, 0);
+    tc_text_put(b, (tc_str){s, n});
     if (s[n] == '|')
       tc_wbuf_put(b, "\\|", 2);
     else if (s[n])

@@ -128,3 +128,31 @@ char *report_of(const tc_metrics_reduction *r, metrics_writer fn) {
   rmdir(dir);
   return buf;
 }
+
+/* A page whose main thread runs 1 s with one task of LONG_MS at 0 (none
+ * when LONG_MS < 0), finished as trace PATH of SITE. */
+tc_trace_metrics *trace_with(const char *site, const char *path, double long_ms) {
+  enum { PID = 20 };
+  tc_kernels *k = kernels();
+  thread_name(k, PID, MAIN, "CrRendererMain");
+  span(k, PID, MAIN, 0, 1000 * MS);
+  if (long_ms >= 0)
+    task_named(k, "RunTask", PID, 0, long_ms);
+  return finish_ref(k, site, path, 0);
+}
+
+tc_trace_metrics *unreadable_trace(const char *site, const char *path, tc_err why) {
+  tc_trace_ref ref = {.site = site, .trace = path};
+  tc_trace_metrics *m = NULL;
+  assert_int_equal(tc_metrics_unreadable(&ref, tc_strerror(why), &m), TC_OK);
+  assert_non_null(m);
+  return m;
+}
+
+size_t field_index(const tc_metrics_reduction *r, const char *column) {
+  for (size_t f = 0; f < r->nfields; f++)
+    if (strcmp(r->fields[f].column, column) == 0)
+      return f;
+  fail_msg("no column %s", column);
+  return 0;
+}

@@ -38,4 +38,13 @@ typedef tc_err (*metrics_writer)(const tc_metrics_reduction *, const char *);
  * malloc'd, NUL-terminated. */
 char *report_of(const tc_metrics_reduction *r, metrics_writer fn);
 
+/* Records for the metrics set and writer tests (tests/reduce,
+ * tests/report): a page with one task of LONG_MS (none when < 0) in a 1 s
+ * window; a trace that could not be read, for WHY. */
+tc_trace_metrics *trace_with(const char *site, const char *path, double long_ms);
+tc_trace_metrics *unreadable_trace(const char *site, const char *path, tc_err why);
+
+/* The index of COLUMN among R's fields; fails the test when none. */
+size_t field_index(const tc_metrics_reduction *r, const char *column);
+
 #endif
