@@ -17,6 +17,7 @@
 #include "pipeline/tc_state.h"
 #include "pool/tc_pool.h"
 #include "reduce/tc_site_census.h"
+#include "util/tc_time.h"
 
 #define TC_DEFAULT_CHUNK (1u << 20)
 #define TC_READ_BYTES (1u << 20)
@@ -41,22 +42,42 @@ typedef struct {
   char *settings;              /* tc_partial_settings, with a state folder */
 } run_ctx;
 
+/* One chunk's ordered results, from its parse to its fold.
+ *
+ * Hand-off: chunk K owns ring[K % inflight]. Its chunk task fills seq
+ * without the lock (no one else touches the slot: the reader spawns chunk K
+ * only once chunk K - inflight is folded, see throttle), then sets ready
+ * under mu. The folder reads ready under mu, folds and frees seq without
+ * it, and clears ready and advances `folded` under mu; the lock's
+ * release/acquire orders each side's writes of seq before the other's
+ * reads. */
 typedef struct {
   tc_seq seq;
-  int ready; /* parsed, waiting to be folded */
+  int ready; /* parsed, waiting to be folded; under mu */
 } slot;
 
+/* One trace being read, parsed and folded.
+ *
+ * mu guards the counters and flags below and status[idx] while the trace is
+ * open: every chunk task and the reader write status[idx] only under it
+ * (read_trace hands its stream error back to trace_task, which stores it
+ * under mu). pairing and kernels belong to whichever worker is folding
+ * (`folding`, taken and released under mu, admits one folder at a time, and
+ * the lock orders one folder's work before the next's). Once the last
+ * chunk is folded and the reader is done (`finished`, set under mu), the
+ * worker that saw it owns the job and status[idx] alone: it finalizes and
+ * frees without the lock. */
 typedef struct {
   run_ctx *run;
   uint32_t idx;
-  pthread_mutex_t mu;   /* guards everything below, and status[idx] */
+  pthread_mutex_t mu;
   pthread_cond_t cv;    /* signalled when a chunk is folded */
-  uint64_t spawned;     /* chunks handed to the pool */
+  uint64_t spawned;     /* chunks handed to the pool (only the reader adds) */
   uint64_t folded;      /* chunks folded, in order */
   int reading_done, folding, finished;
   slot *ring;           /* chunk seq % inflight */
   unsigned inflight;
-  tc_pairing *pairing;  /* touched only by the folding worker */
+  tc_pairing *pairing;  /* the folder's, see above */
   tc_kernels *kernels;  /* likewise; NULL with no_metrics */
 } trace_job;
 
@@ -130,6 +151,7 @@ static tc_err finish_kernels(trace_job *t) {
   return e;
 }
 
+/* By the worker that owns the finished job (see trace_job): no lock. */
 static void finalize_trace(trace_job *t, unsigned worker) {
   run_ctx *r = t->run;
   tc_err e = tc_pairing_finish(t->pairing, r->workers[worker].census,
@@ -249,22 +271,21 @@ static void chunk_task(void *arg, unsigned worker) {
   }
 }
 
-/* Blocks until fewer than `inflight` chunks are unfolded, running other pool
- * work meanwhile. */
+/* Blocks until fewer than `inflight` chunks are unfolded, running chunk
+ * tasks (of any trace) meanwhile. Only spawned tasks, never a submitted
+ * trace task: a trace nested here would keep this trace's stream, chunker
+ * and buffers open while it reads the whole of its own file, and could nest
+ * again, one level per trace. A chunk task never waits, so the nesting is
+ * one task deep. The reader is the only spawner of its trace, so what it
+ * sees here still holds when spawn_chunk counts the chunk. */
 static void throttle(trace_job *t, unsigned worker) {
   pthread_mutex_lock(&t->mu);
   while (t->spawned - t->folded >= t->inflight) {
     pthread_mutex_unlock(&t->mu);
-    int helped = tc_pool_help(t->run->pool, worker);
+    int helped = tc_pool_help_spawned(t->run->pool, worker);
     pthread_mutex_lock(&t->mu);
     if (!helped && t->spawned - t->folded >= t->inflight) {
-      struct timespec ts;
-      clock_gettime(CLOCK_REALTIME, &ts);
-      ts.tv_nsec += 1000000;
-      if (ts.tv_nsec >= 1000000000) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000;
-      }
+      struct timespec ts = tc_deadline_ms(1);
       pthread_cond_timedwait(&t->cv, &t->mu, &ts);
     }
   }
@@ -306,9 +327,15 @@ static void copy_shape(tc_trace_status *st, const tc_chunker *ch) {
     st->shape.metadata.len = 0;
 }
 
+/* How the stream ended, for trace_task to store under mu. */
+typedef struct {
+  tc_err err;      /* the stream ended badly (truncated, corrupt), or TC_OK */
+  uint64_t offset; /* decompressed offset where it did */
+} stream_end;
+
 /* Reads the whole stream through the chunker, spawning chunks. */
 static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker *ch, char *buf,
-                         tc_trace_status *st) {
+                         stream_end *st) {
   tc_progress *prog = t->run->opts.progress;
   uint64_t in_before = 0;
   tc_err fatal = TC_OK;
@@ -329,8 +356,8 @@ static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker
         return fe;
     }
     if (se) {
-      st->stream_err = se;
-      st->stream_offset = tc_stream_out_bytes(s);
+      st->err = se;
+      st->offset = tc_stream_out_bytes(s);
       break;
     }
     if (got == 0)
@@ -342,9 +369,9 @@ static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker
     return fatal;
   /* A stream that failed before its first byte of JSON is not an empty
    * trace: the stream's error is why nothing was read. */
-  if (fe == TC_E_EMPTY_TRACE && st->stream_err) {
-    fe = st->stream_err;
-    st->stream_err = TC_OK;
+  if (fe == TC_E_EMPTY_TRACE && st->err) {
+    fe = st->err;
+    st->err = TC_OK;
   }
   return fe;
 }
@@ -361,18 +388,21 @@ static void trace_task(void *arg, unsigned worker) {
   tc_stream *s = NULL;
   tc_chunker *ch = NULL;
   char *buf = NULL;
+  stream_end end = {TC_OK, 0};
   /* The corpus listed a regular file; it may have become a FIFO since. */
   tc_err e = tc_stream_open_regular(tr->path, &s);
   tc_err fatal = e;
   if (!e) {
     ch = tc_chunker_create(r->opts.chunk_bytes, TC_MAX_EVENT);
     buf = malloc(TC_READ_BYTES);
-    fatal = ch && buf ? read_trace(t, worker, s, ch, buf, &r->status[t->idx]) : TC_E_NOMEM;
+    fatal = ch && buf ? read_trace(t, worker, s, ch, buf, &end) : TC_E_NOMEM;
   }
   pthread_mutex_lock(&t->mu);
   tc_trace_status *st = &r->status[t->idx];
   if (fatal && !st->fatal)
     st->fatal = fatal;
+  st->stream_err = end.err;
+  st->stream_offset = end.offset;
   if (s) {
     st->format = tc_stream_format(s);
     st->in_bytes = tc_stream_in_bytes(s);
@@ -642,17 +672,11 @@ static tc_err run_sites(run_ctx *r, tc_run_result *out) {
   return e;
 }
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out) {
   memset(out, 0, sizeof *out);
   if (tc_run_opts_check(opts, NULL, 0))
     return TC_E_USAGE;
-  double t0 = now_seconds();
+  double t0 = tc_now_seconds();
   run_ctx r;
   memset(&r, 0, sizeof r);
   r.corpus = corpus;
@@ -703,7 +727,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   out->metrics = r.metrics;
   out->totals.threads = r.nw;
   tc_run_sum_totals(out, corpus->ntraces);
-  out->totals.seconds = now_seconds() - t0;
+  out->totals.seconds = tc_now_seconds() - t0;
   if (e) {
     tc_run_result kept = *out;
     tc_run_result_free(out, corpus->ntraces);

@@ -4,7 +4,8 @@
  * first. A trace task streams its file (tc_stream), cuts the decompressed
  * bytes into chunks of whole events (tc_chunker) and spawns one task per
  * chunk, so a huge trace is parsed by every worker at once; it keeps at most
- * a fixed number of chunks in flight, helping with pool work while it waits,
+ * a fixed number of chunks in flight, running chunk tasks (never another
+ * trace) while it waits,
  * so memory stays bounded however large the trace is. A chunk task parses its
  * chunk with its worker's own simdjson parser and adds the order-free
  * statistics to its worker's census tables. What needs trace order (B/E
