@@ -1,6 +1,9 @@
 #include "pipeline/tc_run.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -672,6 +675,11 @@ static tc_err run_sites(run_ctx *r, tc_run_result *out) {
     uint32_t to = batch_end(c, s, r->nw);
     e = run_batch(r, s, to, first, slots, out);
     s = to;
+#ifdef __GLIBC__
+    /* The batch's tables were freed by every worker's arena: hand the pages
+     * back, so the peak follows one batch, not the fragments of many. */
+    malloc_trim(0);
+#endif
   }
   free(first);
   free(slots);
