@@ -133,14 +133,12 @@ static void argument_paths_and_types(void **state) {
   }
 }
 
-/* The duration sketch, class counts and example of NAME on site 1 (they
- * are kept per site, so a site's unit can be taken out whole). */
+/* The duration and example details of NAME in site 1, where the chunk went. */
 static const tc_name_detail *detail(const char *name) {
   const tc_site_acc *s = tc_census_site(worker, 1);
-  assert_non_null(s);
-  uint32_t slot = tc_imap_find(&s->name_idx, name_id(name));
-  assert_int_not_equal(slot, UINT32_MAX);
-  return &s->detail[slot];
+  const tc_name_counts *c = tc_site_name(s, name_id(name));
+  assert_non_null(c);
+  return &s->detail[c - s->names];
 }
 
 static void durations(void **state) {
