@@ -170,6 +170,11 @@ typedef struct {
   void (*abort)(tc_outset *);
 } set_ops;
 
+static const tc_census_hooks *hooks_or_none(const tc_census_hooks *h) {
+  static const tc_census_hooks none;
+  return h ? h : &none;
+}
+
 static set_ops ops_of(const tc_census_hooks *h) {
   return (set_ops){h->set_begin ? h->set_begin : tc_outset_begin,
                    h->set_commit ? h->set_commit : tc_outset_commit,
@@ -204,8 +209,7 @@ static tc_err begin_state(const tc_census_opts *opts, tc_census_outcome *o) {
 tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hooks,
                          tc_census_outcome *o) {
   memset(o, 0, sizeof *o);
-  static const tc_census_hooks none;
-  const tc_census_hooks *h = hooks ? hooks : &none;
+  const tc_census_hooks *h = hooks_or_none(hooks);
   set_ops ops = ops_of(h);
 
   if (reached(o, h, TC_STAGE_OPTIONS, tc_run_opts_check(&opts->run, o->why, sizeof o->why)) ||
@@ -231,8 +235,7 @@ tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hook
 tc_err tc_census_merge_run(const tc_census_opts *opts, const tc_census_hooks *hooks,
                            tc_census_outcome *o) {
   memset(o, 0, sizeof *o);
-  static const tc_census_hooks none;
-  const tc_census_hooks *h = hooks ? hooks : &none;
+  const tc_census_hooks *h = hooks_or_none(hooks);
   set_ops ops = ops_of(h);
   tc_outset *set;
   if (reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) || begin_set(&ops, opts, h, o, &set))

@@ -155,22 +155,34 @@ static void c_u64s(tc_codec *c, uint64_t *v, int n) {
     tc_codec_u64(c, &v[i]);
 }
 
+/* An event's count N of a unit's TOTAL categories or paths, USED of which
+ * earlier events took; on decode *FIRST is where its slice starts, and a
+ * count beyond what is left fails with WHY. */
+static uint32_t c_slice(tc_codec *c, uint32_t n, size_t total, size_t *used, size_t *first,
+                        const char *why) {
+  size_t at = c->r ? c->r->pos : 0;
+  tc_codec_u32(c, &n);
+  if (!c->r)
+    return n;
+  if (n > total - *used) {
+    tc_bin_fail_at(c->r, at, why);
+    n = 0;
+  }
+  *first = *used;
+  *used += n;
+  return n;
+}
+
 static void c_event(tc_codec *c, tc_site_census *s, tc_sc_event *ev, size_t *cat_at,
                     size_t *arg_at, uint32_t ntraces) {
   c_tstr(c, &ev->name, &s->strings, MAX_STR);
   c_u64s(c, ev->counts.ph, TC_PH_COUNT);
   c_u64s(c, ev->counts.ph_args, TC_PH_COUNT);
   c_u64s(c, ev->counts.pairs, TC_PAIR_COUNT);
-  size_t at = c->r ? c->r->pos : 0;
-  tc_codec_u32(c, &ev->ncats);
-  if (c->r) {
-    if (ev->ncats > s->ncats - *cat_at) {
-      tc_bin_fail_at(c->r, at, "more categories than the unit holds");
-      ev->ncats = 0;
-    }
-    ev->cats = s->all_cats ? s->all_cats + *cat_at : NULL;
-    *cat_at += ev->ncats;
-  }
+  size_t at, first = 0;
+  ev->ncats = c_slice(c, ev->ncats, s->ncats, cat_at, &first, "more categories than the unit holds");
+  if (c->r)
+    ev->cats = s->all_cats ? s->all_cats + first : NULL;
   for (uint32_t i = 0; i < ev->ncats; i++) {
     at = c->r ? c->r->pos : 0;
     c_tstr(c, &ev->cats[i].text, &s->strings, MAX_STR);
@@ -178,16 +190,10 @@ static void c_event(tc_codec *c, tc_site_census *s, tc_sc_event *ev, size_t *cat
       check_order(c, at, ev->cats[i - 1].text, ev->cats[i].text, "categories out of order");
     tc_codec_u64(c, &ev->cats[i].records);
   }
-  at = c->r ? c->r->pos : 0;
-  tc_codec_u32(c, &ev->nargs);
-  if (c->r) {
-    if (ev->nargs > s->nargs - *arg_at) {
-      tc_bin_fail_at(c->r, at, "more argument paths than the unit holds");
-      ev->nargs = 0;
-    }
-    ev->args = s->all_args ? s->all_args + *arg_at : NULL;
-    *arg_at += ev->nargs;
-  }
+  ev->nargs = c_slice(c, ev->nargs, s->nargs, arg_at, &first,
+                      "more argument paths than the unit holds");
+  if (c->r)
+    ev->args = s->all_args ? s->all_args + first : NULL;
   for (uint32_t i = 0; i < ev->nargs; i++) {
     at = c->r ? c->r->pos : 0;
     c_tstr(c, &ev->args[i].path, &s->strings, MAX_STR);

@@ -1,6 +1,9 @@
 #include "pipeline/tc_run.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -598,6 +601,9 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
   }
   tc_pool_wait(r->pool);
   free(order);
+  /* After an interrupt every site whose traces all finished is still saved;
+   * nothing more is folded, as the run ends without outputs. */
+  int interrupted = 0;
   for (uint32_t s = from; s < to; s++) {
     site_slot *sl = &slots[s - from];
     if (!e && sl->in_run) {
@@ -605,7 +611,7 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
       for (uint32_t i = 0; !sl->reused && i < c->sites[s].ntraces; i++)
         complete &= r->done[first[s] + i] != 0;
       if (!complete) {
-        e = TC_E_INTERRUPTED;
+        interrupted = 1;
       } else if (sl->reused) {
         out->sites_reused++;
         out->traces_reused += sl->unit.ntraces;
@@ -616,9 +622,11 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
             bytes += c->traces[first[s] + i].size;
           atomic_fetch_add(&r->opts.progress->bytes_done, bytes);
         }
-        e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
-                          r->status + first[s], 1);
-        folded(r, first[s], c->sites[s].ntraces);
+        if (!interrupted) {
+          e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
+                            r->status + first[s], 1);
+          folded(r, first[s], c->sites[s].ntraces);
+        }
       } else if (!(e = take_site(r, s, first[s], sl->ids, &sl->unit))) {
         if (r->opts.state_dir) {
           char *path = tc_partial_site_path(r->opts.state_dir, c->sites[s].name);
@@ -626,10 +634,11 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
           free(path);
           out->sites_saved += !e;
         }
-        if (!e)
+        if (!e && !interrupted) {
           e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
                             r->status + first[s], 0);
-        folded(r, first[s], c->sites[s].ntraces);
+          folded(r, first[s], c->sites[s].ntraces);
+        }
       }
     }
     if (sl->reused)
@@ -639,7 +648,7 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
     free(sl->ids);
     sl->ids = NULL;
   }
-  return e;
+  return e ? e : interrupted ? TC_E_INTERRUPTED : TC_OK;
 }
 
 /* Sites per batch: whole sites until 2 traces per worker. Partials are
@@ -666,6 +675,11 @@ static tc_err run_sites(run_ctx *r, tc_run_result *out) {
     uint32_t to = batch_end(c, s, r->nw);
     e = run_batch(r, s, to, first, slots, out);
     s = to;
+#ifdef __GLIBC__
+    /* The batch's tables were freed by every worker's arena: hand the pages
+     * back, so the peak follows one batch, not the fragments of many. */
+    malloc_trim(0);
+#endif
   }
   free(first);
   free(slots);
