@@ -23,6 +23,15 @@ struct tc_census_worker {
   size_t per_name_cap;
   uint32_t nsites;
   tc_site_acc **sites; /* by site index, lazily created */
+  /* (name id << 32 | path id) -> slot, and per slot its key in the seq of
+   * the chunk being added (valid while stamp equals chunk) */
+  tc_imap vkey_idx;
+  struct vkey_at {
+    uint64_t stamp;
+    uint32_t key;
+  } *vkey_at;
+  size_t vkey_cap;
+  uint64_t chunk; /* chunks added, the stamp of the current one */
 };
 
 tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser, int kernels) {
@@ -67,6 +76,8 @@ void tc_census_worker_free(tc_census_worker *w) {
   for (uint32_t s = 0; s < w->nsites; s++)
     site_free(w->sites[s]);
   free(w->sites);
+  tc_imap_free(&w->vkey_idx);
+  free(w->vkey_at);
   tc_map_free(&w->names);
   tc_map_free(&w->cats);
   free(w);
@@ -155,6 +166,31 @@ static int needs_order(char ph) {
   }
 }
 
+/* The event's argument values go to SEQ for the value profiles, each
+ * (name, path) spelt out once per chunk. */
+static tc_err add_values(tc_census_worker *w, uint32_t id, const tc_event *ev, const tc_parsed *p,
+                         tc_seq *seq) {
+  for (uint32_t k = 0; k < ev->nleaf; k++) {
+    const tc_leaf *lf = &p->leaves[ev->leaf_begin + k];
+    uint32_t slot;
+    int inserted;
+    tc_err e = tc_imap_intern(&w->vkey_idx, (uint64_t)id << 32 | lf->path, &slot, &inserted);
+    if (!e)
+      e = TC_GROW(w->vkey_at, w->vkey_cap, (size_t)slot + 1);
+    if (e)
+      return e;
+    struct vkey_at *at = &w->vkey_at[slot];
+    if (at->stamp != w->chunk) {
+      if ((e = tc_seq_vkey_add(seq, ev->name, tc_parser_path(w->parser, lf->path), &at->key)))
+        return e;
+      at->stamp = w->chunk;
+    }
+    if ((e = tc_seq_val_add(seq, at->key, lf->type, lf->num, lf->str)))
+      return e;
+  }
+  return TC_OK;
+}
+
 static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const tc_chunk *c,
                         uint32_t i, const tc_parsed *p, tc_seq *seq) {
   const tc_event *ev = &p->events[i];
@@ -197,7 +233,7 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
     s->paths[slot].types |= pr->types;
   }
 
-  if ((e = offer_example(w, id, o, c, i, ev)))
+  if ((e = offer_example(w, id, o, c, i, ev)) || (e = add_values(w, id, ev, p, seq)))
     return e;
 
   char ph = ev->ph.len == 1 ? ev->ph.ptr[0] : '\0';
@@ -234,6 +270,7 @@ tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
   tc_site_acc *s = site_of(w, o.site);
   if (!s)
     return TC_E_NOMEM;
+  w->chunk++;
   for (uint32_t i = 0; i < p->nevents; i++) {
     if (p->events[i].err)
       continue;

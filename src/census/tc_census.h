@@ -46,8 +46,10 @@ void tc_census_worker_free(tc_census_worker *w);
 
 /* Adds a parsed chunk (events with err set are skipped: the caller reports
  * them). Events the ordered fold needs are appended to SEQ: every
- * B/E/s/f/b/e/S/F, and those tc_kernels_wants when kernels are on; and the
- * extents of each thread's events (metadata left out) to SEQ's spans. */
+ * B/E/s/f/b/e/S/F, and those tc_kernels_wants when kernels are on; the
+ * extents of each thread's events (metadata left out) to SEQ's spans; and
+ * every argument value, for the value profiles (tc_vtab_fold). SEQ holds
+ * this chunk only. */
 tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
                            const tc_parsed *p, tc_seq *seq);
 

@@ -28,6 +28,9 @@ void tc_seq_free(tc_seq *s) {
   free(s->events);
   free(s->tasks);
   free(s->spans);
+  free(s->vkeys);
+  free(s->vals);
+  free(s->vtext);
   tc_seq_init(s);
 }
 
@@ -91,5 +94,46 @@ tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end) {
   t->min_ts = t->max_ts = ts;
   t->max_end = end;
   t->events = 1;
+  return TC_OK;
+}
+
+/* Appends T's bytes to vtext; *OFF gets where they start. */
+static tc_err vtext_add(tc_seq *s, tc_str t, uint64_t *off) {
+  tc_err e = TC_GROW(s->vtext, s->vtext_cap, s->vtext_len + t.len);
+  if (e)
+    return e;
+  if (t.len)
+    memcpy(s->vtext + s->vtext_len, t.ptr, t.len);
+  *off = s->vtext_len;
+  s->vtext_len += t.len;
+  return TC_OK;
+}
+
+tc_err tc_seq_vkey_add(tc_seq *s, tc_str name, tc_str path, uint32_t *key) {
+  tc_err e = TC_GROW(s->vkeys, s->vkeys_cap, s->nvkeys + 1);
+  if (e)
+    return e;
+  tc_seq_vkey *k = &s->vkeys[s->nvkeys];
+  if ((e = vtext_add(s, name, &k->name_off)) || (e = vtext_add(s, path, &k->path_off)))
+    return e;
+  k->name_len = (uint32_t)name.len;
+  k->path_len = (uint32_t)path.len;
+  *key = (uint32_t)s->nvkeys++;
+  return TC_OK;
+}
+
+tc_err tc_seq_val_add(tc_seq *s, uint32_t key, unsigned type, double num, tc_str str) {
+  tc_err e = TC_GROW(s->vals, s->vals_cap, s->nvals + 1);
+  if (e)
+    return e;
+  tc_seq_val *v = &s->vals[s->nvals];
+  v->num = num;
+  v->str_off = 0;
+  v->str_len = (uint32_t)str.len;
+  v->key = key;
+  v->type = (uint8_t)type;
+  if (str.len && (e = vtext_add(s, str, &v->str_off)))
+    return e;
+  s->nvals++;
   return TC_OK;
 }

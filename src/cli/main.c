@@ -204,7 +204,8 @@ static tc_err write_reports(const tc_report_ctx *ctx, const tc_run_result *res, 
     const char *name;
     tc_err (*write)(const tc_report_ctx *, const char *);
   } writers[] = {{"census.json", tc_write_census_json}, {"census.csv", tc_write_census_csv},
-                 {"census.md", tc_write_census_md}, {"run.json", tc_write_run_json}};
+                 {"census.md", tc_write_census_md},
+                 {"census_args.csv", tc_write_census_args_csv}, {"run.json", tc_write_run_json}};
   tc_err e = TC_OK;
   const char *what = NULL;
   for (size_t i = 0; !e && i < sizeof writers / sizeof *writers; i++) {
@@ -358,6 +359,10 @@ static int cmd_census(const tc_args *a) {
   if (a->chunk_bytes)
     opts.chunk_bytes = a->chunk_bytes;
   opts.no_metrics = a->no_metrics;
+  if (a->whole_urls)
+    opts.value_flags |= TC_VP_WHOLE_URLS;
+  if (a->value_sites_set)
+    opts.value_sites = a->value_sites;
   census_job j = {a->inputs, a->ninputs, a->manifest, a->schema, a->outdir, NULL, a->verbosity,
                   &opts};
   return run_census(&j);

@@ -12,7 +12,8 @@
 
 static const char usage_census[] =
     "usage: tracecensus census [-T N] [-q | -v] [--manifest FILE] [--schema FILE]\n"
-    "                          [--chunk-bytes B] [--no-metrics] -o OUTDIR [--] INPUT...\n"
+    "                          [--chunk-bytes B] [--no-metrics] [--whole-urls]\n"
+    "                          [--value-sites N] -o OUTDIR [--] INPUT...\n"
     "\n"
     "Counts every event of every trace under INPUT (corpus directories, one\n"
     "subdirectory per site, or single trace files, each its own site) and writes\n"
@@ -29,6 +30,10 @@ static const char usage_census[] =
     "      --chunk-bytes=B  size of the chunks big traces are split into\n"
     "                       (4096 to 1073741824, default 1048576)\n"
     "      --no-metrics     census only, no metric kernels (to measure what they cost)\n"
+    "      --whole-urls     argument value profiles list URLs whole, not cut to\n"
+    "                       scheme + host\n"
+    "      --value-sites=N  a string argument value is printed only when seen on at\n"
+    "                       least N sites (0 prints all; default 3)\n"
     "  -q, --quiet          no progress and no summary line; problems are still named\n"
     "  -v, --verbose        also the settings, one line per trace, and what was cleaned\n"
     "  -h, --help           this text;  -V, --version  the version\n";
@@ -68,7 +73,7 @@ const char *tc_args_usage(tc_cmd cmd) {
   return cmd == TC_CMD_CENSUS ? usage_census : cmd == TC_CMD_RUN ? usage_run : usage_all;
 }
 
-enum { OPT_MANIFEST = 256, OPT_SCHEMA, OPT_CHUNK, OPT_NO_METRICS };
+enum { OPT_MANIFEST = 256, OPT_SCHEMA, OPT_CHUNK, OPT_NO_METRICS, OPT_WHOLE_URLS, OPT_VALUE_SITES };
 
 static const struct option census_opts[] = {
     {"threads", required_argument, NULL, 'T'}, {"output", required_argument, NULL, 'o'},
@@ -76,6 +81,8 @@ static const struct option census_opts[] = {
     {"schema", required_argument, NULL, OPT_SCHEMA},
     {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
     {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
+    {"whole-urls", no_argument, NULL, OPT_WHOLE_URLS},
+    {"value-sites", required_argument, NULL, OPT_VALUE_SITES},
     {"quiet", no_argument, NULL, 'q'}, {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
@@ -175,6 +182,15 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
       break;
     case OPT_NO_METRICS:
       a->no_metrics = 1;
+      break;
+    case OPT_WHOLE_URLS:
+      a->whole_urls = 1;
+      break;
+    case OPT_VALUE_SITES:
+      if (!parse_uint(optarg, 0, UINT32_MAX, &n))
+        return usage_error(why, cap, "--value-sites needs a site count from 0, not '%s'", optarg);
+      a->value_sites = (uint32_t)n;
+      a->value_sites_set = 1;
       break;
     default:
       return option_error(argv, before, c, why, cap);

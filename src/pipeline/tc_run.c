@@ -12,6 +12,7 @@
 #include "census/tc_seq.h"
 #include "json/tc_parser.h"
 #include "pool/tc_pool.h"
+#include "reduce/tc_values.h"
 
 #define TC_DEFAULT_CHUNK (1u << 20)
 #define TC_READ_BYTES (1u << 20)
@@ -30,6 +31,7 @@ typedef struct {
   unsigned nw;
   tc_trace_status *status;
   tc_metrics_set *metrics; /* thread-safe adds */
+  tc_vcorpus *values;      /* thread-safe offers */
 } run_ctx;
 
 typedef struct {
@@ -49,6 +51,7 @@ typedef struct {
   unsigned inflight;
   tc_pairing *pairing;  /* touched only by the folding worker */
   tc_kernels *kernels;  /* likewise; NULL with no_metrics */
+  tc_vtab *values;      /* likewise; handed to run->values at the end */
 } trace_job;
 
 typedef struct {
@@ -58,6 +61,7 @@ typedef struct {
 
 void tc_run_opts_default(tc_run_opts *o) {
   memset(o, 0, sizeof *o);
+  o->value_sites = TC_VALUE_SITES_DEFAULT;
   tc_kernel_opts_default(&o->kernels);
 }
 
@@ -102,6 +106,10 @@ static void finalize_trace(trace_job *t, unsigned worker) {
                                r->corpus->traces[t->idx].site);
   if (!e && t->kernels)
     e = finish_kernels(t);
+  tc_err ve = tc_vcorpus_offer(r->values, t->idx, t->values);
+  t->values = NULL;
+  if (!e)
+    e = ve;
   if (e && !r->status[t->idx].fatal)
     r->status[t->idx].fatal = e;
   if (r->opts.progress)
@@ -109,6 +117,9 @@ static void finalize_trace(trace_job *t, unsigned worker) {
 }
 
 static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
+  tc_err ve = tc_vtab_fold(t->values, seq);
+  if (ve)
+    return ve;
   if (t->kernels)
     for (size_t i = 0; i < seq->nspans; i++) {
       const tc_thread_span *sp = &seq->spans[i];
@@ -167,6 +178,10 @@ static void trace_job_free(trace_job *t) {
   free(t->ring);
   tc_pairing_free(t->pairing);
   tc_kernels_free(t->kernels);
+  if (t->values) {
+    tc_vtab_free(t->values);
+    free(t->values);
+  }
   pthread_mutex_destroy(&t->mu);
   pthread_cond_destroy(&t->cv);
   free(t);
@@ -367,11 +382,17 @@ static trace_job *trace_job_new(run_ctx *r, uint32_t idx) {
   t->inflight = r->opts.inflight;
   t->ring = calloc(t->inflight, sizeof *t->ring);
   t->pairing = tc_pairing_create();
+  t->values = malloc(sizeof *t->values);
+  if (t->values) {
+    const tc_trace *tr = &r->corpus->traces[idx];
+    tc_str site = {r->corpus->sites[tr->site].name, strlen(r->corpus->sites[tr->site].name)};
+    tc_vtab_init(t->values, r->opts.value_flags, tc_vtab_site_tag(site));
+  }
   if (!r->opts.no_metrics)
     t->kernels = tc_kernels_create(&r->opts.kernels);
   pthread_mutex_init(&t->mu, NULL);
   pthread_cond_init(&t->cv, NULL);
-  if (!t->ring || !t->pairing || (!r->opts.no_metrics && !t->kernels)) {
+  if (!t->ring || !t->pairing || !t->values || (!r->opts.no_metrics && !t->kernels)) {
     trace_job_free(t);
     return NULL;
   }
@@ -446,6 +467,8 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   tc_err e = r.status && order ? setup_workers(&r) : TC_E_NOMEM;
   if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
     e = TC_E_NOMEM;
+  if (!e && !(r.values = tc_vcorpus_create(corpus->ntraces, r.opts.value_flags)))
+    e = TC_E_NOMEM;
   if (!e && !(r.pool = tc_pool_create(r.nw)))
     e = TC_E_NOMEM;
   if (!e) {
@@ -479,12 +502,17 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
       e = tc_census_merge(cw, r.nw, corpus->nsites, &out->census);
     free(cw);
   }
+  if (!e)
+    e = tc_census_take_values(&out->census, r.values);
+  else
+    tc_vcorpus_free(r.values);
   free_workers(&r);
   free(order);
   out->traces = r.status;
   out->metrics = r.metrics;
   out->threads = r.nw;
   out->simd_kernel = tc_parser_kernel();
+  out->value_sites = r.opts.value_sites;
   for (uint32_t i = 0; r.status && i < corpus->ntraces; i++) {
     const tc_trace_status *st = &r.status[i];
     out->in_bytes += st->in_bytes;

@@ -39,6 +39,8 @@ typedef struct {
   unsigned inflight;     /* chunks in flight per trace; 0 = default */
   tc_kernel_opts kernels;
   int no_metrics;        /* census only: no kernel runs (to measure their cost) */
+  uint32_t value_flags;  /* TC_VP_* of the value profiles (TC_VP_WHOLE_URLS) */
+  uint32_t value_sites;  /* a string value is printed when seen on this many sites */
   tc_progress *progress; /* optional */
 } tc_run_opts;
 
@@ -48,6 +50,10 @@ void tc_run_opts_default(tc_run_opts *o);
 #define TC_MAX_CHUNK_BYTES ((size_t)1 << 30)
 
 #define TC_TRACE_MAX_ERRORS 20
+
+/* issue 14's privacy rule: a string argument value (other than '' and a
+ * URL cut to scheme + host) is printed only when seen on this many sites. */
+#define TC_VALUE_SITES_DEFAULT 3
 
 /* What happened to one trace file. */
 typedef struct {
@@ -76,6 +82,7 @@ typedef struct {
   uint32_t traces_with_errors;
   double seconds;
   const char *simd_kernel;
+  uint32_t value_sites;    /* the run's opts.value_sites, for the reports */
 } tc_run_result;
 
 /* Runs the census over CORPUS. Per-trace problems are recorded in

@@ -25,7 +25,7 @@ struct tc_outset {
   char *stagepath;
 };
 
-static const char *const products[] = {"census.json",  "census.csv",   "census.md", "run.json",
+static const char *const products[] = {"census.json",  "census.csv",   "census.md", "census_args.csv", "run.json",
                                        "metrics.csv", "metrics.json", "metrics.md"};
 
 int tc_outset_product(const char *name) {

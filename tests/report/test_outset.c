@@ -266,7 +266,8 @@ static void test_symlink_followed(void **state) {
 
 static void test_products(void **state) {
   (void)state;
-  static const char *const yes[] = {"census.json", "census.csv",   "census.md", "run.json",
+  static const char *const yes[] = {"census.json", "census.csv",   "census.md", "census_args.csv",
+                                    "run.json",
                                     "metrics.csv", "metrics.json", "metrics.md"};
   for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
     assert_true(tc_outset_product(yes[i]));

@@ -1,0 +1,51 @@
+/* The value profiles of one trace (issue 14): a tc_valprof per (event name,
+ * argument path), fed in trace order by the ordered fold (tc_seq's values),
+ * so its state depends on the trace's bytes alone, never on the chunking or
+ * the schedule; the corpus merges these tables in corpus order
+ * (reduce/tc_values.h), which is what tc_topk.h asks of its sketches.
+ *
+ * Memory: tc_valprof's bound (tc_valprof.h) per (name, path) the trace
+ * holds, plus the key text. Not thread-safe: the folding worker owns it. */
+#ifndef TC_VTAB_H
+#define TC_VTAB_H
+
+#include <stdint.h>
+
+#include "census/tc_seq.h"
+#include "util/tc_error.h"
+#include "util/tc_map.h"
+#include "util/tc_valprof.h"
+
+typedef struct {
+  uint32_t flags;    /* TC_VP_* of every profile */
+  uint64_t site;     /* the site's tag (tc_vtab_site_tag) */
+  tc_map keys;       /* name length, name, path -> id */
+  tc_valprof *prof;  /* by id; owned */
+  size_t prof_cap;
+  uint32_t *key_of;  /* scratch: seq key -> id, for one fold */
+  size_t key_of_cap;
+} tc_vtab;
+
+/* The tag a site's values carry in the top-value sketches: the same for a
+ * site everywhere (shards and machines included), from its name. */
+uint64_t tc_vtab_site_tag(tc_str site_name);
+
+void tc_vtab_init(tc_vtab *t, uint32_t flags, uint64_t site);
+void tc_vtab_free(tc_vtab *t);
+
+/* Adds SEQ's values, which follow every value folded before them. */
+tc_err tc_vtab_fold(tc_vtab *t, const tc_seq *seq);
+
+static inline uint32_t tc_vtab_count(const tc_vtab *t) { return tc_map_count(&t->keys); }
+
+/* The profile of NAME's PATH, or NULL. */
+const tc_valprof *tc_vtab_find(const tc_vtab *t, tc_str name, tc_str path);
+
+/* DST += SRC, entry by entry; SRC's values come after DST's (tc_valprof_merge). */
+tc_err tc_vtab_merge(tc_vtab *dst, const tc_vtab *src);
+
+/* The name, path and profile of entry ID (< tc_vtab_count). */
+void tc_vtab_entry(const tc_vtab *t, uint32_t id, tc_str *name, tc_str *path,
+                   const tc_valprof **prof);
+
+#endif
