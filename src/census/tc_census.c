@@ -31,6 +31,13 @@ struct tc_census_worker {
     uint32_t key;
   } *vkey_at;
   size_t vkey_cap;
+  /* by path id: the name id and slot it had last (a path nearly always
+   * belongs to one name), so most values skip the hash lookup */
+  struct vkey_last {
+    uint32_t name_id1; /* name id + 1; 0 = none yet */
+    uint32_t slot;
+  } *vkey_last;
+  size_t vkey_last_cap;
   uint64_t chunk; /* chunks added, the stamp of the current one */
 };
 
@@ -78,6 +85,7 @@ void tc_census_worker_free(tc_census_worker *w) {
   free(w->sites);
   tc_imap_free(&w->vkey_idx);
   free(w->vkey_at);
+  free(w->vkey_last);
   tc_map_free(&w->names);
   tc_map_free(&w->cats);
   free(w);
@@ -172,13 +180,18 @@ static tc_err add_values(tc_census_worker *w, uint32_t id, const tc_event *ev, c
                          tc_seq *seq) {
   for (uint32_t k = 0; k < ev->nleaf; k++) {
     const tc_leaf *lf = &p->leaves[ev->leaf_begin + k];
-    uint32_t slot;
-    int inserted;
-    tc_err e = tc_imap_intern(&w->vkey_idx, (uint64_t)id << 32 | lf->path, &slot, &inserted);
-    if (!e)
-      e = TC_GROW(w->vkey_at, w->vkey_cap, (size_t)slot + 1);
+    tc_err e = TC_GROW(w->vkey_last, w->vkey_last_cap, (size_t)lf->path + 1);
     if (e)
       return e;
+    struct vkey_last *last = &w->vkey_last[lf->path];
+    uint32_t slot = last->slot;
+    if (last->name_id1 != id + 1) {
+      int inserted;
+      if ((e = tc_imap_intern(&w->vkey_idx, (uint64_t)id << 32 | lf->path, &slot, &inserted)) ||
+          (e = TC_GROW(w->vkey_at, w->vkey_cap, (size_t)slot + 1)))
+        return e;
+      *last = (struct vkey_last){id + 1, slot};
+    }
     struct vkey_at *at = &w->vkey_at[slot];
     if (at->stamp != w->chunk) {
       if ((e = tc_seq_vkey_add(seq, ev->name, tc_parser_path(w->parser, lf->path), &at->key)))
@@ -271,6 +284,13 @@ tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
   if (!s)
     return TC_E_NOMEM;
   w->chunk++;
+  /* Room for every value and its string at once (keys take little more). */
+  size_t text = 0;
+  for (size_t k = 0; k < p->nleaves; k++)
+    text += p->leaves[k].str.len;
+  tc_err re = tc_seq_vals_reserve(seq, p->nleaves, text + text / 8 + 4096);
+  if (re)
+    return re;
   for (uint32_t i = 0; i < p->nevents; i++) {
     if (p->events[i].err)
       continue;

@@ -24,14 +24,28 @@ void tc_seq_init(tc_seq *s) {
 }
 
 void tc_seq_free(tc_seq *s) {
+  free(s->vkeys);
+  free(s->vals);
+  free(s->vtext);
+  s->vkeys = NULL;
+  s->vals = NULL;
+  s->vtext = NULL;
+  tc_seq_clear(s);
+}
+
+void tc_seq_clear(tc_seq *s) {
   tc_arena_free(&s->arena);
   free(s->events);
   free(s->tasks);
   free(s->spans);
-  free(s->vkeys);
-  free(s->vals);
-  free(s->vtext);
+  tc_seq vals = *s;
   tc_seq_init(s);
+  s->vkeys = vals.vkeys;
+  s->vkeys_cap = vals.vkeys_cap;
+  s->vals = vals.vals;
+  s->vals_cap = vals.vals_cap;
+  s->vtext = vals.vtext;
+  s->vtext_cap = vals.vtext_cap;
 }
 
 tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev) {
@@ -97,9 +111,31 @@ tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end) {
   return TC_OK;
 }
 
+/* Makes *P (of *CAP elements of ELEM bytes) hold NEED, doubling; unlike
+ * tc_grow the new room is not zeroed: these arrays are written before they
+ * are read, and a chunk's values fill megabytes. */
+static tc_err room(void **p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap)
+    return TC_OK;
+  size_t n = *cap ? *cap : 64;
+  while (n < need)
+    n *= 2;
+  void *q = realloc(*p, n * elem);
+  if (!q)
+    return TC_E_NOMEM;
+  *p = q;
+  *cap = n;
+  return TC_OK;
+}
+
+tc_err tc_seq_vals_reserve(tc_seq *s, size_t nvals, size_t text_bytes) {
+  tc_err e = room((void **)&s->vals, &s->vals_cap, s->nvals + nvals, sizeof *s->vals);
+  return e ? e : room((void **)&s->vtext, &s->vtext_cap, s->vtext_len + text_bytes, 1);
+}
+
 /* Appends T's bytes to vtext; *OFF gets where they start. */
 static tc_err vtext_add(tc_seq *s, tc_str t, uint64_t *off) {
-  tc_err e = TC_GROW(s->vtext, s->vtext_cap, s->vtext_len + t.len);
+  tc_err e = room((void **)&s->vtext, &s->vtext_cap, s->vtext_len + t.len, 1);
   if (e)
     return e;
   if (t.len)
@@ -123,7 +159,7 @@ tc_err tc_seq_vkey_add(tc_seq *s, tc_str name, tc_str path, uint32_t *key) {
 }
 
 tc_err tc_seq_val_add(tc_seq *s, uint32_t key, unsigned type, double num, tc_str str) {
-  tc_err e = TC_GROW(s->vals, s->vals_cap, s->nvals + 1);
+  tc_err e = room((void **)&s->vals, &s->vals_cap, s->nvals + 1, sizeof *s->vals);
   if (e)
     return e;
   tc_seq_val *v = &s->vals[s->nvals];

@@ -58,11 +58,20 @@ typedef struct {
 void tc_seq_init(tc_seq *s);
 void tc_seq_free(tc_seq *s);
 
+/* Empties S for the next chunk but keeps the room its values took (a
+ * chunk's worth, megabytes), so the next chunk's values do not fault in
+ * fresh pages. */
+void tc_seq_clear(tc_seq *s);
+
 /* Appends a deep copy of EV (strings and args). */
 tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev);
 
 /* Appends a compact task slice (see tc_kernels_task_kind). */
 tc_err tc_seq_push_task(tc_seq *s, const tc_ktask_event *t);
+
+/* Makes room for NVALS more values and TEXT_BYTES more bytes of their
+ * strings and keys, so a chunk's values are copied without regrowing. */
+tc_err tc_seq_vals_reserve(tc_seq *s, size_t nvals, size_t text_bytes);
 
 /* Appends an (event name, argument path) for values; *KEY gets its index. */
 tc_err tc_seq_vkey_add(tc_seq *s, tc_str name, tc_str path, uint32_t *key);

@@ -16,8 +16,12 @@ void tc_vtab_init(tc_vtab *t, uint32_t flags, uint64_t site) {
 }
 
 void tc_vtab_free(tc_vtab *t) {
-  for (uint32_t i = 0; i < tc_map_count(&t->keys); i++)
-    tc_valprof_free(&t->prof[i]);
+  /* A key whose profile could not be made (memory) has none. */
+  for (uint32_t i = 0; i < tc_map_count(&t->keys) && i < t->prof_cap; i++) {
+    if (t->prof[i])
+      tc_valprof_free(t->prof[i]);
+    free(t->prof[i]);
+  }
   free(t->prof);
   free(t->key_of);
   tc_map_free(&t->keys);
@@ -52,7 +56,9 @@ static tc_err key_id(tc_vtab *t, tc_str name, tc_str path, char **buf, size_t *c
     return e;
   if ((e = TC_GROW(t->prof, t->prof_cap, (size_t)*id + 1)))
     return e;
-  tc_valprof_init(&t->prof[*id], t->flags);
+  if (!(t->prof[*id] = malloc(sizeof **t->prof)))
+    return TC_E_NOMEM;
+  tc_valprof_init(t->prof[*id], t->flags);
   return TC_OK;
 }
 
@@ -68,7 +74,7 @@ tc_err tc_vtab_fold(tc_vtab *t, const tc_seq *seq) {
   free(buf);
   for (size_t i = 0; !e && i < seq->nvals; i++) {
     const tc_seq_val *v = &seq->vals[i];
-    e = tc_valprof_add(&t->prof[t->key_of[v->key]], v->type, v->num,
+    e = tc_valprof_add(t->prof[t->key_of[v->key]], v->type, v->num,
                        tc_seq_vtext(seq, v->str_off, v->str_len), t->site);
   }
   return e;
@@ -81,7 +87,7 @@ void tc_vtab_entry(const tc_vtab *t, uint32_t id, tc_str *name, tc_str *path,
   memcpy(&nl, key.ptr, sizeof nl);
   *name = (tc_str){key.ptr + sizeof nl, nl};
   *path = (tc_str){key.ptr + sizeof nl + nl, key.len - sizeof nl - nl};
-  *prof = &t->prof[id];
+  *prof = t->prof[id];
 }
 
 const tc_valprof *tc_vtab_find(const tc_vtab *t, tc_str name, tc_str path) {
@@ -92,7 +98,7 @@ const tc_valprof *tc_vtab_find(const tc_vtab *t, tc_str name, tc_str path) {
   if (!key_text(name, path, &buf, &cap, &key))
     id = tc_map_find(&t->keys, key);
   free(buf);
-  return id == UINT32_MAX ? NULL : &t->prof[id];
+  return id == UINT32_MAX ? NULL : t->prof[id];
 }
 
 tc_err tc_vtab_merge(tc_vtab *dst, const tc_vtab *src) {
@@ -105,7 +111,7 @@ tc_err tc_vtab_merge(tc_vtab *dst, const tc_vtab *src) {
     uint32_t id;
     tc_vtab_entry(src, i, &name, &path, &p);
     if (!(e = key_id(dst, name, path, &buf, &cap, &id)))
-      e = tc_valprof_merge(&dst->prof[id], p);
+      e = tc_valprof_merge(dst->prof[id], p);
   }
   free(buf);
   return e;

@@ -20,7 +20,8 @@ typedef struct {
   uint32_t flags;    /* TC_VP_* of every profile */
   uint64_t site;     /* the site's tag (tc_vtab_site_tag) */
   tc_map keys;       /* name length, name, path -> id */
-  tc_valprof *prof;  /* by id; owned */
+  tc_valprof **prof; /* by id, each its own allocation (no struct moves as
+                        the table grows); owned */
   size_t prof_cap;
   uint32_t *key_of;  /* scratch: seq key -> id, for one fold */
   size_t key_of_cap;

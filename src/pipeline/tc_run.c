@@ -52,6 +52,7 @@ typedef struct {
   tc_pairing *pairing;  /* touched only by the folding worker */
   tc_kernels *kernels;  /* likewise; NULL with no_metrics */
   tc_vtab *values;      /* likewise; handed to run->values at the end */
+  uint32_t rank;        /* place in the schedule, which is the values' merge order */
 } trace_job;
 
 typedef struct {
@@ -106,7 +107,7 @@ static void finalize_trace(trace_job *t, unsigned worker) {
                                r->corpus->traces[t->idx].site);
   if (!e && t->kernels)
     e = finish_kernels(t);
-  tc_err ve = tc_vcorpus_offer(r->values, t->idx, t->values);
+  tc_err ve = tc_vcorpus_offer(r->values, t->rank, t->values);
   t->values = NULL;
   if (!e)
     e = ve;
@@ -156,7 +157,7 @@ static int fold_ready(trace_job *t) {
       break;
     pthread_mutex_unlock(&t->mu);
     tc_err e = fold_seq(t, &s->seq);
-    tc_seq_free(&s->seq);
+    tc_seq_clear(&s->seq);
     pthread_mutex_lock(&t->mu);
     if (e && !t->run->status[t->idx].fatal)
       t->run->status[t->idx].fatal = e;
@@ -407,16 +408,23 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Largest traces first, so the long ones start early; ties by index. */
+/* Largest sites first, so the long ones start early, each site's traces
+ * together in corpus order; ties by site index. The value profiles merge
+ * traces in this order too (tc_values.h): a total order that the input
+ * order and the schedule do not change, with a site's traces adjacent as
+ * tc_topk.h asks, and close to the order traces finish in, so few finished
+ * tables wait for an earlier one. */
 typedef struct {
-  uint64_t size;
-  uint32_t idx;
+  uint64_t site_size;
+  uint32_t site, idx;
 } by_size;
 
 static int by_size_desc(const void *a, const void *b) {
   const by_size *x = a, *y = b;
-  if (x->size != y->size)
-    return x->size > y->size ? -1 : 1;
+  if (x->site_size != y->site_size)
+    return x->site_size > y->site_size ? -1 : 1;
+  if (x->site != y->site)
+    return x->site < y->site ? -1 : 1;
   return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
@@ -472,11 +480,20 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   if (!e && !(r.pool = tc_pool_create(r.nw)))
     e = TC_E_NOMEM;
   if (!e) {
-    for (uint32_t i = 0; i < corpus->ntraces; i++)
-      order[i] = (by_size){corpus->traces[i].size, i};
-    qsort(order, corpus->ntraces, sizeof *order, by_size_desc);
+    uint64_t *site_size = calloc(corpus->nsites ? corpus->nsites : 1, sizeof *site_size);
+    if (!site_size)
+      e = TC_E_NOMEM;
+    for (uint32_t i = 0; !e && i < corpus->ntraces; i++)
+      site_size[corpus->traces[i].site] += corpus->traces[i].size;
+    for (uint32_t i = 0; !e && i < corpus->ntraces; i++)
+      order[i] = (by_size){site_size[corpus->traces[i].site], corpus->traces[i].site, i};
+    free(site_size);
+    if (!e)
+      qsort(order, corpus->ntraces, sizeof *order, by_size_desc);
     for (uint32_t i = 0; i < corpus->ntraces && !e; i++) {
       trace_job *t = trace_job_new(&r, order[i].idx);
+      if (t)
+        t->rank = i;
       if (!t)
         e = TC_E_NOMEM;
       else if ((e = tc_pool_submit(r.pool, trace_task, t)))

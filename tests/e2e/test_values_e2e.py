@@ -238,5 +238,39 @@ class ValueOutputs(unittest.TestCase):
         self.assertGreater(sentences, 20)
 
 
+class ValueMemory(unittest.TestCase):
+    """Memory never follows values: a trace of 1 M distinct strings on one
+    path peaks within a few MiB of the same trace with one value."""
+    N = 1_000_000
+
+    def trace(self, d, distinct):
+        path = os.path.join(d, ('distinct' if distinct else 'one') + '.json')
+        with open(path, 'w') as f:
+            f.write('[')
+            for i in range(self.N):
+                v = '%016x' % (i * 0x9E3779B97F4A7C15 % 2**64) if distinct else '0' * 16
+                f.write('%s{"name":"V","ph":"i","ts":%d,"pid":1,"tid":1,"args":{"s":"%s"}}'
+                        % (',' if i else '', i, v))
+            f.write(']')
+        return path
+
+    def peak(self, path):
+        rc, err, out = run_census([path], threads=2, extra=('--no-metrics',))
+        self.assertEqual(rc, 0, err)
+        return load(out, 'run.json')['peak_rss_kib'], load(out)
+
+    def test_distinct_values_cost_no_memory(self):
+        d = tempfile.mkdtemp(prefix='tc-vmem-')
+        one_rss, one = self.peak(self.trace(d, False))
+        many_rss, many = self.peak(self.trace(d, True))
+        [a] = [a['values'] for e in many['events'] for a in e['args']]
+        self.assertEqual(a['values'], self.N)
+        self.assertFalse(a['strings']['distinct_exact'])
+        self.assertLessEqual(abs(a['strings']['distinct'] - self.N), 4 * HLL_SE * self.N)
+        [b] = [a['values'] for e in one['events'] for a in e['args']]
+        self.assertEqual(b['strings']['distinct'], 1)
+        self.assertLess(many_rss - one_rss, 4 * 1024, (one_rss, many_rss))
+
+
 if __name__ == '__main__':
     unittest.main()
