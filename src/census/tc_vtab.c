@@ -23,35 +23,33 @@ void tc_vtab_free(tc_vtab *t) {
     free(t->prof[i]);
   }
   free(t->prof);
-  free(t->key_of);
+  free(t->buf);
   tc_map_free(&t->keys);
   tc_vtab_init(t, t->flags, t->site);
 }
 
-/* The key text of (NAME, PATH) in *BUF: the name's length (host order: it
- * never leaves the process), the name, the path, so no byte of a name can
- * be mistaken for the boundary. */
-static tc_err key_text(tc_str name, tc_str path, char **buf, size_t *cap, tc_str *key) {
+/* The key text of (NAME, PATH) in the table's scratch: the name's length
+ * (host order: it never leaves the process), the name, the path, so no byte
+ * of a name can be mistaken for the boundary. */
+static tc_err key_text(tc_vtab *t, tc_str name, tc_str path, tc_str *key) {
   uint32_t nl = (uint32_t)name.len;
   size_t n = sizeof nl + name.len + path.len;
-  tc_err e = TC_GROW(*buf, *cap, n);
+  tc_err e = TC_GROW(t->buf, t->buf_cap, n);
   if (e)
     return e;
-  memcpy(*buf, &nl, sizeof nl);
+  memcpy(t->buf, &nl, sizeof nl);
   if (name.len)
-    memcpy(*buf + sizeof nl, name.ptr, name.len);
+    memcpy(t->buf + sizeof nl, name.ptr, name.len);
   if (path.len)
-    memcpy(*buf + sizeof nl + name.len, path.ptr, path.len);
-  *key = (tc_str){*buf, n};
+    memcpy(t->buf + sizeof nl + name.len, path.ptr, path.len);
+  *key = (tc_str){t->buf, n};
   return TC_OK;
 }
 
-/* The table's id of (NAME, PATH), created empty on first sight. */
-static tc_err key_id(tc_vtab *t, tc_str name, tc_str path, char **buf, size_t *cap,
-                     uint32_t *id) {
+tc_err tc_vtab_key(tc_vtab *t, tc_str name, tc_str path, uint32_t *id) {
   tc_str key;
   int inserted;
-  tc_err e = key_text(name, path, buf, cap, &key);
+  tc_err e = key_text(t, name, path, &key);
   if (e || (e = tc_map_intern(&t->keys, key, id, &inserted)) || !inserted)
     return e;
   if ((e = TC_GROW(t->prof, t->prof_cap, (size_t)*id + 1)))
@@ -62,20 +60,23 @@ static tc_err key_id(tc_vtab *t, tc_str name, tc_str path, char **buf, size_t *c
   return TC_OK;
 }
 
-tc_err tc_vtab_fold(tc_vtab *t, const tc_seq *seq) {
-  tc_err e = TC_GROW(t->key_of, t->key_of_cap, seq->nvkeys);
-  char *buf = NULL;
-  size_t cap = 0;
-  for (size_t k = 0; !e && k < seq->nvkeys; k++) {
-    const tc_seq_vkey *vk = &seq->vkeys[k];
-    e = key_id(t, tc_seq_vtext(seq, vk->name_off, vk->name_len),
-               tc_seq_vtext(seq, vk->path_off, vk->path_len), &buf, &cap, &t->key_of[k]);
-  }
-  free(buf);
-  for (size_t i = 0; !e && i < seq->nvals; i++) {
-    const tc_seq_val *v = &seq->vals[i];
-    e = tc_valprof_add(t->prof[t->key_of[v->key]], v->type, v->num,
-                       tc_seq_vtext(seq, v->str_off, v->str_len), t->site);
+const tc_valprof *tc_vtab_find(tc_vtab *t, tc_str name, tc_str path) {
+  tc_str key;
+  if (key_text(t, name, path, &key))
+    return NULL;
+  uint32_t id = tc_map_find(&t->keys, key);
+  return id == UINT32_MAX ? NULL : t->prof[id];
+}
+
+tc_err tc_vtab_merge(tc_vtab *dst, const tc_vtab *src) {
+  tc_err e = TC_OK;
+  for (uint32_t i = 0; !e && i < tc_vtab_count(src); i++) {
+    tc_str name, path;
+    const tc_valprof *p;
+    uint32_t id;
+    tc_vtab_entry(src, i, &name, &path, &p);
+    if (!(e = tc_vtab_key(dst, name, path, &id)))
+      e = tc_valprof_merge(dst->prof[id], p);
   }
   return e;
 }
@@ -88,31 +89,4 @@ void tc_vtab_entry(const tc_vtab *t, uint32_t id, tc_str *name, tc_str *path,
   *name = (tc_str){key.ptr + sizeof nl, nl};
   *path = (tc_str){key.ptr + sizeof nl + nl, key.len - sizeof nl - nl};
   *prof = t->prof[id];
-}
-
-const tc_valprof *tc_vtab_find(const tc_vtab *t, tc_str name, tc_str path) {
-  char *buf = NULL;
-  size_t cap = 0;
-  tc_str key;
-  uint32_t id = UINT32_MAX;
-  if (!key_text(name, path, &buf, &cap, &key))
-    id = tc_map_find(&t->keys, key);
-  free(buf);
-  return id == UINT32_MAX ? NULL : t->prof[id];
-}
-
-tc_err tc_vtab_merge(tc_vtab *dst, const tc_vtab *src) {
-  char *buf = NULL;
-  size_t cap = 0;
-  tc_err e = TC_OK;
-  for (uint32_t i = 0; !e && i < tc_vtab_count(src); i++) {
-    tc_str name, path;
-    const tc_valprof *p;
-    uint32_t id;
-    tc_vtab_entry(src, i, &name, &path, &p);
-    if (!(e = key_id(dst, name, path, &buf, &cap, &id)))
-      e = tc_valprof_merge(dst->prof[id], p);
-  }
-  free(buf);
-  return e;
 }

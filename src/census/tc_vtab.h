@@ -1,7 +1,8 @@
 /* The value profiles of one trace (issue 14): a tc_valprof per (event name,
- * argument path), fed in trace order by the ordered fold (tc_seq's values),
- * so its state depends on the trace's bytes alone, never on the chunking or
- * the schedule; the corpus merges these tables in corpus order
+ * argument path), fed in trace order by the ordered fold
+ * (pipeline/tc_seq.h, tc_seq_fold_values), so its state depends on the
+ * trace's bytes alone, never on the chunking or the schedule; the corpus
+ * merges these tables in one fixed order of the traces
  * (reduce/tc_values.h), which is what tc_topk.h asks of its sketches.
  *
  * Memory: tc_valprof's bound (tc_valprof.h) per (name, path) the trace
@@ -11,7 +12,6 @@
 
 #include <stdint.h>
 
-#include "census/tc_seq.h"
 #include "util/tc_error.h"
 #include "util/tc_map.h"
 #include "util/tc_valprof.h"
@@ -23,8 +23,8 @@ typedef struct {
   tc_valprof **prof; /* by id, each its own allocation (no struct moves as
                         the table grows); owned */
   size_t prof_cap;
-  uint32_t *key_of;  /* scratch: seq key -> id, for one fold */
-  size_t key_of_cap;
+  char *buf;         /* scratch for key text; owned */
+  size_t buf_cap;
 } tc_vtab;
 
 /* The tag a site's values carry in the top-value sketches: the same for a
@@ -34,13 +34,20 @@ uint64_t tc_vtab_site_tag(tc_str site_name);
 void tc_vtab_init(tc_vtab *t, uint32_t flags, uint64_t site);
 void tc_vtab_free(tc_vtab *t);
 
-/* Adds SEQ's values, which follow every value folded before them. */
-tc_err tc_vtab_fold(tc_vtab *t, const tc_seq *seq);
+/* *ID of (NAME, PATH), with an empty profile made on first sight. */
+tc_err tc_vtab_key(tc_vtab *t, tc_str name, tc_str path, uint32_t *id);
+
+/* Adds one value (tc_valprof_add) to the profile of key ID, on the table's
+ * site. */
+static inline tc_err tc_vtab_add(tc_vtab *t, uint32_t id, unsigned type, double num, tc_str str) {
+  return tc_valprof_add(t->prof[id], type, num, str, t->site);
+}
 
 static inline uint32_t tc_vtab_count(const tc_vtab *t) { return tc_map_count(&t->keys); }
 
-/* The profile of NAME's PATH, or NULL. */
-const tc_valprof *tc_vtab_find(const tc_vtab *t, tc_str name, tc_str path);
+/* The profile of NAME's PATH, or NULL (also when memory fails for the
+ * key's text, in the table's scratch). */
+const tc_valprof *tc_vtab_find(tc_vtab *t, tc_str name, tc_str path);
 
 /* DST += SRC, entry by entry; SRC's values come after DST's (tc_valprof_merge). */
 tc_err tc_vtab_merge(tc_vtab *dst, const tc_vtab *src);

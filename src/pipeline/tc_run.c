@@ -9,7 +9,8 @@
 
 #include "census/tc_census.h"
 #include "census/tc_pairing.h"
-#include "census/tc_seq.h"
+#include "pipeline/tc_route.h"
+#include "pipeline/tc_seq.h"
 #include "json/tc_parser.h"
 #include "pool/tc_pool.h"
 #include "reduce/tc_values.h"
@@ -21,6 +22,7 @@
 typedef struct {
   tc_parser *parser;
   tc_census_worker *census;
+  tc_route_values *values;
 } worker_ctx;
 
 typedef struct {
@@ -118,7 +120,7 @@ static void finalize_trace(trace_job *t, unsigned worker) {
 }
 
 static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
-  tc_err ve = tc_vtab_fold(t->values, seq);
+  tc_err ve = tc_seq_fold_values(seq, t->values);
   if (ve)
     return ve;
   if (t->kernels)
@@ -200,7 +202,11 @@ static void chunk_task(void *arg, unsigned worker) {
   tc_err e = tc_parser_parse(w->parser, c, &p);
   uint64_t good = 0, lenient = 0;
   if (!e) {
-    e = tc_census_add_chunk(w->census, o, c, &p, &s->seq);
+    e = tc_census_add_chunk(w->census, o, c, &p);
+    if (!e)
+      e = tc_route_chunk(c, &p, !r->opts.no_metrics, &s->seq);
+    if (!e)
+      e = tc_route_chunk_values(w->values, &p, &s->seq);
     for (size_t i = 0; i < p.nevents; i++) {
       good += p.events[i].err == TC_OK;
       lenient += p.events[i].err == TC_OK && (p.events[i].flags & TC_EV_LENIENT);
@@ -439,8 +445,10 @@ static tc_err setup_workers(run_ctx *r) {
     if (!r->workers[i].parser)
       return TC_E_NOMEM;
     r->workers[i].census =
-        tc_census_worker_create(r->corpus->nsites, r->workers[i].parser, !r->opts.no_metrics);
+        tc_census_worker_create(r->corpus->nsites, r->workers[i].parser);
     if (!r->workers[i].census)
+      return TC_E_NOMEM;
+    if (!(r->workers[i].values = tc_route_values_create(r->workers[i].parser)))
       return TC_E_NOMEM;
   }
   return TC_OK;
@@ -449,6 +457,7 @@ static tc_err setup_workers(run_ctx *r) {
 static void free_workers(run_ctx *r) {
   for (unsigned i = 0; r->workers && i < r->nw; i++) {
     tc_census_worker_free(r->workers[i].census);
+    tc_route_values_free(r->workers[i].values);
     tc_parser_free(r->workers[i].parser);
   }
   free(r->workers);
@@ -523,23 +532,23 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     e = tc_census_take_values(&out->census, r.values);
   else
     tc_vcorpus_free(r.values);
+  out->census.value_sites = r.opts.value_sites;
   free_workers(&r);
   free(order);
   out->traces = r.status;
   out->metrics = r.metrics;
-  out->threads = r.nw;
-  out->simd_kernel = tc_parser_kernel();
-  out->value_sites = r.opts.value_sites;
+  out->totals.threads = r.nw;
+  out->totals.simd_kernel = tc_parser_kernel();
   for (uint32_t i = 0; r.status && i < corpus->ntraces; i++) {
     const tc_trace_status *st = &r.status[i];
-    out->in_bytes += st->in_bytes;
-    out->out_bytes += st->out_bytes;
-    out->events += st->events;
-    out->bad_events += st->bad_events;
-    out->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
+    out->totals.in_bytes += st->in_bytes;
+    out->totals.out_bytes += st->out_bytes;
+    out->totals.events += st->events;
+    out->totals.bad_events += st->bad_events;
+    out->totals.traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
                                st->shape.trailing_bytes;
   }
-  out->seconds = now_seconds() - t0;
+  out->totals.seconds = now_seconds() - t0;
   if (e) {
     tc_run_result_free(out, corpus->ntraces);
   }

@@ -22,9 +22,10 @@
 #include "io/tc_stream.h"
 #include "json/tc_chunker.h"
 #include "kernels/tc_kernels.h"
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_metrics_set.h"
+#include "reduce/tc_run_facts.h"
 #include "util/tc_error.h"
 
 /* Counters a progress display may read while the run goes on. */
@@ -49,40 +50,15 @@ void tc_run_opts_default(tc_run_opts *o);
 /* Chunk offsets are 32-bit: chunks stay well below 4 GiB. */
 #define TC_MAX_CHUNK_BYTES ((size_t)1 << 30)
 
-#define TC_TRACE_MAX_ERRORS 20
-
 /* issue 14's privacy rule: a string argument value (other than '' and a
  * URL cut to scheme + host) is printed only when seen on this many sites. */
 #define TC_VALUE_SITES_DEFAULT 3
-
-/* What happened to one trace file. */
-typedef struct {
-  tc_err fatal;          /* could not be read at all (open, not a trace, ...) */
-  tc_err stream_err;     /* the stream ended badly (truncated, corrupt) */
-  uint64_t stream_offset;/* decompressed offset where it did */
-  tc_format format;
-  uint64_t in_bytes, out_bytes;
-  uint64_t elements;     /* elements of the events array */
-  uint64_t events;       /* event records parsed and counted */
-  uint64_t bad_events;   /* elements skipped, with the reasons below */
-  uint64_t lenient_events; /* counted events that only Perfetto's rules read */
-  tc_chunk_error errors[TC_TRACE_MAX_ERRORS]; /* the first ones, by index */
-  size_t nerrors;
-  tc_trace_shape shape;  /* metadata points into meta below */
-  char *meta;            /* owned copy of the metadata JSON, or NULL */
-  uint64_t chunks;
-} tc_trace_status;
 
 typedef struct {
   tc_census_result census;
   tc_metrics_set *metrics; /* every trace's metrics; NULL with no_metrics */
   tc_trace_status *traces; /* parallel to corpus->traces */
-  unsigned threads;
-  uint64_t in_bytes, out_bytes, events, bad_events;
-  uint32_t traces_with_errors;
-  double seconds;
-  const char *simd_kernel;
-  uint32_t value_sites;    /* the run's opts.value_sites, for the reports */
+  tc_run_totals totals;
 } tc_run_result;
 
 /* Runs the census over CORPUS. Per-trace problems are recorded in

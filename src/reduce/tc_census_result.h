@@ -52,6 +52,8 @@ typedef struct {
   tc_res_arg *all_args; /* owns every event's args slice */
   tc_map strings;       /* owns every string above */
   tc_vtab *values;      /* owns every arg's profile (tc_census_take_values); or NULL */
+  uint32_t value_sites; /* the profiles' privacy rule: a string value is shown
+                           when seen on this many sites (tc_valprof_render) */
 } tc_census_result;
 
 /* Merges NW workers' accumulators over NSITES sites into *OUT, which the

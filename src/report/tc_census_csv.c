@@ -92,7 +92,7 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
     return e;
   tc_wbuf b;
   tc_wbuf_init(&b, tc_outfile_fp(f));
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   tc_wbuf_puts(&b, "name,records,sites,sites_total,usage,records_per_site,categories,phases,"
                   "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
                   "dur_records,dur_median_us,dur_p95_us,duration,arg_paths,devtools_known,"
@@ -234,7 +234,7 @@ tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir) {
     return e;
   tc_wbuf b;
   tc_wbuf_init(&b, tc_outfile_fp(f));
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   tc_wbuf_puts(&b, "event,path,records,sites,values,nulls,bools,numbers,strings,arrays,objects,"
                    "zeros,minus_ones,empty_strings,falses,num_min,num_max,num_integer,"
                    "num_fractional,num_negative");
@@ -248,7 +248,7 @@ tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir) {
   for (size_t i = 0; i < r->nevents; i++)
     for (size_t k = 0; k < r->events[i].nargs; k++)
       if (r->events[i].args[k].values)
-        args_row(&b, &r->events[i], &r->events[i].args[k], c->run->value_sites);
+        args_row(&b, &r->events[i], &r->events[i].args[k], c->census->value_sites);
   tc_wbuf_flush(&b);
   return tc_outfile_commit(f);
 }

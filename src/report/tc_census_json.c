@@ -182,7 +182,7 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir) {
   tc_err e = tc_outfile_open(outdir, "census.json", &f);
   if (e)
     return e;
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   uint32_t with_traces = 0;
   for (uint32_t i = 0; i < c->corpus->nsites; i++)
     with_traces += c->corpus->sites[i].ntraces > 0;
@@ -205,7 +205,7 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir) {
   tc_phase_sorted(order);
   for (size_t i = 0; i < r->nevents; i++)
     write_event(&w, &r->events[i], c->corpus->nsites,
-                c->devtools ? &c->devtools->events[i] : NULL, order, c->run->value_sites);
+                c->devtools ? &c->devtools->events[i] : NULL, order, c->census->value_sites);
   tc_jsonw_arr_end(&w);
   tc_jsonw_key(&w, "declared_never_observed");
   if (c->devtools) {

@@ -55,7 +55,7 @@ static uint64_t peak_rss_kib(void) {
 
 static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
   const tc_trace *t = &c->corpus->traces[i];
-  const tc_trace_status *st = &c->run->traces[i];
+  const tc_trace_status *st = &c->traces[i];
   tc_jsonw_obj(w);
   tc_jsonw_key(w, "path");
   tc_jsonw_str(w, t->path);
@@ -162,7 +162,7 @@ static void write_versions(tc_jsonw *w, const tc_report_ctx *c) {
   tc_str *v = malloc((n ? n : 1) * sizeof *v);
   tc_jsonw_obj(w);
   for (uint32_t i = 0; v && i < n; i++) {
-    tc_str s = chrome_version(c->run->traces[i].shape.metadata);
+    tc_str s = chrome_version(c->traces[i].shape.metadata);
     if (s.len)
       v[k++] = s;
   }
@@ -214,7 +214,7 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
   tc_err e = tc_outfile_open(outdir, "run.json", &f);
   if (e)
     return e;
-  const tc_run_result *r = c->run;
+  const tc_run_totals *r = c->totals;
   tc_jsonw w;
   tc_jsonw_init(&w, tc_outfile_fp(f), 1);
   tc_jsonw_obj(&w);

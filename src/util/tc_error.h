@@ -31,7 +31,9 @@
   X(EMPTY_EVENT, "event is an empty object")                                   \
   X(TRAILING_DATA, "data after the end of the trace")                          \
   X(NOT_REGULAR, "not a regular file")                                         \
-  X(BAD_BINARY, "corrupt or truncated binary state")
+  X(BAD_BINARY, "corrupt or truncated binary state")                          \
+  X(NO_INPUT, "no INPUT exists")                                               \
+  X(NO_SITES, "no sites found")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,

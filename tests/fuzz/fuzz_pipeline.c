@@ -23,7 +23,7 @@
 #include <ftw.h>
 
 #include "census/tc_schema.h"
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "reduce/tc_devtools.h"
 #include "report/metrics_report.h"

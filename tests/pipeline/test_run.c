@@ -19,7 +19,7 @@
 #include <zlib.h>
 
 #include "census/tc_phase.h"
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "reduce/tc_metrics_set.h"
 #include "testdir.h"
@@ -298,7 +298,7 @@ static void check_against_model(const tc_run_result *r, const model *m) {
   /* Nothing but the model's names: the broken event is not counted. */
   assert_int_equal(r->census.nevents, m->nnames);
   assert_int_equal(r->census.records, records);
-  assert_int_equal(r->events, records);
+  assert_int_equal(r->totals.events, records);
 
   uint64_t bad = 0, in = 0, out = 0;
   for (uint32_t i = 0; i < NTRACES; i++) {
@@ -324,11 +324,11 @@ static void check_against_model(const tc_run_result *r, const model *m) {
     in += tm->in_bytes;
     out += tm->out_bytes;
   }
-  assert_int_equal(r->bad_events, bad);
-  assert_int_equal(r->in_bytes, in);
-  assert_int_equal(r->out_bytes, out);
+  assert_int_equal(r->totals.bad_events, bad);
+  assert_int_equal(r->totals.in_bytes, in);
+  assert_int_equal(r->totals.out_bytes, out);
   /* a (bad events), c (fatal), d (truncated). */
-  assert_int_equal(r->traces_with_errors, 3);
+  assert_int_equal(r->totals.traces_with_errors, 3);
   assert_true(r->traces[0].shape.object_form);
   assert_string_equal(r->traces[0].meta, "{\"k\":\"v\"}");
   assert_true(r->traces[3].shape.cut_event);
@@ -430,9 +430,9 @@ static void run_config(const tc_corpus *c, const config *cf, tc_run_result *r) {
   atomic_init(&prog.traces_done, 0);
   o.progress = &prog;
   assert_int_equal(tc_run(c, &o, r), TC_OK);
-  assert_int_equal(r->threads, cf->threads);
+  assert_int_equal(r->totals.threads, cf->threads);
   assert_int_equal(atomic_load(&prog.traces_done), c->ntraces);
-  assert_int_equal(atomic_load(&prog.bytes_done), r->in_bytes);
+  assert_int_equal(atomic_load(&prog.bytes_done), r->totals.in_bytes);
   if (cf->no_metrics) {
     assert_null(r->metrics);
   } else {
@@ -500,7 +500,7 @@ static void real_traces_same_in_every_config(void **state) {
   for (size_t i = 0; i < NCONFIGS; i++) {
     run_config(&c, &configs[i], &r[i]);
     assert_true(r[i].census.records > 1000);
-    assert_int_equal(r[i].events, r[i].census.records);
+    assert_int_equal(r[i].totals.events, r[i].census.records);
     check_census_same(&r[0].census, &r[i].census);
     check_status_same(&r[0], &r[i], N);
     if (r[i].metrics)

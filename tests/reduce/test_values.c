@@ -29,21 +29,17 @@ static tc_vtab *trace_table(int i) {
   tc_vtab *t = malloc(sizeof *t);
   assert_non_null(t);
   tc_vtab_init(t, 0, tc_vtab_site_tag(S(site)));
-  tc_seq seq;
-  tc_seq_init(&seq);
   uint32_t kp, kn;
-  assert_int_equal(tc_seq_vkey_add(&seq, S("N"), S("args.p"), &kp), TC_OK);
-  assert_int_equal(tc_seq_vkey_add(&seq, S("N"), S("args.n"), &kn), TC_OK);
+  assert_int_equal(tc_vtab_key(t, S("N"), S("args.p"), &kp), TC_OK);
+  assert_int_equal(tc_vtab_key(t, S("N"), S("args.n"), &kn), TC_OK);
   for (int k = 0; k < 200; k++) {
     char v[32];
     /* every trace: a frequent value of its own and of all; a long tail */
     int which = k % 4 == 0 ? 1000 + i : k % 4 == 1 ? 2000 : i * 1000 + k;
     snprintf(v, sizeof v, "v%d", which);
-    assert_int_equal(tc_seq_val_add(&seq, kp, TC_JT_STRING, 0, S(v)), TC_OK);
-    assert_int_equal(tc_seq_val_add(&seq, kn, TC_JT_NUMBER, k * (i + 1), (tc_str){0}), TC_OK);
+    assert_int_equal(tc_vtab_add(t, kp, TC_JT_STRING, 0, S(v)), TC_OK);
+    assert_int_equal(tc_vtab_add(t, kn, TC_JT_NUMBER, k * (i + 1), (tc_str){0}), TC_OK);
   }
-  assert_int_equal(tc_vtab_fold(t, &seq), TC_OK);
-  tc_seq_free(&seq);
   return t;
 }
 

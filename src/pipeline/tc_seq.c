@@ -1,4 +1,4 @@
-#include "census/tc_seq.h"
+#include "pipeline/tc_seq.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -172,4 +172,24 @@ tc_err tc_seq_val_add(tc_seq *s, uint32_t key, unsigned type, double num, tc_str
     return e;
   s->nvals++;
   return TC_OK;
+}
+
+tc_err tc_seq_fold_values(const tc_seq *s, tc_vtab *t) {
+  if (!s->nvals)
+    return TC_OK;
+  uint32_t *id = malloc(s->nvkeys * sizeof *id); /* seq key -> table key */
+  if (!id)
+    return TC_E_NOMEM;
+  tc_err e = TC_OK;
+  for (size_t k = 0; !e && k < s->nvkeys; k++) {
+    const tc_seq_vkey *vk = &s->vkeys[k];
+    e = tc_vtab_key(t, tc_seq_vtext(s, vk->name_off, vk->name_len),
+                    tc_seq_vtext(s, vk->path_off, vk->path_len), &id[k]);
+  }
+  for (size_t i = 0; !e && i < s->nvals; i++) {
+    const tc_seq_val *v = &s->vals[i];
+    e = tc_vtab_add(t, id[v->key], v->type, v->num, tc_seq_vtext(s, v->str_off, v->str_len));
+  }
+  free(id);
+  return e;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "census/tc_vtab.h"
 #include "kernels/tc_kernels.h"
 #include "json/tc_event.h"
 #include "util/tc_arena.h"
@@ -84,6 +85,10 @@ tc_err tc_seq_val_add(tc_seq *s, uint32_t key, unsigned type, double num, tc_str
 static inline tc_str tc_seq_vtext(const tc_seq *s, uint64_t off, uint32_t len) {
   return (tc_str){s->vtext + off, len};
 }
+
+/* Adds S's values to T, the trace's value profiles, after every value
+ * folded into it before. */
+tc_err tc_seq_fold_values(const tc_seq *s, tc_vtab *t);
 
 /* Widens the extent of thread (pid, tid) to cover [ts, end] and counts the
  * event. */
