@@ -217,6 +217,10 @@ static void on_stage(const tc_census_outcome *o, void *user) {
   census_cli *cli = user;
   const tc_census_opts *j = cli->opts;
   switch (o->stage) {
+  case TC_STAGE_OPTIONS:
+    if (o->err)
+      fprintf(stderr, "tracecensus: %s\n", o->why);
+    break;
   case TC_STAGE_SCHEMA:
     if (o->schema_error)
       fprintf(stderr, "tracecensus: %s: %s%s\n", o->schema_path, o->why,

@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/metrics_report.h"
 #include "report/tc_outfile.h"
 
 /* ---- the writers: one row per output file, run in this order ---- */
@@ -33,12 +32,20 @@ static tc_err write_run_json(const tc_census_outcome *o, const char *dir) {
 }
 
 /* metrics.csv, metrics.json, metrics.md; none after --no-metrics. */
-static tc_err write_metrics(const tc_census_outcome *o, const char *dir) {
-  return o->run.metrics ? tc_metrics_write(o->run.metrics, dir) : TC_OK;
+static tc_err write_metrics_csv(const tc_census_outcome *o, const char *dir) {
+  return o->metrics ? tc_write_metrics_csv(o->metrics, dir) : TC_OK;
+}
+
+static tc_err write_metrics_json(const tc_census_outcome *o, const char *dir) {
+  return o->metrics ? tc_write_metrics_json(o->metrics, dir) : TC_OK;
+}
+
+static tc_err write_metrics_md(const tc_census_outcome *o, const char *dir) {
+  return o->metrics ? tc_write_metrics_md(o->metrics, dir) : TC_OK;
 }
 
 static const struct {
-  const char *name; /* for a failure's message; the file itself when one */
+  const char *name; /* the file, for a failure's message */
   tc_err (*write)(const tc_census_outcome *o, const char *dir);
 } writers[] = {
     {"census.json", write_census_json},
@@ -46,7 +53,9 @@ static const struct {
     {"census.md", write_census_md},
     {"census_args.csv", write_census_args_csv},
     {"run.json", write_run_json},
-    {"metrics.*", write_metrics},
+    {"metrics.csv", write_metrics_csv},
+    {"metrics.json", write_metrics_json},
+    {"metrics.md", write_metrics_md},
 };
 
 /* Runs every writer into DIR; on failure names the file and its errno
@@ -116,8 +125,16 @@ static tc_err scan_corpus(const tc_census_opts *opts, tc_census_outcome *o) {
   return o->corpus.nsites ? TC_OK : TC_E_NO_SITES;
 }
 
-/* The DevTools view (when a schema loaded), then every writer. */
+/* The reductions the writers read (the DevTools view when a schema
+ * loaded, the metrics' sites and corpus distributions), then every writer. */
 static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, const char *dir) {
+  if (o->run.metrics) {
+    tc_err e = tc_metrics_reduce(o->run.metrics, &o->metrics);
+    if (e) {
+      o->failed_file = "metrics.*";
+      return e;
+    }
+  }
   if (o->schema) {
     tc_err e = tc_devtools_compute(&o->run.census, o->schema, &o->devtools);
     if (e)
@@ -161,7 +178,8 @@ tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hook
                                                                      : tc_outset_commit;
   void (*set_abort)(tc_outset *) = h->set_abort ? h->set_abort : tc_outset_abort;
 
-  if (reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) ||
+  if (reached(o, h, TC_STAGE_OPTIONS, tc_run_opts_check(&opts->run, o->why, sizeof o->why)) ||
+      reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) ||
       reached(o, h, TC_STAGE_MANIFEST, check_manifest(opts, o)) ||
       reached(o, h, TC_STAGE_INPUTS, check_inputs(opts, o)))
     return o->err;
@@ -197,6 +215,7 @@ int tc_census_outcome_clean(const tc_census_outcome *o) {
 void tc_census_outcome_free(tc_census_outcome *o) {
   if (o->have_devtools)
     tc_devtools_free(&o->devtools);
+  tc_metrics_reduction_free(o->metrics);
   /* both leave a zeroed struct on failure, and free one as nothing */
   tc_run_result_free(&o->run, o->corpus.ntraces);
   tc_corpus_free(&o->corpus);

@@ -1,8 +1,8 @@
 /* The whole census, end to end: the one entry point the command line, the
  * tests and the benchmarks call.
  *
- *   schema -> manifest -> inputs -> output set -> corpus -> tc_run
- *          -> DevTools view -> every writer -> commit of the set
+ *   options -> schema -> manifest -> inputs -> output set -> corpus -> tc_run
+ *          -> DevTools view, metrics reduction -> every writer -> commit
  *
  * Each step is a stage (tc_census_stage). After each one the job calls the
  * caller's optional stage hook with the outcome so far, so a caller that
@@ -22,6 +22,7 @@
 #include "pipeline/tc_run.h"
 #include "reduce/tc_devtools.h"
 #include "report/tc_census_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_outset.h"
 #include "util/tc_error.h"
 
@@ -42,13 +43,14 @@ typedef struct {
 } tc_census_opts;
 
 typedef enum {
+  TC_STAGE_OPTIONS,  /* opts->run within tc_run_opts_check's limits (why when not) */
   TC_STAGE_SCHEMA,   /* the schema loaded (or not: schema_error) */
   TC_STAGE_MANIFEST, /* the manifest is readable (errnum when not) */
   TC_STAGE_INPUTS,   /* every INPUT stat'ed (input_errno); fails when none exists */
   TC_STAGE_OUTSET,   /* the output set begun: locked, staging folder made (set_why) */
   TC_STAGE_CORPUS,   /* the corpus scanned; fails with TC_E_NO_SITES when it has none */
   TC_STAGE_RUN,      /* tc_run done */
-  TC_STAGE_WRITE,    /* DevTools view and every writer done (failed_file, errnum) */
+  TC_STAGE_WRITE,    /* DevTools view, metrics reduction, every writer (failed_file, errnum) */
   TC_STAGE_COMMIT,   /* the set swapped in (set_why) */
 } tc_census_stage;
 
@@ -63,7 +65,7 @@ typedef struct {
   tc_schema *schema;        /* NULL when none loaded */
   int schema_line;          /* a bad schema's line, from 1; 0: it could not be opened */
   const char *schema_error; /* why the DevTools fields are null, or NULL (points into why) */
-  char why[512];
+  char why[512];            /* options out of limits, or the schema's failure */
 
   int *input_errno;         /* per INPUT: 0, or the errno stat gave (missing) */
   int nmissing;
@@ -79,6 +81,7 @@ typedef struct {
   tc_devtools devtools;     /* when have_devtools */
   int have_devtools;
   tc_report_ctx report;     /* what the census writers read */
+  tc_metrics_reduction *metrics; /* what the metrics writers read; NULL with no_metrics */
 
   const char *failed_file;  /* the output file a failed write was on (static) */
 } tc_census_outcome;

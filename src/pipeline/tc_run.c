@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -66,6 +67,29 @@ void tc_run_opts_default(tc_run_opts *o) {
   memset(o, 0, sizeof *o);
   o->value_sites = TC_VALUE_SITES_DEFAULT;
   tc_kernel_opts_default(&o->kernels);
+}
+
+tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap) {
+  char none[1];
+  if (!why) {
+    why = none;
+    cap = sizeof none;
+  }
+  if (o->threads > TC_MAX_THREADS) {
+    snprintf(why, cap, "threads must be an integer from 0 (all CPUs) to %u", TC_MAX_THREADS);
+    return TC_E_USAGE;
+  }
+  if (o->chunk_bytes && (o->chunk_bytes < TC_MIN_CHUNK_BYTES || o->chunk_bytes > TC_MAX_CHUNK_BYTES)) {
+    snprintf(why, cap, "chunk_bytes must be an integer from %zu to %zu", TC_MIN_CHUNK_BYTES,
+             TC_MAX_CHUNK_BYTES);
+    return TC_E_USAGE;
+  }
+  if (o->inflight > TC_MAX_INFLIGHT) {
+    snprintf(why, cap, "inflight must be an integer from 0 (2 per thread and 2) to %u",
+             TC_MAX_INFLIGHT);
+    return TC_E_USAGE;
+  }
+  return tc_kernel_opts_check(&o->kernels, why, cap);
 }
 
 /* Keeps the TC_TRACE_MAX_ERRORS errors with the smallest indices, so the
@@ -465,6 +489,8 @@ static void free_workers(run_ctx *r) {
 
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out) {
   memset(out, 0, sizeof *out);
+  if (tc_run_opts_check(opts, NULL, 0))
+    return TC_E_USAGE;
   double t0 = now_seconds();
   run_ctx r;
   memset(&r, 0, sizeof r);

@@ -47,8 +47,24 @@ typedef struct {
 
 void tc_run_opts_default(tc_run_opts *o);
 
-/* Chunk offsets are 32-bit: chunks stay well below 4 GiB. */
+/* The limits of tc_run_opts, checked by tc_run_opts_check and so by tc_run
+ * and tc_census_job_run; the command line and job files name them in
+ * their messages.
+ *   threads      0 (one per online CPU) to TC_MAX_THREADS
+ *   chunk_bytes  0 (the default, 1 MiB) or TC_MIN_CHUNK_BYTES to
+ *                TC_MAX_CHUNK_BYTES: the chunker keeps offsets in a chunk
+ *                as 32-bit numbers, so a chunk stays well below 4 GiB
+ *   inflight     0 (2 x threads + 2) to TC_MAX_INFLIGHT chunks per trace
+ *   kernels      tc_kernel_opts_check (bucket_ms, refresh_hz) */
+#define TC_MAX_THREADS 1024u
+#define TC_MIN_CHUNK_BYTES ((size_t)4096)
 #define TC_MAX_CHUNK_BYTES ((size_t)1 << 30)
+#define TC_MAX_INFLIGHT 4096u
+
+/* TC_OK, or TC_E_USAGE with the first option out of its limits named in
+ * WHY (CAP bytes; WHY may be NULL), in the words of a job file's key:
+ * "threads must be an integer from 0 (all CPUs) to 1024". */
+tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap);
 
 /* issue 14's privacy rule: a string argument value (other than '' and a
  * URL cut to scheme + host) is printed only when seen on this many sites. */
@@ -62,8 +78,9 @@ typedef struct {
 } tc_run_result;
 
 /* Runs the census over CORPUS. Per-trace problems are recorded in
- * out->traces and never stop the run; only memory or thread failure
- * returns an error. Free with tc_run_result_free. */
+ * out->traces and never stop the run; only options out of their limits
+ * (TC_E_USAGE, see tc_run_opts_check) or memory or thread failure return
+ * an error. Free with tc_run_result_free. */
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out);
 
 void tc_run_result_free(tc_run_result *r, uint32_t ntraces);

@@ -68,6 +68,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
   if (st->fatal) {
     tc_jsonw_key(w, "error");
     tc_jsonw_str(w, tc_strerror(st->fatal));
+    tc_jsonw_key(w, "error_name");
+    tc_jsonw_str(w, tc_err_name(st->fatal));
     if (st->fatal == TC_E_NOT_TRACE) {
       tc_jsonw_key(w, "error_json_offset");
       tc_jsonw_uint(w, st->shape.not_trace_offset);
@@ -94,6 +96,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
   if (st->stream_err) {
     tc_jsonw_key(w, "stream_error");
     tc_jsonw_str(w, tc_strerror(st->stream_err));
+    tc_jsonw_key(w, "stream_error_name");
+    tc_jsonw_str(w, tc_err_name(st->stream_err));
     tc_jsonw_key(w, "stream_error_json_offset");
     tc_jsonw_uint(w, st->stream_offset);
   }
@@ -109,6 +113,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
     tc_jsonw_uint(w, st->errors[k].offset);
     tc_jsonw_key(w, "error");
     tc_jsonw_str(w, tc_strerror(st->errors[k].code));
+    tc_jsonw_key(w, "error_name");
+    tc_jsonw_str(w, tc_err_name(st->errors[k].code));
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);

@@ -131,11 +131,13 @@ static void failures_stop_at_their_stage(void **state) {
     const char *input, *manifest, *schema;
     tc_census_stage stage;
     tc_err err;
+    unsigned threads;
   } cases[] = {
-      {empty, NULL, schema, TC_STAGE_SCHEMA, TC_E_BAD_SCHEMA},
-      {empty, missing, NULL, TC_STAGE_MANIFEST, TC_E_OPEN},
-      {missing, NULL, NULL, TC_STAGE_INPUTS, TC_E_NO_INPUT},
-      {empty, NULL, NULL, TC_STAGE_CORPUS, TC_E_NO_SITES},
+      {empty, NULL, NULL, TC_STAGE_OPTIONS, TC_E_USAGE, TC_MAX_THREADS + 1},
+      {empty, NULL, schema, TC_STAGE_SCHEMA, TC_E_BAD_SCHEMA, 0},
+      {empty, missing, NULL, TC_STAGE_MANIFEST, TC_E_OPEN, 0},
+      {missing, NULL, NULL, TC_STAGE_INPUTS, TC_E_NO_INPUT, 0},
+      {empty, NULL, NULL, TC_STAGE_CORPUS, TC_E_NO_SITES, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     const char *inputs[] = {cases[i].input};
@@ -144,6 +146,8 @@ static void failures_stop_at_their_stage(void **state) {
     opts.manifest = cases[i].manifest;
     opts.schema = cases[i].schema;
     opts.schema_required = cases[i].schema != NULL;
+    if (cases[i].threads)
+      opts.run.threads = cases[i].threads;
     stage_log log = {0};
     tc_census_hooks hooks = {.stage = log_stage, .user = &log};
     tc_census_outcome o;
@@ -153,6 +157,8 @@ static void failures_stop_at_their_stage(void **state) {
     assert_int_equal(log.errs[log.n - 1], cases[i].err);
     if (cases[i].stage == TC_STAGE_INPUTS)
       assert_int_equal(o.nmissing, 1);
+    if (cases[i].stage == TC_STAGE_OPTIONS)
+      assert_string_equal(o.why, "threads must be an integer from 0 (all CPUs) to 1024");
     tc_census_outcome_free(&o);
     /* OUTDIR is never made */
     assert_int_not_equal(access(out, F_OK), 0);

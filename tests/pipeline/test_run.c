@@ -527,6 +527,65 @@ static void empty_corpus_runs(void **state) {
   tc_run_result_free(&r, 0);
 }
 
+/* Every limit of tc_run_opts_check at its edges, and tc_run refusing
+ * options outside them (a chunk of 2 GiB would overflow the chunker's
+ * 32-bit offsets) before it reads anything. */
+static void options_outside_their_limits_are_refused(void **state) {
+  (void)state;
+  tc_run_opts o;
+  char why[128];
+  tc_run_opts_default(&o);
+  assert_int_equal(tc_run_opts_check(&o, why, sizeof why), TC_OK);
+  static const struct {
+    unsigned threads;
+    size_t chunk;
+    unsigned inflight;
+    double bucket_ms, refresh_hz;
+    const char *why; /* NULL: accepted */
+  } cases[] = {
+      {0, 0, 0, 200, 60, NULL},
+      {TC_MAX_THREADS, TC_MAX_CHUNK_BYTES, TC_MAX_INFLIGHT, 1, 1000, NULL},
+      {1, TC_MIN_CHUNK_BYTES, 1, 1e9, 1e-300, NULL},
+      {TC_MAX_THREADS + 1, 0, 0, 200, 60, "threads must be an integer from 0 (all CPUs) to 1024"},
+      {1, TC_MIN_CHUNK_BYTES - 1, 0, 200, 60, "chunk_bytes must be an integer from 4096 to 1073741824"},
+      {1, TC_MAX_CHUNK_BYTES + 1, 0, 200, 60, "chunk_bytes must be an integer from 4096 to 1073741824"},
+      {1, (size_t)1 << 31, 0, 200, 60, "chunk_bytes must be an integer from 4096 to 1073741824"},
+      {1, 0, TC_MAX_INFLIGHT + 1, 200, 60, "inflight must be an integer from 0 (2 per thread and 2) to 4096"},
+      {1, 0, 0, 0.5, 60, "bucket_ms must be a number of at least 1"},
+      {1, 0, 0, INFINITY, 60, "bucket_ms must be a number of at least 1"},
+      {1, 0, 0, NAN, 60, "bucket_ms must be a number of at least 1"},
+      {1, 0, 0, 200, 0, "refresh_hz must be a number above 0 and at most 1000"},
+      {1, 0, 0, 200, 1000.5, "refresh_hz must be a number above 0 and at most 1000"},
+      {1, 0, 0, 200, NAN, "refresh_hz must be a number above 0 and at most 1000"},
+  };
+  tc_corpus empty = {0};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tc_run_opts_default(&o);
+    o.threads = cases[i].threads;
+    o.chunk_bytes = cases[i].chunk;
+    o.inflight = cases[i].inflight;
+    o.kernels.bucket_ms = cases[i].bucket_ms;
+    o.kernels.refresh_hz = cases[i].refresh_hz;
+    why[0] = '\0';
+    tc_err want = cases[i].why ? TC_E_USAGE : TC_OK;
+    assert_int_equal(tc_run_opts_check(&o, why, sizeof why), want);
+    assert_int_equal(tc_run_opts_check(&o, NULL, 0), want);
+    if (cases[i].why)
+      assert_string_equal(why, cases[i].why);
+    /* the kernels refuse them too, rather than fall back to a default */
+    int kernels_ok = !(cases[i].why && (strncmp(cases[i].why, "bucket", 6) == 0 ||
+                                        strncmp(cases[i].why, "refresh", 7) == 0));
+    tc_kernels *k = tc_kernels_create(&o.kernels);
+    assert_int_equal(k != NULL, kernels_ok);
+    tc_kernels_free(k);
+    if (!cases[i].why)
+      continue;
+    tc_run_result r;
+    assert_int_equal(tc_run(&empty, &o, &r), TC_E_USAGE);
+    tc_run_result_free(&r, 0);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s THIRD_PARTY_TRACES_DIR\n", argv[0]);
@@ -537,6 +596,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(small_corpus_matches_model_in_every_config),
       cmocka_unit_test(real_traces_same_in_every_config),
       cmocka_unit_test(empty_corpus_runs),
+      cmocka_unit_test(options_outside_their_limits_are_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
