@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "util/tc_bin.h"
 #include "util/tc_error.h"
 #include "util/tc_map.h"
 #include "util/tc_valprof.h"
@@ -51,6 +52,16 @@ const tc_valprof *tc_vtab_find(tc_vtab *t, tc_str name, tc_str path);
 
 /* DST += SRC, entry by entry; SRC's values come after DST's (tc_valprof_merge). */
 tc_err tc_vtab_merge(tc_vtab *dst, const tc_vtab *src);
+
+/* Appends T: its entries in id order, each the name and path (length
+ * prefixed) and tc_valprof_encode's profile. A table costs a fraction of
+ * its live size so (sketch pages, hash tables and counters written
+ * compactly). */
+void tc_vtab_encode(const tc_vtab *t, tc_bin_buf *b);
+
+/* DST += the table encoded in P (N bytes, from tc_vtab_encode), entry by
+ * entry as tc_vtab_merge; TC_E_BAD_BINARY if the bytes do not decode. */
+tc_err tc_vtab_merge_encoded(tc_vtab *dst, const void *p, size_t n);
 
 /* The name, path and profile of entry ID (< tc_vtab_count). */
 void tc_vtab_entry(const tc_vtab *t, uint32_t id, tc_str *name, tc_str *path,

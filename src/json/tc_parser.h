@@ -4,10 +4,10 @@
  * flat arrays: per event its common fields, the set of argument paths it
  * carries with their JSON types, every value under its args (tc_leaf, for
  * the value profiles), and the values of a few argument paths the caller
- * asked for up front (for the kernels, with array element ordinals). No exception crosses this boundary; each
- * worker owns one parser. Argument paths are interned per parser: ids are
- * small dense integers stable for the parser's lifetime, with the path text
- * available from tc_parser_path. */
+ * asked for up front (for the kernels, with array element ordinals). No
+ * exception crosses this boundary; each worker owns one parser. Argument
+ * paths are interned per parser: ids are small dense integers stable for
+ * the parser's lifetime, with the path text available from tc_parser_path. */
 #ifndef TC_PARSER_H
 #define TC_PARSER_H
 

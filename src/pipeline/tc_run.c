@@ -183,7 +183,7 @@ static int fold_ready(trace_job *t) {
       break;
     pthread_mutex_unlock(&t->mu);
     tc_err e = fold_seq(t, &s->seq);
-    tc_seq_clear(&s->seq);
+    tc_seq_free(&s->seq);
     pthread_mutex_lock(&t->mu);
     if (e && !t->run->status[t->idx].fatal)
       t->run->status[t->idx].fatal = e;

@@ -24,28 +24,14 @@ void tc_seq_init(tc_seq *s) {
 }
 
 void tc_seq_free(tc_seq *s) {
-  free(s->vkeys);
-  free(s->vals);
-  free(s->vtext);
-  s->vkeys = NULL;
-  s->vals = NULL;
-  s->vtext = NULL;
-  tc_seq_clear(s);
-}
-
-void tc_seq_clear(tc_seq *s) {
   tc_arena_free(&s->arena);
   free(s->events);
   free(s->tasks);
   free(s->spans);
-  tc_seq vals = *s;
+  free(s->vkeys);
+  free(s->vals);
+  free(s->vtext);
   tc_seq_init(s);
-  s->vkeys = vals.vkeys;
-  s->vkeys_cap = vals.vkeys_cap;
-  s->vals = vals.vals;
-  s->vals_cap = vals.vals_cap;
-  s->vtext = vals.vtext;
-  s->vtext_cap = vals.vtext_cap;
 }
 
 tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev) {

@@ -59,11 +59,6 @@ typedef struct {
 void tc_seq_init(tc_seq *s);
 void tc_seq_free(tc_seq *s);
 
-/* Empties S for the next chunk but keeps the room its values took (a
- * chunk's worth, megabytes), so the next chunk's values do not fault in
- * fresh pages. */
-void tc_seq_clear(tc_seq *s);
-
 /* Appends a deep copy of EV (strings and args). */
 tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev);
 

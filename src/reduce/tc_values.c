@@ -6,7 +6,12 @@
 struct tc_vcorpus {
   pthread_mutex_t mu;  /* guards everything below */
   tc_vtab *all;        /* traces [0, next) merged */
-  tc_vtab **pending;   /* by trace: offered, waiting for an earlier one */
+  /* by trace: offered while an earlier one was not, waiting for it, as
+   * tc_vtab_encode wrote it (a fraction of the live table) */
+  struct waiting {
+    unsigned char *bytes; /* owned; NULL for a trace that left no values */
+    size_t len;
+  } *pending;
   uint8_t *offered;    /* by trace */
   uint32_t ntraces, next;
   tc_err err;
@@ -43,7 +48,7 @@ void tc_vcorpus_free(tc_vcorpus *c) {
   if (!c)
     return;
   for (uint32_t i = 0; i < c->ntraces; i++)
-    vtab_drop(c->pending[i]);
+    free(c->pending[i].bytes);
   vtab_drop(c->all);
   free(c->pending);
   free(c->offered);
@@ -51,16 +56,41 @@ void tc_vcorpus_free(tc_vcorpus *c) {
   free(c);
 }
 
+/* The table of a trace that must wait, encoded; the live one is freed. */
+static tc_err park(struct waiting *w, tc_vtab *t) {
+  tc_bin_buf b;
+  tc_bin_buf_init(&b);
+  tc_vtab_encode(t, &b);
+  vtab_drop(t);
+  w->bytes = tc_bin_buf_take(&b, &w->len);
+  return w->bytes ? TC_OK : TC_E_NOMEM;
+}
+
 tc_err tc_vcorpus_offer(tc_vcorpus *c, uint32_t trace, tc_vtab *t) {
+  /* Encoding a waiting table needs no lock: no one else touches it. */
+  struct waiting w = {NULL, 0};
   pthread_mutex_lock(&c->mu);
-  c->pending[trace] = t;
-  c->offered[trace] = 1;
+  int now = trace == c->next;
+  pthread_mutex_unlock(&c->mu);
+  tc_err pe = !now && t ? park(&w, t) : TC_OK;
+  pthread_mutex_lock(&c->mu);
+  if (pe && !c->err)
+    c->err = pe;
+  if (now) {
+    if (t && !c->err)
+      c->err = tc_vtab_merge(c->all, t);
+    vtab_drop(t);
+    c->next++;
+  } else {
+    c->pending[trace] = w;
+    c->offered[trace] = 1;
+  }
   while (c->next < c->ntraces && c->offered[c->next]) {
-    tc_vtab *x = c->pending[c->next];
-    c->pending[c->next++] = NULL;
-    if (x && !c->err)
-      c->err = tc_vtab_merge(c->all, x);
-    vtab_drop(x);
+    struct waiting *x = &c->pending[c->next++];
+    if (x->bytes && !c->err)
+      c->err = tc_vtab_merge_encoded(c->all, x->bytes, x->len);
+    free(x->bytes);
+    *x = (struct waiting){NULL, 0};
   }
   tc_err e = c->err;
   pthread_mutex_unlock(&c->mu);

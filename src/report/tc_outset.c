@@ -25,8 +25,9 @@ struct tc_outset {
   char *stagepath;
 };
 
-static const char *const products[] = {"census.json",  "census.csv",   "census.md", "census_args.csv", "run.json",
-                                       "metrics.csv", "metrics.json", "metrics.md"};
+static const char *const products[] = {"census.json", "census.csv",   "census.md",
+                                       "census_args.csv", "run.json", "metrics.csv",
+                                       "metrics.json", "metrics.md"};
 
 int tc_outset_product(const char *name) {
   for (size_t i = 0; i < sizeof products / sizeof *products; i++)

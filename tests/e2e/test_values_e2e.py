@@ -218,6 +218,28 @@ class ValueOutputs(unittest.TestCase):
                 n += 1
         self.assertEqual(n, len(rows))
 
+    def test_args_csv_loads_in_pandas(self):
+        """pandas with default options: every row, typed columns."""
+        python = next((p for p in (sys.executable, '/usr/bin/python3')
+                       if os.path.exists(p) and subprocess.run(
+                           [p, '-c', 'import pandas'], capture_output=True).returncode == 0), None)
+        if python is None:
+            self.skipTest('no python3 with pandas (scripts/deps.sh --test installs python3-pandas)')
+        path = os.path.join(self.out, 'census_args.csv')
+        with open(path, newline='', encoding='utf-8') as f:
+            rows = sum(1 for _ in csv.reader(f)) - 1
+        code = ('import pandas, sys; d = pandas.read_csv(sys.argv[1]); '
+                'print(len(d), d["values"].dtype, d["num_max"].dtype, d["zeros"].sum(), '
+                'd["event"].nunique())')
+        p = subprocess.run([python, '-c', code, path], capture_output=True, text=True, check=True)
+        n, values_dtype, max_dtype, zeros, events = p.stdout.split()
+        self.assertEqual(int(n), rows)
+        self.assertEqual(values_dtype, 'int64')
+        self.assertEqual(max_dtype, 'float64')
+        want = [a for e in self.census['events'] for a in e['args']]
+        self.assertEqual(int(zeros), sum(a['values']['sentinels']['zero'] for a in want))
+        self.assertEqual(int(events), len({e['name'] for e in self.census['events'] if e['args']}))
+
     def test_md_has_profiles_and_sentences(self):
         with open(os.path.join(self.out, 'census.md'), encoding='utf-8') as f:
             md = f.read()

@@ -512,6 +512,16 @@ static void test_bad_event_slow_path(void **state) {
   tc_parser_free(p);
 }
 
+/* EV as a chunk of its own (the fast path), or with a bad event after it
+ * (SLOW: the chunk is parsed event by event). */
+static void parse_alone_or_beside_bad(tc_parser *p, const char *ev, int slow, chunk_run *r,
+                                      tc_parsed *out) {
+  char json[512];
+  snprintf(json, sizeof json, "[%s%s]", ev, slow ? ",{\"x\":}" : "");
+  parse_json(p, 0, r, json, out);
+  assert_int_equal(out->slow_path, slow);
+}
+
 /* Escapes are unescaped the same on the fast and the slow path. */
 static void test_unescaped_strings(void **state) {
   (void)state;
@@ -520,12 +530,9 @@ static void test_unescaped_strings(void **state) {
   static const char want_name[] = "a\"b\\c/\xc3\xa9\xf0\x9f\x98\x80\n\t\0z";
   tc_parser *p = tc_parser_create(NULL, 0);
   for (int slow = 0; slow < 2; slow++) {
-    char json[512];
-    snprintf(json, sizeof json, "[%s%s]", ev, slow ? ",{\"x\":}" : "");
     chunk_run r;
     tc_parsed out;
-    parse_json(p, 0, &r, json, &out);
-    assert_int_equal(out.slow_path, slow);
+    parse_alone_or_beside_bad(p, ev, slow, &r, &out);
     const tc_event *e = &out.events[0];
     assert_int_equal(e->err, TC_OK);
     assert_int_equal(e->name.len, sizeof want_name - 1);
@@ -562,12 +569,9 @@ static void test_leaves(void **state) {
   size_t n = sizeof want / sizeof want[0];
   tc_parser *p = tc_parser_create(NULL, 0);
   for (int slow = 0; slow < 2; slow++) {
-    char json[512];
-    snprintf(json, sizeof json, "[%s%s]", ev, slow ? ",{\"x\":}" : "");
     chunk_run r;
     tc_parsed out;
-    parse_json(p, 0, &r, json, &out);
-    assert_int_equal(out.slow_path, slow);
+    parse_alone_or_beside_bad(p, ev, slow, &r, &out);
     const tc_event *e = &out.events[0];
     assert_int_equal(e->err, TC_OK);
     assert_int_equal(e->nleaf, n);
