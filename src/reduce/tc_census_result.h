@@ -54,10 +54,12 @@ typedef struct {
   tc_vtab *values;      /* owns every arg's profile (tc_census_take_values); or NULL */
   uint32_t value_sites; /* the profiles' privacy rule: a string value is shown
                            when seen on this many sites (tc_valprof_render) */
+  const char *values_na; /* static: why `values` is NULL, or NULL */
 } tc_census_result;
 
-/* Merges NW workers' accumulators over NSITES sites into *OUT, which the
- * caller releases with tc_census_result_free. */
+/* Merges NW workers' accumulators over NSITES sites into *OUT, site by site
+ * through tc_site_census_extract and tc_census_fold (reduce/tc_site_census.h),
+ * which the caller releases with tc_census_result_free. */
 tc_err tc_census_merge(tc_census_worker *const *workers, size_t nw, uint32_t nsites,
                        tc_census_result *out);
 

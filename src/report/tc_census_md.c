@@ -71,7 +71,8 @@ static void md_cell(tc_wbuf *b, const char *s) {
 
 /* The arguments' table with a value profile per path, then the manual's
  * sentence for each constant or sentinel-dominated path. */
-static void md_args(tc_wbuf *b, const tc_res_event *ev, uint32_t value_sites) {
+static void md_args(tc_wbuf *b, const tc_res_event *ev, const tc_census_result *r) {
+  uint32_t value_sites = r->value_sites;
   if (!ev->nargs) {
     tc_wbuf_puts(b, "No record carries arguments.\n\n");
     return;
@@ -98,7 +99,13 @@ static void md_args(tc_wbuf *b, const tc_res_event *ev, uint32_t value_sites) {
     char line[TC_VALUE_LINE_MAX];
     if (a->values)
       tc_valprof_render(a->values, value_sites, line, sizeof line);
-    md_cell(b, a->values ? line : "n/a (not profiled)");
+    if (a->values) {
+      md_cell(b, line);
+    } else {
+      tc_wbuf_puts(b, "n/a (");
+      md_cell(b, tc_values_na(r));
+      tc_wbuf_putc(b, ')');
+    }
     tc_wbuf_puts(b, " |\n");
   }
   tc_wbuf_putc(b, '\n');
@@ -115,7 +122,7 @@ static void md_args(tc_wbuf *b, const tc_res_event *ev, uint32_t value_sites) {
 }
 
 static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtools_view *dv,
-                     uint32_t value_sites) {
+                     const tc_census_result *r) {
   tc_wbuf_puts(b, "## ");
   tc_wbuf_str_to_nul(b, ev->name);
   tc_wbuf_puts(b, "\n\n");
@@ -144,7 +151,7 @@ static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_de
   }
   if (dv)
     md_devtools(b, dv);
-  md_args(b, ev, value_sites);
+  md_args(b, ev, r);
   if (ev->example.len) {
     tc_wbuf_puts(b, "```json\n");
     tc_event_pretty(b, ev->example, TC_EXAMPLE_ITEMS);
@@ -187,7 +194,7 @@ tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir) {
   md_header(&b, c);
   for (size_t i = 0; i < r->nevents; i++)
     md_event(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL,
-             c->census->value_sites);
+             c->census);
   if (c->devtools && c->devtools->nnever) {
     tc_wbuf_puts(&b, "## Declared by DevTools, never observed\n\n");
     tc_wbuf_u64(&b, c->devtools->nnever);

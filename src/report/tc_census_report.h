@@ -61,6 +61,9 @@ extern const char *const tc_value_quantile_keys[TC_VALUE_NQ];
 /* Room for any profile line of tc_valprof_render. */
 #define TC_VALUE_LINE_MAX 1024
 
+/* Why R's arg paths have no value profiles (R->values NULL); static. */
+const char *tc_values_na(const tc_census_result *r);
+
 /* census.json's `values` of one arg path: raw counts, numbers, strings
  * (top values under the privacy rule: a value on fewer than MIN_SITES
  * sites is null with `value_na`), the constant and the one-line profile. */

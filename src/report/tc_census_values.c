@@ -136,6 +136,11 @@ static void json_constant(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) 
   tc_jsonw_obj_end(w);
 }
 
+const char *tc_values_na(const tc_census_result *r) {
+  return r->values_na ? r->values_na
+                      : "the value profiles are not kept in partial state (tracecensus merge)";
+}
+
 void tc_write_values_json(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
   tc_jsonw_obj(w);
   put_uint(w, "values", p->n);

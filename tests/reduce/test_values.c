@@ -1,7 +1,6 @@
-/* The corpus's value profiles (reduce/tc_values.h): traces' tables merged
- * in the caller's order whatever order they are offered in, so the top
- * values come out byte-identical even when more distinct values arrive than
- * the sketch keeps; and each arg path gets its profile. */
+/* The corpus's value profiles (census/tc_vtab.h, reduce/tc_values.h):
+ * traces' tables merged in corpus order, live or through their encoding to
+ * the same bytes, sites counted once, and each arg path given its profile. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -43,85 +42,97 @@ static tc_vtab *trace_table(int i) {
   return t;
 }
 
-/* Offers the traces in ORDER (a permutation of merge numbers) and returns
- * the encoded profiles of args.p and args.n. */
-static void merged(const int *order, tc_bin_buf *out) {
-  tc_vcorpus *vc = tc_vcorpus_create(NTRACES, 0);
-  assert_non_null(vc);
-  for (int k = 0; k < NTRACES; k++)
-    assert_int_equal(tc_vcorpus_offer(vc, (uint32_t)order[k], trace_table(order[k])), TC_OK);
-  tc_res_arg args[3] = {{.path = S("args.n")}, {.path = S("args.p")}, {.path = S("args.q")}};
-  tc_res_event ev = {.name = S("N"), .args = args, .nargs = 3};
-  tc_census_result r = {.events = &ev, .nevents = 1};
-  assert_int_equal(tc_census_take_values(&r, vc), TC_OK);
-  assert_non_null(args[0].values);
-  assert_non_null(args[1].values);
-  assert_null(args[2].values);
-  assert_int_equal(args[1].values->n, NTRACES * 200);
-  /* Past the sketch's room: the case where only the order keeps it stable. */
-  assert_true(args[1].values->top.floor > 0);
-  tc_valprof_encode(args[0].values, out);
-  tc_valprof_encode(args[1].values, out);
-  tc_vtab_free(r.values);
-  free(r.values);
+/* The corpus table: the traces' tables merged in order 0 .. NTRACES-1,
+ * each live or (ENCODED) through its encoding, as a table that waits is. */
+static tc_vtab *corpus(int encoded) {
+  tc_vtab *all = malloc(sizeof *all);
+  assert_non_null(all);
+  tc_vtab_init(all, 0, 0);
+  for (int i = 0; i < NTRACES; i++) {
+    tc_vtab *t = trace_table(i);
+    if (encoded) {
+      tc_bin_buf b;
+      tc_bin_buf_init(&b);
+      tc_vtab_encode(t, &b);
+      assert_int_equal(b.err, TC_OK);
+      assert_int_equal(tc_vtab_merge_encoded(all, b.ptr, b.len), TC_OK);
+      tc_bin_buf_free(&b);
+    } else {
+      assert_int_equal(tc_vtab_merge(all, t), TC_OK);
+    }
+    tc_vtab_free(t);
+    free(t);
+  }
+  return all;
 }
 
-static void test_any_offer_order(void **state) {
+/* The encoded profiles of args.n and args.p in R (one event N). */
+static void encoded(tc_census_result *r, tc_bin_buf *out) {
+  tc_valprof_encode(r->events[0].args[0].values, out);
+  tc_valprof_encode(r->events[0].args[1].values, out);
+}
+
+/* Through the encoding a table merges to the same bytes as live, past the
+ * top-value sketch's room; each arg path gets its profile, one without
+ * values none. */
+static void test_encoded_merges_as_live(void **state) {
   (void)state;
-  static const int orders[][NTRACES] = {
-      {0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}, {3, 0, 5, 1, 4, 2}, {1, 0, 3, 2, 5, 4}};
-  tc_bin_buf want;
+  tc_bin_buf want, got;
   tc_bin_buf_init(&want);
-  merged(orders[0], &want);
-  for (size_t o = 1; o < sizeof orders / sizeof orders[0]; o++) {
-    tc_bin_buf got;
-    tc_bin_buf_init(&got);
-    merged(orders[o], &got);
-    assert_int_equal(got.len, want.len);
-    assert_memory_equal(got.ptr, want.ptr, want.len);
-    tc_bin_buf_free(&got);
+  tc_bin_buf_init(&got);
+  for (int enc = 0; enc < 2; enc++) {
+    tc_res_arg args[3] = {{.path = S("args.n")}, {.path = S("args.p")}, {.path = S("args.q")}};
+    tc_res_event ev = {.name = S("N"), .args = args, .nargs = 3};
+    tc_census_result r = {.events = &ev, .nevents = 1};
+    tc_census_take_values(&r, corpus(enc));
+    assert_non_null(args[0].values);
+    assert_non_null(args[1].values);
+    assert_null(args[2].values);
+    assert_int_equal(args[1].values->n, NTRACES * 200);
+    assert_true(args[1].values->top.floor > 0);
+    encoded(&r, enc ? &got : &want);
+    tc_vtab_free(r.values);
+    free(r.values);
   }
+  assert_int_equal(got.len, want.len);
+  assert_memory_equal(got.ptr, want.ptr, want.len);
   tc_bin_buf_free(&want);
+  tc_bin_buf_free(&got);
 }
 
 /* The value every trace shares is counted exactly, on all three sites: a
- * site's two traces are adjacent in the order, so its tag counts once. */
+ * site's two traces are adjacent in corpus order, so its tag counts once. */
 static void test_sites_of_a_shared_value(void **state) {
   (void)state;
-  static const int order[NTRACES] = {2, 0, 4, 1, 5, 3};
-  tc_vcorpus *vc = tc_vcorpus_create(NTRACES, 0);
-  for (int k = 0; k < NTRACES; k++)
-    assert_int_equal(tc_vcorpus_offer(vc, (uint32_t)order[k], trace_table(order[k])), TC_OK);
-  tc_res_arg arg = {.path = S("args.p")};
-  tc_res_event ev = {.name = S("N"), .args = &arg, .nargs = 1};
-  tc_census_result r = {.events = &ev, .nevents = 1};
-  assert_int_equal(tc_census_take_values(&r, vc), TC_OK);
+  tc_vtab *all = corpus(0);
+  const tc_valprof *p = tc_vtab_find(all, S("N"), S("args.p"));
+  assert_non_null(p);
   tc_topk_item items[TC_TOPK_K];
-  size_t n = tc_topk_list(&arg.values->top, items);
+  size_t n = tc_topk_list(&p->top, items);
   assert_true(n > 0);
   assert_true(tc_str_eqc(items[0].value, "v2000"));
   assert_int_equal(items[0].count, NTRACES * 50);
   assert_int_equal(items[0].err, 0);
   assert_int_equal(items[0].sites, 3);
-  tc_vtab_free(r.values);
-  free(r.values);
+  tc_vtab_free(all);
+  free(all);
 }
 
-/* A trace never offered: the merge is incomplete and says so. */
-static void test_missing_trace(void **state) {
+/* Bytes that are not an encoded table are refused. */
+static void test_bad_encoding(void **state) {
   (void)state;
-  tc_vcorpus *vc = tc_vcorpus_create(2, 0);
-  assert_int_equal(tc_vcorpus_offer(vc, 1, trace_table(1)), TC_OK);
-  tc_census_result r = {0};
-  assert_int_equal(tc_census_take_values(&r, vc), TC_E_USAGE);
-  assert_null(r.values);
+  tc_vtab all;
+  tc_vtab_init(&all, 0, 0);
+  static const unsigned char junk[] = {3, 1, 'N', 6, 'a', 'r', 'g', 's', '.', 'p', 9, 9, 9};
+  assert_int_equal(tc_vtab_merge_encoded(&all, junk, sizeof junk), TC_E_BAD_BINARY);
+  tc_vtab_free(&all);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_any_offer_order),
+      cmocka_unit_test(test_encoded_merges_as_live),
       cmocka_unit_test(test_sites_of_a_shared_value),
-      cmocka_unit_test(test_missing_trace),
+      cmocka_unit_test(test_bad_encoding),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
