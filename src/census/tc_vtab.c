@@ -103,21 +103,29 @@ void tc_vtab_encode(const tc_vtab *t, tc_bin_buf *b) {
   }
 }
 
-tc_err tc_vtab_merge_encoded(tc_vtab *dst, const void *p, size_t n) {
-  tc_bin_reader r;
-  tc_bin_reader_init(&r, p, n, 0);
-  uint64_t count = tc_bin_get_count(&r, UINT32_MAX, 3);
-  tc_err e = r.err;
+tc_err tc_vtab_read_merge(tc_bin_reader *r, tc_vtab *dst) {
+  uint64_t count = tc_bin_get_count(r, UINT32_MAX, 3);
+  tc_err e = r->err;
   tc_valprof v;
   tc_valprof_init(&v, dst->flags);
   for (uint64_t i = 0; !e && i < count; i++) {
-    tc_str name = tc_bin_get_bytes(&r, SIZE_MAX);
-    tc_str path = tc_bin_get_bytes(&r, SIZE_MAX);
+    tc_str name = tc_bin_get_bytes(r, SIZE_MAX);
+    tc_str path = tc_bin_get_bytes(r, SIZE_MAX);
     uint32_t id;
-    if (!(e = r.err) && !(e = tc_valprof_decode(&r, &v)) &&
-        !(e = tc_vtab_key(dst, name, path, &id)))
-      e = tc_valprof_merge(dst->prof[id], &v);
+    if (!(e = r->err) && !(e = tc_valprof_decode(r, &v))) {
+      if (!tc_vtab_count(dst))
+        dst->flags = v.flags;
+      if (!(e = tc_vtab_key(dst, name, path, &id)))
+        e = tc_valprof_merge(dst->prof[id], &v);
+    }
     tc_valprof_free(&v);
   }
+  return e;
+}
+
+tc_err tc_vtab_merge_encoded(tc_vtab *dst, const void *p, size_t n) {
+  tc_bin_reader r;
+  tc_bin_reader_init(&r, p, n, 0);
+  tc_err e = tc_vtab_read_merge(&r, dst);
   return e ? e : tc_bin_finish(&r);
 }

@@ -63,6 +63,10 @@ void tc_vtab_encode(const tc_vtab *t, tc_bin_buf *b);
  * entry as tc_vtab_merge; TC_E_BAD_BINARY if the bytes do not decode. */
 tc_err tc_vtab_merge_encoded(tc_vtab *dst, const void *p, size_t n);
 
+/* The same from R, which is left after the table (or failed). A table
+ * read into an empty DST takes the flags it was written with. */
+tc_err tc_vtab_read_merge(tc_bin_reader *r, tc_vtab *dst);
+
 /* The name, path and profile of entry ID (< tc_vtab_count). */
 void tc_vtab_entry(const tc_vtab *t, uint32_t id, tc_str *name, tc_str *path,
                    const tc_valprof **prof);

@@ -17,7 +17,6 @@
 #include "pipeline/tc_state.h"
 #include "pool/tc_pool.h"
 #include "reduce/tc_site_census.h"
-#include "reduce/tc_values.h"
 #include "util/tc_time.h"
 
 #define TC_DEFAULT_CHUNK (1u << 20)
@@ -42,13 +41,10 @@ typedef struct {
   tc_metrics_set *metrics;
   tc_census_fold *fold;
   char *settings;              /* tc_partial_settings, with a state folder */
-  /* Value profiles: each trace's table until its site is folded, then
-   * merged into `values` in corpus order (site, then trace path), the order
-   * tc_topk.h asks for; values_na says why there are none (a site read back
-   * from partial state, which keeps no value profiles). */
+  /* Value profiles: each trace's table until its site is taken, then the
+   * site's (its traces' merged in trace order), folded in site order: the
+   * order tc_topk.h asks for. */
   tc_vtab **tvalues;
-  tc_vtab *values;
-  const char *values_na;
 } run_ctx;
 
 /* One chunk's ordered results, from its parse to its fold.
@@ -98,6 +94,7 @@ typedef struct {
 
 void tc_run_opts_default(tc_run_opts *o) {
   memset(o, 0, sizeof *o);
+  o->value_sites = TC_VALUE_SITES_DEFAULT;
   tc_kernel_opts_default(&o->kernels);
 }
 
@@ -556,6 +553,19 @@ static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const tc_file
   for (unsigned i = 0; i < r->nw; i++)
     cw[i] = r->workers[i].census;
   tc_err e = tc_site_census_extract(cw, r->nw, site, first, &p->census);
+  /* The site's value profiles: its traces' tables in trace order. */
+  if (!e && !(p->values = malloc(sizeof *p->values)))
+    e = TC_E_NOMEM;
+  if (!e) {
+    tc_vtab_init(p->values, r->opts.value_flags, 0);
+    for (uint32_t i = 0; !e && i < s->ntraces; i++)
+      if (r->tvalues[first + i])
+        e = tc_vtab_merge(p->values, r->tvalues[first + i]);
+  }
+  for (uint32_t i = 0; i < s->ntraces; i++) {
+    vtab_drop(r->tvalues[first + i]);
+    r->tvalues[first + i] = NULL;
+  }
   for (unsigned i = 0; i < r->nw; i++)
     tc_census_site_release(cw[i], site);
   free(cw);
@@ -568,22 +578,14 @@ static void drop_taken(tc_partial_site *p) {
     tc_trace_metrics_free(p->traces[i].metrics);
   free(p->traces);
   tc_site_census_free(&p->census);
+  vtab_drop(p->values);
   memset(p, 0, sizeof *p);
 }
 
-/* Marks N traces from FIRST as folded: their meta is the result's; their
- * value tables join the corpus's, in trace order (none for a site read
- * back from partial state). */
-static tc_err folded(run_ctx *r, uint32_t first, uint32_t n) {
-  tc_err e = TC_OK;
-  for (uint32_t i = 0; i < n; i++) {
+/* Marks N traces from FIRST as folded: their meta is the result's. */
+static void folded(run_ctx *r, uint32_t first, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
     r->done[first + i] = 2;
-    if (!e && r->tvalues[first + i])
-      e = tc_vtab_merge(r->values, r->tvalues[first + i]);
-    vtab_drop(r->tvalues[first + i]);
-    r->tvalues[first + i] = NULL;
-  }
-  return e;
 }
 
 /* One batch: sites [from, to) of this run. Reused sites are read back;
@@ -659,10 +661,7 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
         }
         e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
                           r->status + first[s], 1);
-        r->values_na = "a site was read back from partial state (--state), which keeps no "
-                       "value profiles";
-        tc_err fe = folded(r, first[s], c->sites[s].ntraces);
-        e = e ? e : fe;
+        folded(r, first[s], c->sites[s].ntraces);
       } else if (!(e = take_site(r, s, first[s], sl->ids, &sl->unit))) {
         if (r->opts.state_dir) {
           char *path = tc_partial_site_path(r->opts.state_dir, c->sites[s].name);
@@ -673,8 +672,7 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
         if (!e)
           e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
                             r->status + first[s], 0);
-        tc_err fe = folded(r, first[s], c->sites[s].ntraces);
-        e = e ? e : fe;
+        folded(r, first[s], c->sites[s].ntraces);
       }
     }
     if (sl->reused)
@@ -741,11 +739,8 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   r.done = calloc(nt, 1);
   r.fold = tc_census_fold_create();
   r.tvalues = calloc(nt, sizeof *r.tvalues);
-  if ((r.values = malloc(sizeof *r.values)))
-    tc_vtab_init(r.values, r.opts.value_flags, 0);
-  tc_err e = r.status && r.tmetrics && r.done && r.fold && r.tvalues && r.values
-                 ? setup_workers(&r)
-                 : TC_E_NOMEM;
+  tc_err e = r.status && r.tmetrics && r.done && r.fold && r.tvalues ? setup_workers(&r)
+                                                                      : TC_E_NOMEM;
   if (!e && r.opts.state_dir && !(r.settings = tc_partial_settings(&r.opts)))
     e = TC_E_NOMEM;
   if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
@@ -761,12 +756,6 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   else
     tc_census_fold_free(r.fold);
   out->census.value_sites = r.opts.value_sites;
-  if (!e && !r.values_na) {
-    tc_census_take_values(&out->census, r.values);
-    r.values = NULL;
-  }
-  out->census.values_na = r.values_na;
-  vtab_drop(r.values);
   for (uint32_t i = 0; r.tvalues && i < corpus->ntraces; i++)
     vtab_drop(r.tvalues[i]);
   free(r.tvalues);

@@ -54,7 +54,6 @@ typedef struct {
   tc_vtab *values;      /* owns every arg's profile (tc_census_take_values); or NULL */
   uint32_t value_sites; /* the profiles' privacy rule: a string value is shown
                            when seen on this many sites (tc_valprof_render) */
-  const char *values_na; /* static: why `values` is NULL, or NULL */
 } tc_census_result;
 
 /* Merges NW workers' accumulators over NSITES sites into *OUT, site by site

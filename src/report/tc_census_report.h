@@ -61,7 +61,7 @@ extern const char *const tc_value_quantile_keys[TC_VALUE_NQ];
 /* Room for any profile line of tc_valprof_render. */
 #define TC_VALUE_LINE_MAX 1024
 
-/* Why R's arg paths have no value profiles (R->values NULL); static. */
+/* Why an arg path of R has no value profile; static. */
 const char *tc_values_na(const tc_census_result *r);
 
 /* census.json's `values` of one arg path: raw counts, numbers, strings

@@ -137,8 +137,7 @@ static void json_constant(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) 
 }
 
 const char *tc_values_na(const tc_census_result *r) {
-  return r->values_na ? r->values_na
-                      : "the value profiles are not kept in partial state (tracecensus merge)";
+  return r->values ? "no value of this path was profiled" : "the run kept no value profiles";
 }
 
 void tc_write_values_json(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
