@@ -11,6 +11,10 @@ real trace repeated) to show that peak RSS stays flat as a trace grows.
 
     python3 bench/census_throughput.py [--sites 8] [--reps 5] [--threads 1,2]
                                        [--grow 64,256,1024] [--extra ARGS]
+                                       [--before OLD_BINARY]
+
+--before runs an older build side by side at each thread count (and its
+peak RSS), to measure what a change costs.
 """
 import argparse
 import gzip
@@ -25,6 +29,7 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 THIRD = os.path.join(ROOT, '..', 'shared', 'traces', 'third-party')
+CRAWL = os.path.join(ROOT, 'corpus', 'crawl')
 
 
 def read_trace(path):
@@ -35,6 +40,24 @@ def read_trace(path):
 
 def zstd_file(raw, dst):
     subprocess.run(['zstd', '-q', '-3', '-f', '-o', dst], input=raw, check=True)
+
+
+def add_crawl(dir_):
+    """Copies the bundled crawl's sites (zstd already) in; returns their JSON bytes."""
+    total = 0
+    for site in sorted(os.listdir(CRAWL)):
+        src = os.path.join(CRAWL, site)
+        if not os.path.isdir(src):
+            continue
+        files = [f for f in sorted(os.listdir(src)) if f.endswith('.zst')]
+        if not files:
+            continue
+        os.makedirs(os.path.join(dir_, 'crawl-' + site))
+        for f in files:
+            shutil.copy(os.path.join(src, f), os.path.join(dir_, 'crawl-' + site, f))
+            p = subprocess.run(['zstd', '-dc', os.path.join(src, f)], capture_output=True, check=True)
+            total += len(p.stdout)
+    return total
 
 
 def build_corpus(dir_, sites):
@@ -99,6 +122,8 @@ def main():
     ap.add_argument('--threads', default='1,2')
     ap.add_argument('--grow', default='64,256,1024', help='MB of JSON per grown trace; empty to skip')
     ap.add_argument('--extra', default='', help='extra census arguments, e.g. "--no-metrics"')
+    ap.add_argument('--before', default=None, help='an older tracecensus binary, run side by side')
+    ap.add_argument('--crawl', action='store_true', help='add the bundled crawl (corpus/crawl) to the corpus')
     ap.add_argument('--compare-extra', default=None,
                     help='also run each thread count with these arguments instead, side by side')
     args = ap.parse_args()
@@ -106,6 +131,8 @@ def main():
     try:
         corpus = os.path.join(work, 'corpus')
         json_bytes = build_corpus(corpus, args.sites)
+        if args.crawl:
+            json_bytes += add_crawl(corpus)
         files = files_under(corpus)
         comp = sum(os.path.getsize(f) for f in files)
         print(f'corpus: {args.sites} sites, {len(files)} zstd traces, {comp / 1e6:.1f} MB compressed, '
@@ -115,6 +142,8 @@ def main():
         for t in args.threads.split(','):
             base = [args.binary, 'census', '-T', t, '-o', out, *args.extra.split()]
             variants.append((f'tracecensus -T {t}', base + [corpus], out))
+            if args.before:
+                variants.append((f'before -T {t}', [args.before] + base[1:] + [corpus], out))
             if args.compare_extra is not None:
                 variants.append((f'tracecensus -T {t} {args.compare_extra}',
                                  base + args.compare_extra.split() + [corpus], out))

@@ -4,7 +4,7 @@
 # machine (tests/slurm/cluster.sh). With --test, also what the test suite
 # needs: Chromium for the recorder test and the HTML report's browser test,
 # Node for the schema and Lighthouse oracles and for playwright-core,
-# shellcheck and Slurm for the Slurm suite.
+# shellcheck and Slurm for the Slurm suite, pandas to read census_args.csv back.
 set -euo pipefail
 # cmake only lets meson find libdragonbox-dev, which ships a CMake package and
 # no pkg-config file.
@@ -15,7 +15,7 @@ for arg in "$@"; do
   case $arg in
     --slurm) pkgs+=("${slurm[@]}") ;;
     --test)
-      pkgs+=(chromium libclang-rt-14-dev jq shellcheck "${slurm[@]}")
+      pkgs+=(chromium libclang-rt-14-dev jq shellcheck python3-pandas "${slurm[@]}")
       # Node may come from elsewhere than Debian (as on the project's machines,
       # whose nodejs bundles npm and conflicts with Debian's npm package).
       command -v node >/dev/null || pkgs+=(nodejs)

@@ -397,6 +397,10 @@ static int cmd_census(const tc_args *a) {
   if (a->chunk_bytes)
     opts.chunk_bytes = a->chunk_bytes;
   opts.no_metrics = a->no_metrics;
+  if (a->whole_urls)
+    opts.value_flags |= TC_VP_WHOLE_URLS;
+  if (a->value_sites_set)
+    opts.value_sites = a->value_sites;
   tc_census_opts j = {.inputs = a->inputs, .ninputs = a->ninputs, .manifest = a->manifest,
                       .schema = a->schema, .outdir = a->outdir, .run = opts,
                       .state_only = a->nshards > 0};

@@ -12,7 +12,8 @@
 
 static const char usage_census[] =
     "usage: tracecensus census [-T N] [-q | -v] [--manifest FILE] [--schema FILE]\n"
-    "                          [--chunk-bytes B] [--no-metrics] [--state DIR [--shard I/N]]\n"
+    "                          [--chunk-bytes B] [--no-metrics] [--whole-urls]\n"
+    "                          [--value-sites N] [--state DIR [--shard I/N]]\n"
     "                          -o OUTDIR [--] INPUT...\n"
     "\n"
     "Counts every event of every trace under INPUT (corpus directories, one\n"
@@ -30,6 +31,10 @@ static const char usage_census[] =
     "      --chunk-bytes=B  size of the chunks big traces are split into\n"
     "                       (4096 to 1073741824, default 1048576)\n"
     "      --no-metrics     census only, no metric kernels (to measure what they cost)\n"
+    "      --whole-urls     argument value profiles list URLs whole, not cut to\n"
+    "                       scheme + host\n"
+    "      --value-sites=N  a string argument value is printed only when seen on at\n"
+    "                       least N sites (0 prints all; default 3)\n"
     "      --state=DIR      keep each finished site's partial state in DIR; run again\n"
     "                       with the same DIR to resume, reusing every site whose\n"
     "                       traces did not change (-v says how many)\n"
@@ -120,7 +125,10 @@ const char *tc_args_usage(tc_cmd cmd) {
                               : usage_all;
 }
 
-enum { OPT_MANIFEST = 256, OPT_SCHEMA, OPT_CHUNK, OPT_NO_METRICS, OPT_STATE, OPT_SHARD };
+enum {
+  OPT_MANIFEST = 256, OPT_SCHEMA, OPT_CHUNK, OPT_NO_METRICS, OPT_WHOLE_URLS, OPT_VALUE_SITES,
+  OPT_STATE, OPT_SHARD
+};
 
 static const struct option census_opts[] = {
     {"threads", required_argument, NULL, 'T'}, {"output", required_argument, NULL, 'o'},
@@ -128,6 +136,8 @@ static const struct option census_opts[] = {
     {"schema", required_argument, NULL, OPT_SCHEMA},
     {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
     {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
+    {"whole-urls", no_argument, NULL, OPT_WHOLE_URLS},
+    {"value-sites", required_argument, NULL, OPT_VALUE_SITES},
     {"state", required_argument, NULL, OPT_STATE}, {"shard", required_argument, NULL, OPT_SHARD},
     {"quiet", no_argument, NULL, 'q'}, {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
@@ -242,6 +252,15 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
       break;
     case OPT_NO_METRICS:
       a->no_metrics = 1;
+      break;
+    case OPT_WHOLE_URLS:
+      a->whole_urls = 1;
+      break;
+    case OPT_VALUE_SITES:
+      if (!parse_uint(optarg, 0, UINT32_MAX, &n))
+        return usage_error(why, cap, "--value-sites needs a site count from 0, not '%s'", optarg);
+      a->value_sites = (uint32_t)n;
+      a->value_sites_set = 1;
       break;
     case OPT_STATE:
       if (!*optarg)

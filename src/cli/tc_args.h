@@ -5,6 +5,7 @@
 #define TC_ARGS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/tc_error.h"
 
@@ -18,6 +19,9 @@ typedef struct {
   unsigned threads;  /* 0 = online CPUs */
   size_t chunk_bytes;/* 0 = the run's default */
   int no_metrics;
+  int whole_urls;        /* --whole-urls */
+  int value_sites_set;   /* --value-sites given */
+  uint32_t value_sites;
   const char *outdir, *manifest, *schema; /* census (outdir: diff too); NULL when not given */
   const char *job;                        /* run */
   const char *state;                      /* census, run: --state DIR, or NULL */

@@ -107,6 +107,8 @@ struct tc_parser {
   std::vector<tc_event> events;
   std::vector<tc_presence> pres;
   std::vector<tc_argval> wanted;
+  std::vector<tc_leaf> leaves;
+  error_code scalar_err = SUCCESS;
   std::vector<std::string> want_paths;
   std::deque<PathNode> nodes; // a deque: tc_parser_path text must not move
   std::vector<uint32_t> table; // node id + 1, 0 = empty; open addressing
@@ -124,6 +126,7 @@ struct tc_parser {
   void grow_table();
   void mark(uint32_t node, uint8_t type);
   error_code visit(ondemand::value v, uint32_t node, int depth);
+  void scalar_of(ondemand::value v, tc_leaf &lf);
   error_code visit_members(ondemand::object obj, uint32_t node, int depth);
   error_code parse_event(ondemand::object obj, tc_event &ev);
   error_code text_of(ondemand::value v, std::string_view &out, const char *prefix,
@@ -213,6 +216,7 @@ error_code tc_parser::visit(ondemand::value v, uint32_t node, int depth) {
   switch (t) {
   case ondemand::json_type::object: {
     mark(node, TC_JT_OBJECT);
+    leaves.push_back(tc_leaf{node, TC_JT_OBJECT, 0, tc_str{nullptr, 0}});
     if (depth >= kMaxArgDepth)
       return SUCCESS; // deeper levels are not walked; the value is skipped
     ondemand::object obj;
@@ -222,6 +226,7 @@ error_code tc_parser::visit(ondemand::value v, uint32_t node, int depth) {
   }
   case ondemand::json_type::array: {
     mark(node, TC_JT_ARRAY);
+    leaves.push_back(tc_leaf{node, TC_JT_ARRAY, 0, tc_str{nullptr, 0}});
     if (depth >= kMaxArgDepth)
       return SUCCESS;
     ondemand::array arr;
@@ -253,29 +258,52 @@ error_code tc_parser::visit(ondemand::value v, uint32_t node, int depth) {
                : t == ondemand::json_type::boolean ? TC_JT_BOOL
                                                    : TC_JT_NULL;
   mark(node, jt);
+  leaves.push_back(tc_leaf{node, jt, 0, tc_str{nullptr, 0}});
+  tc_leaf &lf = leaves.back();
+  scalar_of(v, lf);
   int32_t slot = nodes[node].want_slot;
   if (slot < 0)
     return SUCCESS;
+  if (scalar_err)
+    return scalar_err; // the kernels never see a value read by the fallback
   tc_argval a{};
   a.slot = uint16_t(slot);
   a.type = jt;
   a.elem = cur_elem;
-  if (jt == TC_JT_NUMBER) {
-    if ((err = v.get_double().get(a.num)))
-      return err;
-  } else if (jt == TC_JT_BOOL) {
-    bool b;
-    if ((err = v.get_bool().get(b)))
-      return err;
-    a.num = b ? 1 : 0;
-  } else if (jt == TC_JT_STRING) {
-    std::string_view s;
-    if ((err = v.get_string().get(s)))
-      return err;
-    a.str = S(keep(s));
-  }
+  a.num = lf.num;
+  a.str = lf.str;
   wanted.push_back(a);
   return SUCCESS;
+}
+
+// The value of a scalar leaf. On-Demand checks a value only when it is read:
+// a number beyond double's range or a string with a bad escape, which
+// stage 1 lets through, is read from its text as written (strtod; the
+// string's bytes between the quotes, a misspelt atom by its first letter)
+// rather than failing an event whose structure is sound; scalar_err keeps
+// the reader's complaint.
+void tc_parser::scalar_of(ondemand::value v, tc_leaf &lf) {
+  scalar_err = SUCCESS;
+  if (lf.type == TC_JT_NUMBER) {
+    if ((scalar_err = v.get_double().get(lf.num))) {
+      numbuf.assign(raw_token(v));
+      lf.num = std::strtod(numbuf.c_str(), nullptr);
+    }
+  } else if (lf.type == TC_JT_BOOL) {
+    bool b = false;
+    if ((scalar_err = v.get_bool().get(b)))
+      b = raw_token(v).substr(0, 1) == "t";
+    lf.num = b ? 1 : 0;
+  } else if (lf.type == TC_JT_STRING) {
+    std::string_view s;
+    if ((scalar_err = v.get_string().get(s))) {
+      s = raw_token(v);
+      s = s.size() >= 2 ? s.substr(1, s.size() - 2) : std::string_view();
+      lf.str = S(arena.copy(s));
+      return;
+    }
+    lf.str = S(keep(s));
+  }
 }
 
 // Text of an id-like value: strings as they are, numbers as written.
@@ -345,6 +373,7 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
   ev.dur = -1;
   ev.pres_begin = uint32_t(pres.size());
   ev.want_begin = uint32_t(wanted.size());
+  ev.leaf_begin = uint32_t(leaves.size());
   stamp++;
   elem_counter = 0;
   cur_elem = 0;
@@ -449,6 +478,7 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
     ev.err = TC_E_EMPTY_EVENT;
   ev.npres = uint32_t(pres.size()) - ev.pres_begin;
   ev.nwant = uint32_t(wanted.size()) - ev.want_begin;
+  ev.nleaf = uint32_t(leaves.size()) - ev.leaf_begin;
   return SUCCESS;
 }
 
@@ -494,6 +524,7 @@ static void reset_results(tc_parser *p) {
   p->events.clear();
   p->pres.clear();
   p->wanted.clear();
+  p->leaves.clear();
   p->arena.reset();
 }
 
@@ -519,7 +550,7 @@ static bool parse_whole(tc_parser *p, const tc_chunk *c) {
 // One event as its own document; on failure no partial output is kept.
 static error_code parse_alone(tc_parser *p, const char *text, size_t len, size_t cap,
                               tc_event &ev) {
-  size_t pres0 = p->pres.size(), want0 = p->wanted.size();
+  size_t pres0 = p->pres.size(), want0 = p->wanted.size(), leaf0 = p->leaves.size();
   ondemand::document doc;
   ondemand::object obj;
   error_code e = p->parser.iterate(text, len, cap).get(doc);
@@ -530,10 +561,12 @@ static error_code parse_alone(tc_parser *p, const char *text, size_t len, size_t
   if (e) {
     p->pres.resize(pres0);
     p->wanted.resize(want0);
+    p->leaves.resize(leaf0);
     std::memset(&ev, 0, sizeof ev);
     ev.dur = -1;
     ev.pres_begin = uint32_t(pres0);
     ev.want_begin = uint32_t(want0);
+    ev.leaf_begin = uint32_t(leaf0);
   }
   return e;
 }
@@ -588,6 +621,8 @@ tc_err tc_parser_parse(tc_parser *p, const tc_chunk *c, tc_parsed *out) {
   out->npres = p->pres.size();
   out->wanted = p->wanted.data();
   out->nwanted = p->wanted.size();
+  out->leaves = p->leaves.data();
+  out->nleaves = p->leaves.size();
   return TC_OK;
 }
 

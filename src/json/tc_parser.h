@@ -2,11 +2,12 @@
  *
  * One call parses a whole chunk of events (see tc_chunker.h) and returns
  * flat arrays: per event its common fields, the set of argument paths it
- * carries with their JSON types, and the values of a few argument paths the
- * caller asked for up front. No exception crosses this boundary; each
- * worker owns one parser. Argument paths are interned per parser: ids are
- * small dense integers stable for the parser's lifetime, with the path text
- * available from tc_parser_path. */
+ * carries with their JSON types, every value under its args (tc_leaf, for
+ * the value profiles), and the values of a few argument paths the caller
+ * asked for up front (for the kernels, with array element ordinals). No
+ * exception crosses this boundary; each worker owns one parser. Argument
+ * paths are interned per parser: ids are small dense integers stable for
+ * the parser's lifetime, with the path text available from tc_parser_path. */
 #ifndef TC_PARSER_H
 #define TC_PARSER_H
 
@@ -45,12 +46,23 @@ typedef struct {
   tc_err err;       /* TC_OK, or why this event could not be parsed */
   uint32_t pres_begin, npres; /* range in tc_parsed.pres */
   uint32_t want_begin, nwant; /* range in tc_parsed.wanted */
+  uint32_t leaf_begin, nleaf; /* range in tc_parsed.leaves */
 } tc_event;
 
 typedef struct {
   uint32_t path; /* tc_parser_path id */
   uint8_t types; /* TC_JT_* bits seen at this path in this event */
 } tc_presence;
+
+/* One value under args, in document order: every scalar with its value,
+ * every array or object with its type only (its members follow as their
+ * own leaves). A repeated key gives one leaf per value. */
+typedef struct {
+  uint32_t path; /* tc_parser_path id */
+  uint8_t type;  /* one TC_JT_* bit */
+  double num;    /* NUMBER, and BOOL as 0/1 */
+  tc_str str;    /* STRING, unescaped; valid until the next tc_parser_parse */
+} tc_leaf;
 
 typedef struct {
   const tc_event *events; /* chunk->nevents of them, in chunk order */
@@ -59,6 +71,8 @@ typedef struct {
   size_t npres;
   const tc_argval *wanted; /* slot = index into the WANTED list given at create */
   size_t nwanted;
+  const tc_leaf *leaves; /* every event's argument values, in chunk order */
+  size_t nleaves;
   int slow_path; /* the chunk had a bad event, so events were parsed one by one */
 } tc_parsed;
 

@@ -24,6 +24,10 @@ static tc_err write_census_md(const tc_census_outcome *o, const char *dir) {
   return tc_write_census_md(&o->report, dir);
 }
 
+static tc_err write_census_args_csv(const tc_census_outcome *o, const char *dir) {
+  return tc_write_census_args_csv(&o->report, dir);
+}
+
 static tc_err write_run_json(const tc_census_outcome *o, const char *dir) {
   return tc_write_run_json(&o->report, dir);
 }
@@ -48,6 +52,7 @@ static const struct {
     {"census.json", write_census_json},
     {"census.csv", write_census_csv},
     {"census.md", write_census_md},
+    {"census_args.csv", write_census_args_csv},
     {"run.json", write_run_json},
     {"metrics.csv", write_metrics_csv},
     {"metrics.json", write_metrics_json},

@@ -224,6 +224,8 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
     e = tc_census_fold_finish(fold, &out->census);
     fold = NULL;
   }
+  /* The privacy rule is the report's: a merge prints by the default one. */
+  out->census.value_sites = TC_VALUE_SITES_DEFAULT;
   tc_census_fold_free(fold);
   if (!e && ((rec->manifest && !(*manifest = dup_or_null(rec->manifest))) ||
              (rec->job && !(*job = dup_or_null(rec->job)))))

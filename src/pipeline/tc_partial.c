@@ -98,6 +98,11 @@ void tc_partial_site_free(tc_partial_site *p) {
     tc_trace_metrics_free(p->traces[i].metrics);
   }
   free(p->traces);
+  if (p->values) {
+    tc_vtab_free(p->values);
+    free(p->values);
+    p->values = NULL;
+  }
   tc_site_census_free(&p->census);
   memset(p, 0, sizeof *p);
 }
@@ -312,6 +317,25 @@ static void c_trace(tc_codec *c, tc_partial_trace *t) {
   }
 }
 
+/* The site's value profiles: tc_vtab_encode's bytes, read back into a
+ * fresh table. */
+static void c_values(tc_codec *c, tc_vtab **v) {
+  if (!c->r) {
+    tc_vtab_encode(*v, c->b);
+    return;
+  }
+  if (c->r->err)
+    return;
+  if (!(*v = malloc(sizeof **v))) {
+    tc_bin_fail_at(c->r, c->r->pos, "out of memory for the value profiles");
+    return;
+  }
+  tc_vtab_init(*v, 0, 0);
+  size_t at = c->r->pos;
+  if (tc_vtab_read_merge(c->r, *v))
+    tc_bin_fail_at(c->r, at, "bad value profiles");
+}
+
 static void c_site(tc_codec *c, tc_partial_site *p) {
   tc_codec_str(c, &p->settings, MAX_STR);
   tc_codec_str(c, &p->name, MAX_STR);
@@ -330,6 +354,7 @@ static void c_site(tc_codec *c, tc_partial_site *p) {
                   "traces out of order");
   }
   c_census(c, &p->census, p->ntraces);
+  c_values(c, &p->values);
 }
 
 static void c_notes(tc_codec *c, tc_corpus_note **notes, uint32_t *n) {

@@ -46,7 +46,7 @@
 #include "reduce/tc_site_census.h"
 #include "util/tc_bin.h"
 
-#define TC_PARTIAL_VERSION 1u
+#define TC_PARTIAL_VERSION 2u
 
 /* How a trace file is recognised as unchanged: same path, size, mtime (to
  * the nanosecond) and xxh64 (seed 0) of its bytes on disk. */
@@ -76,6 +76,7 @@ typedef struct {
   uint32_t ntraces;
   tc_partial_trace *traces;  /* by path */
   tc_site_census census;
+  tc_vtab *values;           /* the traces' value profiles, merged in trace order; owned */
 } tc_partial_site;
 
 void tc_partial_site_free(tc_partial_site *p);

@@ -1,6 +1,10 @@
 #include "pipeline/tc_route.h"
 
+#include <stdlib.h>
+
 #include "kernels/tc_kernels.h"
+#include "util/tc_grow.h"
+#include "util/tc_map.h"
 
 /* The phases whose records pair up in trace order (tc_pairing). */
 static int needs_order(char ph) {
@@ -54,4 +58,88 @@ tc_err tc_route_chunk(const tc_chunk *c, const tc_parsed *p, int kernels, tc_seq
       return e;
   }
   return TC_OK;
+}
+
+struct tc_route_values {
+  const tc_parser *parser;
+  tc_map names;  /* event name -> id */
+  tc_imap keys;  /* (name id << 32 | path id) -> slot */
+  /* by slot: the key in the seq of the chunk being routed, valid while
+   * stamp equals chunk */
+  struct key_at {
+    uint64_t stamp;
+    uint32_t key;
+  } *at;
+  size_t at_cap;
+  /* by path id: the name id + 1 and slot it had last (a path nearly always
+   * belongs to one name), so most values skip the hash lookup */
+  struct path_last {
+    uint32_t name_id1;
+    uint32_t slot;
+  } *last;
+  size_t last_cap;
+  uint64_t chunk; /* chunks routed: the stamp of the current one */
+};
+
+tc_route_values *tc_route_values_create(const tc_parser *parser) {
+  tc_route_values *rv = calloc(1, sizeof *rv);
+  if (!rv)
+    return NULL;
+  rv->parser = parser;
+  tc_map_init(&rv->names);
+  tc_imap_init(&rv->keys);
+  return rv;
+}
+
+void tc_route_values_free(tc_route_values *rv) {
+  if (!rv)
+    return;
+  tc_map_free(&rv->names);
+  tc_imap_free(&rv->keys);
+  free(rv->at);
+  free(rv->last);
+  free(rv);
+}
+
+static tc_err route_values(tc_route_values *rv, const tc_event *ev, const tc_parsed *p,
+                           tc_seq *seq) {
+  uint32_t name;
+  tc_err e = tc_map_intern(&rv->names, ev->name, &name, NULL);
+  if (e)
+    return e;
+  for (uint32_t k = 0; k < ev->nleaf; k++) {
+    const tc_leaf *lf = &p->leaves[ev->leaf_begin + k];
+    if ((e = TC_GROW(rv->last, rv->last_cap, (size_t)lf->path + 1)))
+      return e;
+    struct path_last *last = &rv->last[lf->path];
+    uint32_t slot = last->slot;
+    if (last->name_id1 != name + 1) {
+      if ((e = tc_imap_intern(&rv->keys, (uint64_t)name << 32 | lf->path, &slot, NULL)) ||
+          (e = TC_GROW(rv->at, rv->at_cap, (size_t)slot + 1)))
+        return e;
+      *last = (struct path_last){name + 1, slot};
+    }
+    struct key_at *at = &rv->at[slot];
+    if (at->stamp != rv->chunk) {
+      if ((e = tc_seq_vkey_add(seq, ev->name, tc_parser_path(rv->parser, lf->path), &at->key)))
+        return e;
+      at->stamp = rv->chunk;
+    }
+    if ((e = tc_seq_val_add(seq, at->key, lf->type, lf->num, lf->str)))
+      return e;
+  }
+  return TC_OK;
+}
+
+tc_err tc_route_chunk_values(tc_route_values *rv, const tc_parsed *p, tc_seq *seq) {
+  rv->chunk++;
+  /* Room for every value and its string at once (keys take little more). */
+  size_t text = 0;
+  for (size_t k = 0; k < p->nleaves; k++)
+    text += p->leaves[k].str.len;
+  tc_err e = tc_seq_vals_reserve(seq, p->nleaves, text + text / 8 + 4096);
+  for (uint32_t i = 0; !e && i < p->nevents; i++)
+    if (!p->events[i].err && p->events[i].nleaf)
+      e = route_values(rv, &p->events[i], p, seq);
+  return e;
 }

@@ -4,6 +4,8 @@
  *
  *   census   every event without an error (tc_census_add_chunk)
  *   pairing  every B/E/s/f/b/e/S/F, as a tc_kevent
+ *   values   every argument value (tc_leaf), for the value profiles
+ *            (tc_route_chunk_values)
  *   kernels  with metrics on: the complete ('X') task slices
  *            tc_kernels_task_kind recognises, in the compact
  *            tc_ktask_event (an X slice needs no pairing); the other events
@@ -23,5 +25,18 @@
 /* Appends what the fold needs of chunk C, parsed into P, to SEQ, in event
  * order; events with err set are skipped. KERNELS: metrics are on. */
 tc_err tc_route_chunk(const tc_chunk *c, const tc_parsed *p, int kernels, tc_seq *seq);
+
+/* The value profiles' routing: every argument value of every good event
+ * goes to the fold, each (name, path) spelt out once per chunk. One per
+ * worker: it remembers which (name, path) pairs its parser has seen. */
+typedef struct tc_route_values tc_route_values;
+
+/* For values parsed by PARSER (borrowed: path ids are its). NULL if memory
+ * fails. */
+tc_route_values *tc_route_values_create(const tc_parser *parser);
+void tc_route_values_free(tc_route_values *rv);
+
+/* Appends P's argument values to SEQ, which holds this chunk only. */
+tc_err tc_route_chunk_values(tc_route_values *rv, const tc_parsed *p, tc_seq *seq);
 
 #endif

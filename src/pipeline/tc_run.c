@@ -29,6 +29,7 @@
 typedef struct {
   tc_parser *parser;
   tc_census_worker *census;
+  tc_route_values *values;
 } worker_ctx;
 
 typedef struct {
@@ -43,6 +44,10 @@ typedef struct {
   tc_metrics_set *metrics;
   tc_census_fold *fold;
   char *settings;              /* tc_partial_settings, with a state folder */
+  /* Value profiles: each trace's table until its site is taken, then the
+   * site's (its traces' merged in trace order), folded in site order: the
+   * order tc_topk.h asks for. */
+  tc_vtab **tvalues;
 } run_ctx;
 
 /* One chunk's ordered results, from its parse to its fold.
@@ -82,6 +87,7 @@ typedef struct {
   unsigned inflight;
   tc_pairing *pairing;  /* the folder's, see above */
   tc_kernels *kernels;  /* likewise; NULL with no_metrics */
+  tc_vtab *values;      /* likewise; to run->tvalues when finalized */
 } trace_job;
 
 typedef struct {
@@ -91,6 +97,7 @@ typedef struct {
 
 void tc_run_opts_default(tc_run_opts *o) {
   memset(o, 0, sizeof *o);
+  o->value_sites = TC_VALUE_SITES_DEFAULT;
   tc_kernel_opts_default(&o->kernels);
 }
 
@@ -163,12 +170,17 @@ static void finalize_trace(trace_job *t, unsigned worker) {
     e = finish_kernels(t);
   if (e && !r->status[t->idx].fatal)
     r->status[t->idx].fatal = e;
+  r->tvalues[t->idx] = t->values;
+  t->values = NULL;
   r->done[t->idx] = 1;
   if (r->opts.progress)
     atomic_fetch_add(&r->opts.progress->traces_done, 1);
 }
 
 static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
+  tc_err ve = tc_seq_fold_values(seq, t->values);
+  if (ve)
+    return ve;
   if (t->kernels)
     for (size_t i = 0; i < seq->nspans; i++) {
       const tc_thread_span *sp = &seq->spans[i];
@@ -221,12 +233,20 @@ static int fold_ready(trace_job *t) {
   return 0;
 }
 
+static void vtab_drop(tc_vtab *v) {
+  if (v) {
+    tc_vtab_free(v);
+    free(v);
+  }
+}
+
 static void trace_job_free(trace_job *t) {
   for (unsigned i = 0; t->ring && i < t->inflight; i++)
     tc_seq_free(&t->ring[i].seq);
   free(t->ring);
   tc_pairing_free(t->pairing);
   tc_kernels_free(t->kernels);
+  vtab_drop(t->values);
   pthread_mutex_destroy(&t->mu);
   pthread_cond_destroy(&t->cv);
   free(t);
@@ -247,6 +267,8 @@ static void chunk_task(void *arg, unsigned worker) {
     e = tc_census_add_chunk(w->census, o, c, &p);
     if (!e)
       e = tc_route_chunk(c, &p, !r->opts.no_metrics, &s->seq);
+    if (!e)
+      e = tc_route_chunk_values(w->values, &p, &s->seq);
     for (size_t i = 0; i < p.nevents; i++) {
       good += p.events[i].err == TC_OK;
       lenient += p.events[i].err == TC_OK && (p.events[i].flags & TC_EV_LENIENT);
@@ -444,9 +466,13 @@ static trace_job *trace_job_new(run_ctx *r, uint32_t idx) {
   t->pairing = tc_pairing_create();
   if (!r->opts.no_metrics)
     t->kernels = tc_kernels_create(&r->opts.kernels);
+  if ((t->values = malloc(sizeof *t->values))) {
+    const char *site = r->corpus->sites[r->corpus->traces[idx].site].name;
+    tc_vtab_init(t->values, r->opts.value_flags, tc_vtab_site_tag((tc_str){site, strlen(site)}));
+  }
   pthread_mutex_init(&t->mu, NULL);
   pthread_cond_init(&t->cv, NULL);
-  if (!t->ring || !t->pairing || (!r->opts.no_metrics && !t->kernels)) {
+  if (!t->ring || !t->pairing || !t->values || (!r->opts.no_metrics && !t->kernels)) {
     trace_job_free(t);
     return NULL;
   }
@@ -482,6 +508,8 @@ static tc_err setup_workers(run_ctx *r) {
         tc_census_worker_create(r->corpus->nsites, r->workers[i].parser);
     if (!r->workers[i].census)
       return TC_E_NOMEM;
+    if (!(r->workers[i].values = tc_route_values_create(r->workers[i].parser)))
+      return TC_E_NOMEM;
   }
   return TC_OK;
 }
@@ -489,6 +517,7 @@ static tc_err setup_workers(run_ctx *r) {
 static void free_workers(run_ctx *r) {
   for (unsigned i = 0; r->workers && i < r->nw; i++) {
     tc_census_worker_free(r->workers[i].census);
+    tc_route_values_free(r->workers[i].values);
     tc_parser_free(r->workers[i].parser);
   }
   free(r->workers);
@@ -527,6 +556,19 @@ static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const tc_file
   for (unsigned i = 0; i < r->nw; i++)
     cw[i] = r->workers[i].census;
   tc_err e = tc_site_census_extract(cw, r->nw, site, first, &p->census);
+  /* The site's value profiles: its traces' tables in trace order. */
+  if (!e && !(p->values = malloc(sizeof *p->values)))
+    e = TC_E_NOMEM;
+  if (!e) {
+    tc_vtab_init(p->values, r->opts.value_flags, 0);
+    for (uint32_t i = 0; !e && i < s->ntraces; i++)
+      if (r->tvalues[first + i])
+        e = tc_vtab_merge(p->values, r->tvalues[first + i]);
+  }
+  for (uint32_t i = 0; i < s->ntraces; i++) {
+    vtab_drop(r->tvalues[first + i]);
+    r->tvalues[first + i] = NULL;
+  }
   for (unsigned i = 0; i < r->nw; i++)
     tc_census_site_release(cw[i], site);
   free(cw);
@@ -539,6 +581,7 @@ static void drop_taken(tc_partial_site *p) {
     tc_trace_metrics_free(p->traces[i].metrics);
   free(p->traces);
   tc_site_census_free(&p->census);
+  vtab_drop(p->values);
   memset(p, 0, sizeof *p);
 }
 
@@ -709,7 +752,9 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   r.tmetrics = calloc(nt, sizeof *r.tmetrics);
   r.done = calloc(nt, 1);
   r.fold = tc_census_fold_create();
-  tc_err e = r.status && r.tmetrics && r.done && r.fold ? setup_workers(&r) : TC_E_NOMEM;
+  r.tvalues = calloc(nt, sizeof *r.tvalues);
+  tc_err e = r.status && r.tmetrics && r.done && r.fold && r.tvalues ? setup_workers(&r)
+                                                                      : TC_E_NOMEM;
   if (!e && r.opts.state_dir && !(r.settings = tc_partial_settings(&r.opts)))
     e = TC_E_NOMEM;
   if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
@@ -724,6 +769,10 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     e = tc_census_fold_finish(r.fold, &out->census);
   else
     tc_census_fold_free(r.fold);
+  out->census.value_sites = r.opts.value_sites;
+  for (uint32_t i = 0; r.tvalues && i < corpus->ntraces; i++)
+    vtab_drop(r.tvalues[i]);
+  free(r.tvalues);
   for (uint32_t i = 0; r.tmetrics && i < corpus->ntraces; i++)
     tc_trace_metrics_free(r.tmetrics[i]);
   /* A trace whose site was not folded (an error or an interrupt stopped the

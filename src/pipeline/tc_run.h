@@ -42,6 +42,8 @@ typedef struct {
   unsigned inflight;     /* chunks in flight per trace; 0 = default */
   tc_kernel_opts kernels;
   int no_metrics;        /* census only: no kernel runs (to measure their cost) */
+  uint32_t value_flags;  /* TC_VP_* of the value profiles (TC_VP_WHOLE_URLS) */
+  uint32_t value_sites;  /* a string value is printed when seen on this many sites */
   tc_progress *progress; /* optional */
   /* Partial state (pipeline/tc_partial.h): each finished site's partial is
    * written here at once, and a site whose partial matches (same settings,
@@ -82,6 +84,10 @@ void tc_run_opts_default(tc_run_opts *o);
  * WHY (CAP bytes; WHY may be NULL), in the words of a job file's key:
  * "threads must be an integer from 0 (all CPUs) to 1024". */
 tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap);
+
+/* issue 14's privacy rule: a string argument value (other than '' and a
+ * URL cut to scheme + host) is printed only when seen on this many sites. */
+#define TC_VALUE_SITES_DEFAULT 3
 
 typedef struct {
   tc_census_result census;

@@ -28,6 +28,9 @@ void tc_seq_free(tc_seq *s) {
   free(s->events);
   free(s->tasks);
   free(s->spans);
+  free(s->vkeys);
+  free(s->vals);
+  free(s->vtext);
   tc_seq_init(s);
 }
 
@@ -92,4 +95,87 @@ tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end) {
   t->max_end = end;
   t->events = 1;
   return TC_OK;
+}
+
+/* Makes *P (of *CAP elements of ELEM bytes) hold NEED, doubling; unlike
+ * tc_grow the new room is not zeroed: these arrays are written before they
+ * are read, and a chunk's values fill megabytes. */
+static tc_err room(void **p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap)
+    return TC_OK;
+  size_t n = *cap ? *cap : 64;
+  while (n < need)
+    n *= 2;
+  void *q = realloc(*p, n * elem);
+  if (!q)
+    return TC_E_NOMEM;
+  *p = q;
+  *cap = n;
+  return TC_OK;
+}
+
+tc_err tc_seq_vals_reserve(tc_seq *s, size_t nvals, size_t text_bytes) {
+  tc_err e = room((void **)&s->vals, &s->vals_cap, s->nvals + nvals, sizeof *s->vals);
+  return e ? e : room((void **)&s->vtext, &s->vtext_cap, s->vtext_len + text_bytes, 1);
+}
+
+/* Appends T's bytes to vtext; *OFF gets where they start. */
+static tc_err vtext_add(tc_seq *s, tc_str t, uint64_t *off) {
+  tc_err e = room((void **)&s->vtext, &s->vtext_cap, s->vtext_len + t.len, 1);
+  if (e)
+    return e;
+  if (t.len)
+    memcpy(s->vtext + s->vtext_len, t.ptr, t.len);
+  *off = s->vtext_len;
+  s->vtext_len += t.len;
+  return TC_OK;
+}
+
+tc_err tc_seq_vkey_add(tc_seq *s, tc_str name, tc_str path, uint32_t *key) {
+  tc_err e = TC_GROW(s->vkeys, s->vkeys_cap, s->nvkeys + 1);
+  if (e)
+    return e;
+  tc_seq_vkey *k = &s->vkeys[s->nvkeys];
+  if ((e = vtext_add(s, name, &k->name_off)) || (e = vtext_add(s, path, &k->path_off)))
+    return e;
+  k->name_len = (uint32_t)name.len;
+  k->path_len = (uint32_t)path.len;
+  *key = (uint32_t)s->nvkeys++;
+  return TC_OK;
+}
+
+tc_err tc_seq_val_add(tc_seq *s, uint32_t key, unsigned type, double num, tc_str str) {
+  tc_err e = room((void **)&s->vals, &s->vals_cap, s->nvals + 1, sizeof *s->vals);
+  if (e)
+    return e;
+  tc_seq_val *v = &s->vals[s->nvals];
+  v->num = num;
+  v->str_off = 0;
+  v->str_len = (uint32_t)str.len;
+  v->key = key;
+  v->type = (uint8_t)type;
+  if (str.len && (e = vtext_add(s, str, &v->str_off)))
+    return e;
+  s->nvals++;
+  return TC_OK;
+}
+
+tc_err tc_seq_fold_values(const tc_seq *s, tc_vtab *t) {
+  if (!s->nvals)
+    return TC_OK;
+  uint32_t *id = malloc(s->nvkeys * sizeof *id); /* seq key -> table key */
+  if (!id)
+    return TC_E_NOMEM;
+  tc_err e = TC_OK;
+  for (size_t k = 0; !e && k < s->nvkeys; k++) {
+    const tc_seq_vkey *vk = &s->vkeys[k];
+    e = tc_vtab_key(t, tc_seq_vtext(s, vk->name_off, vk->name_len),
+                    tc_seq_vtext(s, vk->path_off, vk->path_len), &id[k]);
+  }
+  for (size_t i = 0; !e && i < s->nvals; i++) {
+    const tc_seq_val *v = &s->vals[i];
+    e = tc_vtab_add(t, id[v->key], v->type, v->num, tc_seq_vtext(s, v->str_off, v->str_len));
+  }
+  free(id);
+  return e;
 }

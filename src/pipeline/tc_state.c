@@ -139,6 +139,8 @@ tc_err tc_state_fold(tc_census_fold *fold, tc_metrics_set *metrics, tc_map *meta
                      const tc_site *s, uint32_t site, tc_partial_site *p,
                      tc_trace_status *status, int move_status) {
   tc_err e = tc_census_fold_add(fold, site, &p->census);
+  if (!e && p->values)
+    e = tc_census_fold_add_values(fold, p->values);
   for (uint32_t i = 0; i < p->ntraces; i++) {
     if (move_status) {
       status[i] = p->traces[i].status;

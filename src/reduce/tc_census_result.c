@@ -31,6 +31,10 @@ void tc_census_result_free(tc_census_result *r) {
     return;
   free(r->all_cats);
   free(r->all_args);
+  if (r->values) {
+    tc_vtab_free(r->values);
+    free(r->values);
+  }
   for (size_t i = 0; i < r->nevents; i++)
     tc_sketch_free(&r->events[i].dur);
   free(r->events);

@@ -12,13 +12,16 @@
 #include <stdint.h>
 
 #include "census/tc_census.h"
+#include "census/tc_vtab.h"
 #include "util/tc_sketch.h"
 #include "util/tc_map.h"
+#include "util/tc_valprof.h"
 
 typedef struct {
   tc_str path;
   uint64_t records, sites;
   uint8_t types; /* TC_JT_* bits */
+  const tc_valprof *values; /* in the result's `values` table; NULL when not profiled */
 } tc_res_arg;
 
 typedef struct {
@@ -48,6 +51,9 @@ typedef struct {
   tc_res_cat *all_cats; /* owns every event's cats slice */
   tc_res_arg *all_args; /* owns every event's args slice */
   tc_map strings;       /* owns every string above */
+  tc_vtab *values;      /* owns every arg's profile (tc_census_take_values); or NULL */
+  uint32_t value_sites; /* the profiles' privacy rule: a string value is shown
+                           when seen on this many sites (tc_valprof_render) */
 } tc_census_result;
 
 /* Merges NW workers' accumulators over NSITES sites into *OUT, site by site

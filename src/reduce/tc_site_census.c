@@ -1,4 +1,5 @@
 #include "reduce/tc_site_census.h"
+#include "reduce/tc_values.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -299,7 +300,17 @@ struct tc_census_fold {
   size_t best_cap;
   char *buf;
   size_t buf_cap;
+  tc_vtab *values; /* the corpus's value profiles, from the first site's */
 };
+
+tc_err tc_census_fold_add_values(tc_census_fold *f, const tc_vtab *site_values) {
+  if (!f->values) {
+    if (!(f->values = malloc(sizeof *f->values)))
+      return TC_E_NOMEM;
+    tc_vtab_init(f->values, site_values->flags, 0);
+  }
+  return tc_vtab_merge(f->values, site_values);
+}
 
 tc_census_fold *tc_census_fold_create(void) {
   tc_census_fold *f = calloc(1, sizeof *f);
@@ -320,6 +331,10 @@ void tc_census_fold_free(tc_census_fold *f) {
   sub_free(&f->cats);
   sub_free(&f->args);
   free(f->buf);
+  if (f->values) {
+    tc_vtab_free(f->values);
+    free(f->values);
+  }
   tc_census_result_free(&f->r);
   free(f);
 }
@@ -405,7 +420,7 @@ static void put_res_cat(void *dst, const sub_entry *src) {
 }
 
 static void put_res_arg(void *dst, const sub_entry *src) {
-  *(tc_res_arg *)dst = (tc_res_arg){src->text, src->records, src->sites, src->types};
+  *(tc_res_arg *)dst = (tc_res_arg){src->text, src->records, src->sites, src->types, NULL};
 }
 
 static void set_res_cats(void *evs, size_t e, void *slice, uint32_t n) {
@@ -464,6 +479,9 @@ tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out) {
   if (!e) {
     *out = *r;
     memset(r, 0, sizeof *r);
+    if (f->values)
+      tc_census_take_values(out, f->values);
+    f->values = NULL;
   } else {
     memset(out, 0, sizeof *out);
   }

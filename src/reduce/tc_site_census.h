@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "census/tc_census.h"
+#include "census/tc_vtab.h"
 #include "reduce/tc_census_result.h"
 #include "util/tc_map.h"
 #include "util/tc_sketch.h"
@@ -90,6 +91,12 @@ tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census
 /* Ends the fold into *OUT (caller frees with tc_census_result_free) and
  * frees F, also on failure. */
 tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out);
+
+/* Adds a site's value profiles (its traces' tables merged in trace order),
+ * after every site added before: folded in site order, as the units are,
+ * so a run, a resumed run and a merge of shards give the same profiles.
+ * tc_census_fold_finish gives the result the table. */
+tc_err tc_census_fold_add_values(tc_census_fold *f, const tc_vtab *site_values);
 void tc_census_fold_free(tc_census_fold *f); /* without finishing; accepts NULL */
 
 #endif

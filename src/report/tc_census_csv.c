@@ -84,3 +84,153 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
   tc_wbuf_flush(&b);
   return tc_outfile_commit(f);
 }
+
+/* census_args.csv: one row per event x argument path with its value
+ * profile, numbers as census.json writes them; an empty cell's reason is in
+ * the next *_na column. */
+static void put_u64(tc_wbuf *b, uint64_t v) {
+  tc_wbuf_putc(b, ',');
+  tc_wbuf_u64(b, v);
+}
+
+static void put_num(tc_wbuf *b, double v) {
+  tc_wbuf_putc(b, ',');
+  tc_wbuf_num(b, v);
+}
+
+static void put_text(tc_wbuf *b, const char *s) {
+  tc_wbuf_putc(b, ',');
+  csv_text(b, (tc_str){s, strlen(s)});
+}
+
+static void args_numbers(tc_wbuf *b, const tc_valprof *p) {
+  if (!p->types[TC_VP_T_NUMBER]) {
+    for (int i = 0; i < 6 + TC_VALUE_NQ; i++)
+      tc_wbuf_putc(b, ',');
+    put_text(b, "no number values");
+    return;
+  }
+  put_num(b, p->min);
+  put_num(b, p->max);
+  put_u64(b, p->types[TC_VP_T_NUMBER] - p->frac);
+  put_u64(b, p->frac);
+  put_u64(b, p->neg);
+  for (int q = 0; q < TC_VALUE_NQ; q++)
+    put_num(b, tc_valprof_quantile(p, tc_value_quantiles[q]));
+  tc_wbuf_puts(b, tc_valprof_exact_quantiles(p) ? ",true," : ",false,");
+}
+
+static void args_strings(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
+  if (!p->types[TC_VP_T_STRING]) {
+    for (int i = 0; i < 11; i++)
+      tc_wbuf_putc(b, ',');
+    put_text(b, "no string values");
+    return;
+  }
+  put_u64(b, p->len_min);
+  put_u64(b, p->len_max);
+  put_num(b, tc_hll_count(&p->distinct));
+  tc_wbuf_puts(b, tc_hll_exact(&p->distinct) ? ",true,\"" : ",false,\"");
+  int first = 1;
+  for (int c = 0; c < TC_VC_COUNT; c++) {
+    if (!p->cls[c])
+      continue;
+    if (!first)
+      tc_wbuf_putc(b, ';');
+    tc_wbuf_puts(b, tc_valclass_name((tc_vclass)c));
+    tc_wbuf_putc(b, '=');
+    tc_wbuf_u64(b, p->cls[c]);
+    first = 0;
+  }
+  tc_wbuf_putc(b, '"');
+  tc_topk_item items[TC_TOPK_K];
+  size_t n = tc_topk_list(&p->top, items);
+  const char *na = n ? NULL : "no top value";
+  tc_wbuf_putc(b, ',');
+  if (n && tc_valprof_may_show(items[0].value, items[0].sites, min_sites))
+    csv_text(b, items[0].value);
+  else if (n)
+    na = "seen on fewer sites than --value-sites";
+  if (n) {
+    put_u64(b, items[0].count);
+    put_u64(b, items[0].err);
+    put_u64(b, items[0].sites);
+  } else {
+    tc_wbuf_puts(b, ",,,");
+  }
+  put_u64(b, p->top.floor);
+  put_text(b, na ? na : "");
+  tc_wbuf_putc(b, ',');
+}
+
+static void args_constant(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
+  static const char *const types[TC_VP_NTYPES] = {"null", "bool", "number", "string", "array",
+                                                  "object"};
+  if (p->k.state != TC_VP_CONST_YES) {
+    tc_wbuf_puts(b, ",,");
+    put_text(b, "values differ");
+    return;
+  }
+  tc_str v = {p->k.val, p->k.kept};
+  const char *na = "";
+  tc_wbuf_putc(b, ',');
+  if (p->k.type == TC_JT_NUMBER)
+    tc_wbuf_num(b, p->k.num);
+  else if (p->k.type == TC_JT_BOOL)
+    tc_wbuf_puts(b, p->k.num ? "true" : "false");
+  else if (p->k.type == TC_JT_NULL)
+    tc_wbuf_puts(b, "null");
+  else if (tc_valprof_may_show(v, p->k.sites, min_sites))
+    csv_text(b, v);
+  else
+    na = "seen on fewer sites than --value-sites";
+  put_text(b, types[__builtin_ctz(p->k.type)]);
+  put_text(b, na);
+}
+
+static void args_row(tc_wbuf *b, const tc_res_event *ev, const tc_res_arg *a, uint32_t min_sites) {
+  const tc_valprof *p = a->values;
+  csv_text(b, ev->name);
+  tc_wbuf_putc(b, ',');
+  csv_text(b, a->path);
+  put_u64(b, a->records);
+  put_u64(b, a->sites);
+  put_u64(b, p->n);
+  for (int t = 0; t < TC_VP_NTYPES; t++)
+    put_u64(b, p->types[t]);
+  const uint64_t sentinels[] = {p->zeros, p->minus1, p->cls[TC_VC_EMPTY], p->falses};
+  counts(b, sentinels, 4);
+  args_numbers(b, p);
+  args_strings(b, p, min_sites);
+  args_constant(b, p, min_sites);
+  char line[TC_VALUE_LINE_MAX];
+  tc_valprof_render(p, min_sites, line, sizeof line);
+  put_text(b, line);
+  tc_wbuf_putc(b, '\n');
+}
+
+tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir) {
+  tc_outfile *f;
+  tc_err e = tc_outfile_open(outdir, "census_args.csv", &f);
+  if (e)
+    return e;
+  tc_wbuf b;
+  tc_wbuf_init(&b, tc_outfile_fp(f));
+  const tc_census_result *r = c->census;
+  tc_wbuf_puts(&b, "event,path,records,sites,values,nulls,bools,numbers,strings,arrays,objects,"
+                   "zeros,minus_ones,empty_strings,falses,num_min,num_max,num_integer,"
+                   "num_fractional,num_negative");
+  for (int q = 0; q < TC_VALUE_NQ; q++) {
+    tc_wbuf_puts(&b, ",num_");
+    tc_wbuf_puts(&b, tc_value_quantile_keys[q]);
+  }
+  tc_wbuf_puts(&b, ",num_quantiles_exact,numbers_na,len_min,len_max,distinct,distinct_exact,"
+                   "classes,top_value,top_count,top_error,top_sites,top_error_bound,top_value_na,"
+                   "strings_na,constant,constant_type,constant_na,profile\n");
+  for (size_t i = 0; i < r->nevents; i++)
+    for (size_t k = 0; k < r->events[i].nargs; k++)
+      if (r->events[i].args[k].values)
+        args_row(&b, &r->events[i], &r->events[i].args[k], c->census->value_sites);
+  tc_wbuf_flush(&b);
+  return tc_outfile_commit(f);
+}

@@ -108,9 +108,10 @@ static void write_devtools(tc_jsonw *w, const tc_devtools_view *v) {
   tc_jsonw_arr_end(w);
 }
 
-/* ORDER: the phase keys in output order (tc_phase_sorted, once per file). */
+/* ORDER: the phase keys in output order (tc_phase_sorted, once per file);
+ * R: the result, for the value profiles' privacy rule and their reason. */
 static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total,
-                        const tc_devtools_view *dv, const int *order) {
+                        const tc_devtools_view *dv, const int *order, const tc_census_result *r) {
   tc_jsonw_obj(w);
   tc_jsonw_key(w, "name");
   tc_jsonw_strn(w, e->name);
@@ -159,6 +160,14 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
     tc_jsonw_uint(w, a->sites);
     tc_jsonw_key(w, "types");
     write_types(w, a->types);
+    tc_jsonw_key(w, "values");
+    if (a->values) {
+      tc_write_values_json(w, a->values, r->value_sites);
+    } else {
+      tc_jsonw_null(w);
+      tc_jsonw_key(w, "values_na");
+      tc_jsonw_str(w, tc_values_na(r));
+    }
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
@@ -199,7 +208,7 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir) {
   tc_phase_sorted(order);
   for (size_t i = 0; i < r->nevents; i++)
     write_event(&w, &r->events[i], c->corpus->nsites,
-                c->devtools ? &c->devtools->events[i] : NULL, order);
+                c->devtools ? &c->devtools->events[i] : NULL, order, c->census);
   tc_jsonw_arr_end(&w);
   tc_jsonw_key(&w, "declared_never_observed");
   if (c->devtools) {

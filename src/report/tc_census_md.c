@@ -60,12 +60,24 @@ static void md_devtools(tc_wbuf *b, const tc_devtools_view *v) {
   tc_wbuf_puts(b, "\n\n");
 }
 
-static void md_args(tc_wbuf *b, const tc_res_event *ev) {
+/* A profile line in a table cell: '|' would end the cell. */
+static void md_cell(tc_wbuf *b, const char *s) {
+  for (; *s; s++) {
+    if (*s == '|')
+      tc_wbuf_putc(b, '\\');
+    tc_wbuf_putc(b, *s);
+  }
+}
+
+/* The arguments' table with a value profile per path, then the manual's
+ * sentence for each constant or sentinel-dominated path. */
+static void md_args(tc_wbuf *b, const tc_res_event *ev, const tc_census_result *r) {
+  uint32_t value_sites = r->value_sites;
   if (!ev->nargs) {
     tc_wbuf_puts(b, "No record carries arguments.\n\n");
     return;
   }
-  tc_wbuf_puts(b, "| argument | records | sites | types |\n|---|---:|---:|---|\n");
+  tc_wbuf_puts(b, "| argument | records | sites | types | values |\n|---|---:|---:|---|---|\n");
   for (size_t i = 0; i < ev->nargs; i++) {
     const tc_res_arg *a = &ev->args[i];
     tc_wbuf_puts(b, "| `");
@@ -83,12 +95,34 @@ static void md_args(tc_wbuf *b, const tc_res_event *ev) {
         tc_wbuf_puts(b, tc_json_type_name(1u << t));
         first = 0;
       }
+    tc_wbuf_puts(b, " | ");
+    char line[TC_VALUE_LINE_MAX];
+    if (a->values)
+      tc_valprof_render(a->values, value_sites, line, sizeof line);
+    if (a->values) {
+      md_cell(b, line);
+    } else {
+      tc_wbuf_puts(b, "n/a (");
+      md_cell(b, tc_values_na(r));
+      tc_wbuf_putc(b, ')');
+    }
     tc_wbuf_puts(b, " |\n");
   }
   tc_wbuf_putc(b, '\n');
+  int any = 0;
+  for (size_t i = 0; i < ev->nargs; i++) {
+    char sentence[TC_VALUE_LINE_MAX + 256];
+    if (!tc_value_sentence(ev, &ev->args[i], value_sites, sentence, sizeof sentence))
+      continue;
+    tc_wbuf_puts(b, any++ ? "  \n" : "");
+    tc_wbuf_puts(b, sentence);
+  }
+  if (any)
+    tc_wbuf_puts(b, "\n\n");
 }
 
-static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtools_view *dv) {
+static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtools_view *dv,
+                     const tc_census_result *r) {
   tc_wbuf_puts(b, "## ");
   tc_wbuf_str_to_nul(b, ev->name);
   tc_wbuf_puts(b, "\n\n");
@@ -117,7 +151,7 @@ static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_de
   }
   if (dv)
     md_devtools(b, dv);
-  md_args(b, ev);
+  md_args(b, ev, r);
   if (ev->example.len) {
     tc_wbuf_puts(b, "```json\n");
     tc_event_pretty(b, ev->example, TC_EXAMPLE_ITEMS);
@@ -159,7 +193,8 @@ tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir) {
   const tc_census_result *r = c->census;
   md_header(&b, c);
   for (size_t i = 0; i < r->nevents; i++)
-    md_event(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL);
+    md_event(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL,
+             c->census);
   if (c->devtools && c->devtools->nnever) {
     tc_wbuf_puts(&b, "## Declared by DevTools, never observed\n\n");
     tc_wbuf_u64(&b, c->devtools->nnever);

@@ -10,6 +10,7 @@
 #include "io/tc_corpus.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_devtools.h"
+#include "report/tc_jsonw.h"
 #include "reduce/tc_run_facts.h"
 #include "report/tc_wbuf.h"
 
@@ -51,6 +52,31 @@ size_t tc_split_categories(const tc_res_event *e, tc_res_cat **out);
  * PUT (the table's quoting or none). */
 void tc_write_categories(tc_wbuf *b, const tc_res_event *e, const char *sep,
                          void (*put)(tc_wbuf *b, tc_str cat));
+
+/* Argument value profiles (issue 14). The quantiles census.json and
+ * census_args.csv give, and their keys. */
+#define TC_VALUE_NQ 6
+extern const double tc_value_quantiles[TC_VALUE_NQ];
+extern const char *const tc_value_quantile_keys[TC_VALUE_NQ];
+/* Room for any profile line of tc_valprof_render. */
+#define TC_VALUE_LINE_MAX 1024
+
+/* Why an arg path of R has no value profile; static. */
+const char *tc_values_na(const tc_census_result *r);
+
+/* census.json's `values` of one arg path: raw counts, numbers, strings
+ * (top values under the privacy rule: a value on fewer than MIN_SITES
+ * sites is null with `value_na`), the constant and the one-line profile. */
+void tc_write_values_json(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites);
+
+/* The manual-style sentence for A of E when its values are constant ("delay
+ * is always 0 on 1,466 of 1,466 records on 33 sites.") or one sentinel (0,
+ * -1, '', null, false) is at least half of them; else "" and 0. Writes at
+ * most CAP bytes (NUL included); returns the length it needed. */
+size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t min_sites, char *buf,
+                         size_t cap);
+
+tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir);
 
 /* "string", "number", ... for one TC_JT_* bit; static. */
 const char *tc_json_type_name(unsigned bit);

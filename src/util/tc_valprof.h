@@ -52,8 +52,9 @@
 #include "util/tc_topk.h"
 #include "util/tc_valclass.h"
 
-/* TC_JT_NULL .. TC_JT_OBJECT, as bit positions. */
+/* TC_JT_NULL .. TC_JT_OBJECT, as bit positions: types[] indices. */
 #define TC_VP_NTYPES 6
+enum { TC_VP_T_NULL, TC_VP_T_BOOL, TC_VP_T_NUMBER, TC_VP_T_STRING, TC_VP_T_ARRAY, TC_VP_T_OBJECT };
 
 #define TC_VP_WHOLE_URLS 1u /* top values keep URLs whole */
 
@@ -128,6 +129,10 @@ static inline int tc_valprof_exact_quantiles(const tc_valprof *p) { return !p->v
  * everything). Writes at most CAP bytes including a NUL (CAP > 0) and
  * returns the length the whole line needs, as snprintf does. */
 size_t tc_valprof_render(const tc_valprof *p, uint64_t min_sites, char *out, size_t cap);
+
+/* Whether string V, seen on SITES sites, may be printed under the privacy
+ * rule of tc_valprof_render (MIN_SITES; 0 shows everything). */
+int tc_valprof_may_show(tc_str v, uint64_t sites, uint64_t min_sites);
 
 /* Appends P. Equal states give equal bytes. */
 void tc_valprof_encode(const tc_valprof *p, tc_bin_buf *b);

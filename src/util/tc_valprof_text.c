@@ -147,9 +147,12 @@ static void quoted(line_t *l, const char *s, size_t n, int cut) {
 
 /* A string value, or what stands in for it when it may identify someone
  * and was seen on fewer than MIN_SITES sites. */
+int tc_valprof_may_show(tc_str v, uint64_t sites, uint64_t min_sites) {
+  return !v.len || tc_valclass_is_url(tc_valclass_str(v)) || sites >= min_sites;
+}
+
 static void shown(line_t *l, const char *s, size_t n, int cut, uint64_t sites, uint64_t min_sites) {
-  tc_str v = {s, n};
-  if (n && !tc_valclass_is_url(tc_valclass_str(v)) && sites < min_sites) {
+  if (!tc_valprof_may_show((tc_str){s, n}, sites, min_sites)) {
     catf(l, "(a value on %llu site%s)", (unsigned long long)sites, sites == 1 ? "" : "s");
     return;
   }

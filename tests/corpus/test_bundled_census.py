@@ -11,7 +11,10 @@ Without it the tests are skipped, saying so. Checks:
   renderers (the crawl is recorded with the recipe's default flags);
 - census.md says what the manual says of HTMLDocumentParser::
   PumpTokenizerIfPossible's flow pairs and of LayoutInvalidationTracking's
-  recording setting.
+  recording setting;
+- census.md shows the value profile of ActivateLayerTree's args.frameId and
+  args.layerTreeId, and of every argument path of the manual's example
+  events that the crawl holds, as census.json gives it.
 """
 import csv
 import json
@@ -140,6 +143,56 @@ class BundledCensus(unittest.TestCase):
         self.assertIn("A DevTools Performance recording contains this event only with Enable CSS "
                       "selector stats (slow) or Invalidation tracking turned on, which records "
                       "disabled-by-default-devtools.timeline.invalidationTracking.", section)
+
+    def md_section(self, name):
+        return self.md.split("\n## %s\n" % name, 1)[1].split("\n## ", 1)[0]
+
+    def md_profile(self, name, path):
+        """The values cell of NAME's PATH in census.md, unescaped."""
+        for line in self.md_section(name).splitlines():
+            if line.startswith("| `%s` | " % path):
+                return re.split(r"(?<!\\)\|", line)[-2].strip().replace("\\|", "|")
+        return None
+
+    def json_profile(self, name, path):
+        for e in self.census["events"]:
+            if e["name"] == name:
+                for a in e["args"]:
+                    if a["path"] == path:
+                        return a["values"]["profile"]
+        return None
+
+    def test_census_md_shows_activate_layer_tree_profiles(self):
+        for path in ("args.frameId", "args.layerTreeId"):
+            want = self.json_profile("ActivateLayerTree", path)
+            self.assertTrue(want, path)
+            self.assertEqual(self.md_profile("ActivateLayerTree", path), want)
+
+    def test_census_md_shows_the_manual_example_paths(self):
+        def paths(value, path, out):
+            out.add(path)
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    paths(v, path + "." + k, out)
+            elif isinstance(value, list):
+                for v in value:
+                    paths(v, path + "[]", out)
+
+        shown = 0
+        for event in tracekit.manual_events():
+            args = event.get("args")
+            if not isinstance(args, dict):
+                continue
+            found = set()
+            for k, v in args.items():
+                paths(v, "args." + k, found)
+            for path in sorted(found):
+                want = self.json_profile(event["name"], path)
+                if want is None:
+                    continue
+                self.assertEqual(self.md_profile(event["name"], path), want, (event["name"], path))
+                shown += 1
+        self.assertGreater(shown, 50)
 
 
 if __name__ == "__main__":

@@ -54,8 +54,8 @@ def site_names():
                   if os.path.isdir(os.path.join(SITES, n)) and not n.startswith("_"))
 
 
-def manual_event_names(path=MANUAL):
-    """The name of every entry's example event in the manual.
+def manual_events(path=MANUAL):
+    """Every entry's example event in the manual that has a name.
 
     Each entry ends with a JSON example: a line that is exactly "{" up to the
     next line that is exactly "}". Nested objects are indented, so those two
@@ -63,12 +63,17 @@ def manual_event_names(path=MANUAL):
     """
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    names = []
+    events = []
     for block in re.findall(r"^\{\n.*?^\}$", text, re.M | re.S):
         event = json.loads(block)
         if isinstance(event.get("name"), str):
-            names.append(event["name"])
-    return names
+            events.append(event)
+    return events
+
+
+def manual_event_names(path=MANUAL):
+    """The name of every entry's example event in the manual."""
+    return [e["name"] for e in manual_events(path)]
 
 
 def _data(event):

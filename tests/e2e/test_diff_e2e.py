@@ -416,7 +416,10 @@ class Diff(unittest.TestCase):
         self.assertIn(bad + '/run.json: cannot read: No such file or directory', p.stderr)
         with open(os.path.join(self.path('outA'), 'census.json'), 'rb') as f:
             text = f.read()
-        for content, want in ((text[:1000], bad + r'/census.json: not valid JSON at byte \d+'),
+        # Cut after a comma, outside any string: an unclosed string has no
+        # offset (tc_jtree.h).
+        cut = text.rindex(b',', 0, 1000) + 1
+        for content, want in ((text[:cut], bad + r'/census.json: not valid JSON at byte \d+'),
                               (b'{"tool": "other"}', bad + '/census.json: not a tracecensus output'),
                               (text[:text.index(b'"events"')] + re.sub(
                                   rb'"records": (\d+)', rb'"records": "\1"',

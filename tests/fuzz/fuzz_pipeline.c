@@ -107,16 +107,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
+#define NCOMPARED 7
+
 typedef struct {
-  char *bytes[6];
-  size_t len[6];
+  char *bytes[NCOMPARED];
+  size_t len[NCOMPARED];
 } outputs;
 
-static const char *const compared[6] = {"census.json",  "census.csv",   "census.md",
-                                        "metrics.json", "metrics.csv", "metrics.md"};
+static const char *const compared[NCOMPARED] = {"census.json",  "census.csv",  "census.md",
+                                                "census_args.csv", "metrics.json", "metrics.csv",
+                                                "metrics.md"};
 
 static void read_outputs(const char *out, outputs *o) {
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < NCOMPARED; i++) {
     char p[400];
     snprintf(p, sizeof p, "%s/%s", out, compared[i]);
     FILE *f = fopen(p, "rb");
@@ -179,7 +182,8 @@ static void census(unsigned threads, size_t chunk, const char *out, outputs *o) 
   if (tc_metrics_reduce(r.metrics, &mr))
     abort();
   if (tc_write_census_json(&ctx, out) || tc_write_census_csv(&ctx, out) ||
-      tc_write_census_md(&ctx, out) || tc_write_run_json(&ctx, out) ||
+      tc_write_census_md(&ctx, out) || tc_write_census_args_csv(&ctx, out) ||
+      tc_write_run_json(&ctx, out) ||
       tc_write_metrics_csv(mr, out) || tc_write_metrics_json(mr, out) ||
       tc_write_metrics_md(mr, out))
     abort();
@@ -201,7 +205,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   outputs a, b;
   census(1, 1u << 20, out1, &a);
   census(2, 64 + (size_t)data[0] * 16, out2, &b);
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < NCOMPARED; i++) {
     if (a.len[i] != b.len[i] || memcmp(a.bytes[i], b.bytes[i], a.len[i]) != 0) {
       fprintf(stderr, "fuzz_pipeline: %s differs between the two runs\n", compared[i]);
       abort();

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -511,6 +512,16 @@ static void test_bad_event_slow_path(void **state) {
   tc_parser_free(p);
 }
 
+/* EV as a chunk of its own (the fast path), or with a bad event after it
+ * (SLOW: the chunk is parsed event by event). */
+static void parse_alone_or_beside_bad(tc_parser *p, const char *ev, int slow, chunk_run *r,
+                                      tc_parsed *out) {
+  char json[512];
+  snprintf(json, sizeof json, "[%s%s]", ev, slow ? ",{\"x\":}" : "");
+  parse_json(p, 0, r, json, out);
+  assert_int_equal(out->slow_path, slow);
+}
+
 /* Escapes are unescaped the same on the fast and the slow path. */
 static void test_unescaped_strings(void **state) {
   (void)state;
@@ -519,18 +530,61 @@ static void test_unescaped_strings(void **state) {
   static const char want_name[] = "a\"b\\c/\xc3\xa9\xf0\x9f\x98\x80\n\t\0z";
   tc_parser *p = tc_parser_create(NULL, 0);
   for (int slow = 0; slow < 2; slow++) {
-    char json[512];
-    snprintf(json, sizeof json, "[%s%s]", ev, slow ? ",{\"x\":}" : "");
     chunk_run r;
     tc_parsed out;
-    parse_json(p, 0, &r, json, &out);
-    assert_int_equal(out.slow_path, slow);
+    parse_alone_or_beside_bad(p, ev, slow, &r, &out);
     const tc_event *e = &out.events[0];
     assert_int_equal(e->err, TC_OK);
     assert_int_equal(e->name.len, sizeof want_name - 1);
     assert_memory_equal(e->name.ptr, want_name, sizeof want_name - 1);
     assert_str(e->cat, "cat");
     assert_int_equal(types_at(p, &out, e, "args.key"), TC_JT_NUMBER);
+    chunk_run_free(&r);
+  }
+  tc_parser_free(p);
+}
+
+/* Every value under args comes out as a leaf in document order, the same
+ * on the fast and the slow path; a number beyond double's range and a
+ * string with a bad escape are read from their text, not failing the
+ * event. */
+static void test_leaves(void **state) {
+  (void)state;
+  static const char ev[] =
+      "{\"name\":\"L\",\"args\":{\"n\":-1.5,\"s\":\"a\\u00e9\",\"b\":false,\"z\":null,"
+      "\"a\":[0,{\"k\":\"\"}],\"o\":{},\"big\":1e400,\"esc\":\"x\\qy\"}}";
+  static const struct {
+    const char *path;
+    uint8_t type;
+    double num;
+    const char *str;
+  } want[] = {
+      {"args.n", TC_JT_NUMBER, -1.5, NULL},     {"args.s", TC_JT_STRING, 0, "a\xc3\xa9"},
+      {"args.b", TC_JT_BOOL, 0, NULL},          {"args.z", TC_JT_NULL, 0, NULL},
+      {"args.a", TC_JT_ARRAY, 0, NULL},         {"args.a[]", TC_JT_NUMBER, 0, NULL},
+      {"args.a[]", TC_JT_OBJECT, 0, NULL},      {"args.a[].k", TC_JT_STRING, 0, ""},
+      {"args.o", TC_JT_OBJECT, 0, NULL},        {"args.big", TC_JT_NUMBER, HUGE_VAL, NULL},
+      {"args.esc", TC_JT_STRING, 0, "x\\qy"},
+  };
+  size_t n = sizeof want / sizeof want[0];
+  tc_parser *p = tc_parser_create(NULL, 0);
+  for (int slow = 0; slow < 2; slow++) {
+    chunk_run r;
+    tc_parsed out;
+    parse_alone_or_beside_bad(p, ev, slow, &r, &out);
+    const tc_event *e = &out.events[0];
+    assert_int_equal(e->err, TC_OK);
+    assert_int_equal(e->nleaf, n);
+    assert_int_equal(out.nleaves, n);
+    for (size_t i = 0; i < n; i++) {
+      const tc_leaf *lf = &out.leaves[e->leaf_begin + i];
+      assert_str(tc_parser_path(p, lf->path), want[i].path);
+      assert_int_equal(lf->type, want[i].type);
+      if (lf->type == TC_JT_NUMBER)
+        assert_true(lf->num == want[i].num);
+      if (want[i].str)
+        assert_str(lf->str, want[i].str);
+    }
     chunk_run_free(&r);
   }
   tc_parser_free(p);
@@ -601,6 +655,7 @@ int main(void) {
       cmocka_unit_test(test_wanted_values),
       cmocka_unit_test(test_bad_event_slow_path),
       cmocka_unit_test(test_unescaped_strings),
+      cmocka_unit_test(test_leaves),
       cmocka_unit_test(test_deep_nesting),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -84,8 +84,8 @@ static void whole_run_writes_every_file(void **state) {
   tc_census_outcome_free(&o);
   char names[256];
   assert_string_equal(testdir_list(dir, "out", names, sizeof names),
-                      "census.csv census.json census.md metrics.csv metrics.json metrics.md "
-                      "run.json");
+                      "census.csv census.json census.md census_args.csv metrics.csv "
+                      "metrics.json metrics.md run.json");
   char *census = testdir_read(dir, "out/census.json");
   assert_non_null(census);
   assert_non_null(strstr(census, "\"sites_total\": 2"));
@@ -115,7 +115,7 @@ static void no_metrics_writes_no_metrics_files(void **state) {
   tc_census_outcome_free(&o);
   char names[256];
   assert_string_equal(testdir_list(dir, "out", names, sizeof names),
-                      "census.csv census.json census.md run.json");
+                      "census.csv census.json census.md census_args.csv run.json");
   free(crawl);
   free(out);
 }

@@ -82,7 +82,7 @@ static void check_site_file(const char *path) {
   assert_int_equal(tc_partial_site_decode(bytes, len, &p, &why), TC_E_BAD_BINARY);
   assert_true(why.offset < len);
   bytes[len / 2] ^= 0x20;
-  bytes[8] = 2;
+  bytes[8] = (unsigned char)(TC_PARTIAL_VERSION + 1);
   assert_int_equal(tc_partial_site_decode(bytes, len, &p, &why), TC_E_PARTIAL_VERSION);
   assert_int_equal(why.offset, 8);
   free(bytes);

@@ -268,7 +268,7 @@ static void test_products(void **state) {
   (void)state;
   static const char *const yes[] = {"census.json", "census.csv",   "census.md", "run.json",
                                     "metrics.csv", "metrics.json", "metrics.md", "diff.md",
-                                    "diff.json",   "diff.csv",     "diff.html"};
+                                    "diff.json",   "diff.csv",     "diff.html", "census_args.csv"};
   for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
     assert_true(tc_outset_product(yes[i]));
   static const char *const no[] = {"", "census", "census.json.bak", ".census.json", "notes.txt",

@@ -1,0 +1,220 @@
+/* The value profiles of argument paths in the census outputs (issue 14):
+ * census.json's `values`, the manual-style sentence of census.md, and the
+ * shared pieces of census_args.csv. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/tc_census_report.h"
+#include "report/tc_jsonw.h"
+
+#define T_NULL 0
+#define T_BOOL 1
+#define T_NUMBER 2
+#define T_STRING 3
+
+const double tc_value_quantiles[TC_VALUE_NQ] = {0.05, 0.25, 0.5, 0.75, 0.95, 0.99};
+const char *const tc_value_quantile_keys[TC_VALUE_NQ] = {"p05", "p25", "p50", "p75", "p95", "p99"};
+
+static const char *const type_keys[TC_VP_NTYPES] = {"null", "bool", "number", "string", "array",
+                                                     "object"};
+
+static void put_uint(tc_jsonw *w, const char *k, uint64_t v) {
+  tc_jsonw_key(w, k);
+  tc_jsonw_uint(w, v);
+}
+
+static void json_numbers(tc_jsonw *w, const tc_valprof *p) {
+  tc_jsonw_key(w, "numbers");
+  if (!p->types[T_NUMBER]) {
+    tc_jsonw_null(w);
+    return;
+  }
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "min");
+  tc_jsonw_num(w, p->min);
+  tc_jsonw_key(w, "max");
+  tc_jsonw_num(w, p->max);
+  put_uint(w, "integer", p->types[T_NUMBER] - p->frac);
+  put_uint(w, "fractional", p->frac);
+  put_uint(w, "negative", p->neg);
+  tc_jsonw_key(w, "quantiles");
+  tc_jsonw_obj(w);
+  for (int q = 0; q < TC_VALUE_NQ; q++) {
+    tc_jsonw_key(w, tc_value_quantile_keys[q]);
+    tc_jsonw_num(w, tc_valprof_quantile(p, tc_value_quantiles[q]));
+  }
+  tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "quantiles_exact");
+  tc_jsonw_bool(w, tc_valprof_exact_quantiles(p));
+  tc_jsonw_key(w, "quantile_rel_error");
+  tc_jsonw_num(w, tc_valprof_exact_quantiles(p) ? 0 : TC_SKETCH_ALPHA);
+  tc_jsonw_obj_end(w);
+}
+
+/* A top value or the constant: the text when the privacy rule allows it,
+ * else null with the reason. */
+static void json_value(tc_jsonw *w, tc_str v, uint64_t sites, uint32_t min_sites) {
+  tc_jsonw_key(w, "value");
+  if (tc_valprof_may_show(v, sites, min_sites)) {
+    tc_jsonw_strn(w, v);
+    return;
+  }
+  char why[96];
+  snprintf(why, sizeof why, "seen on %llu site%s, fewer than --value-sites %u",
+           (unsigned long long)sites, sites == 1 ? "" : "s", min_sites);
+  tc_jsonw_null(w);
+  tc_jsonw_key(w, "value_na");
+  tc_jsonw_str(w, why);
+}
+
+static void json_strings(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
+  tc_jsonw_key(w, "strings");
+  if (!p->types[T_STRING]) {
+    tc_jsonw_null(w);
+    return;
+  }
+  tc_jsonw_obj(w);
+  put_uint(w, "length_min", p->len_min);
+  put_uint(w, "length_max", p->len_max);
+  tc_jsonw_key(w, "classes");
+  tc_jsonw_obj(w);
+  for (int c = 0; c < TC_VC_COUNT; c++)
+    if (p->cls[c])
+      put_uint(w, tc_valclass_name((tc_vclass)c), p->cls[c]);
+  tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "distinct");
+  tc_jsonw_num(w, tc_hll_count(&p->distinct));
+  tc_jsonw_key(w, "distinct_exact");
+  tc_jsonw_bool(w, tc_hll_exact(&p->distinct));
+  tc_jsonw_key(w, "distinct_std_error");
+  tc_jsonw_num(w, tc_hll_exact(&p->distinct) ? 0 : 1.04 / sqrt((double)TC_HLL_M));
+  tc_jsonw_key(w, "top_urls_whole");
+  tc_jsonw_bool(w, (p->flags & TC_VP_WHOLE_URLS) != 0);
+  put_uint(w, "top_error_bound", p->top.floor);
+  tc_jsonw_key(w, "top");
+  tc_jsonw_arr(w);
+  tc_topk_item items[TC_TOPK_K];
+  size_t n = tc_topk_list(&p->top, items);
+  for (size_t i = 0; i < n; i++) {
+    tc_jsonw_obj(w);
+    json_value(w, items[i].value, items[i].sites, min_sites);
+    tc_jsonw_key(w, "truncated");
+    tc_jsonw_bool(w, items[i].truncated);
+    put_uint(w, "count", items[i].count);
+    put_uint(w, "error", items[i].err);
+    put_uint(w, "sites", items[i].sites);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+  tc_jsonw_obj_end(w);
+}
+
+static void json_constant(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
+  tc_jsonw_key(w, "constant");
+  if (p->k.state != TC_VP_CONST_YES) {
+    tc_jsonw_null(w);
+    return;
+  }
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "type");
+  tc_jsonw_str(w, type_keys[__builtin_ctz(p->k.type)]);
+  if (p->k.type == TC_JT_STRING) {
+    json_value(w, (tc_str){p->k.val, p->k.kept}, p->k.sites, min_sites);
+    tc_jsonw_key(w, "truncated");
+    tc_jsonw_bool(w, p->k.trunc);
+  } else {
+    tc_jsonw_key(w, "value");
+    if (p->k.type == TC_JT_NUMBER)
+      tc_jsonw_num(w, p->k.num);
+    else if (p->k.type == TC_JT_BOOL)
+      tc_jsonw_bool(w, p->k.num != 0);
+    else
+      tc_jsonw_null(w);
+  }
+  put_uint(w, "sites", p->k.sites);
+  tc_jsonw_obj_end(w);
+}
+
+const char *tc_values_na(const tc_census_result *r) {
+  return r->values ? "no value of this path was profiled" : "the run kept no value profiles";
+}
+
+void tc_write_values_json(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
+  tc_jsonw_obj(w);
+  put_uint(w, "values", p->n);
+  tc_jsonw_key(w, "types");
+  tc_jsonw_obj(w);
+  for (int t = 0; t < TC_VP_NTYPES; t++)
+    put_uint(w, type_keys[t], p->types[t]);
+  tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "sentinels");
+  tc_jsonw_obj(w);
+  put_uint(w, "zero", p->zeros);
+  put_uint(w, "minus_one", p->minus1);
+  put_uint(w, "empty_string", p->cls[TC_VC_EMPTY]);
+  put_uint(w, "null", p->types[T_NULL]);
+  put_uint(w, "false", p->falses);
+  tc_jsonw_obj_end(w);
+  json_numbers(w, p);
+  json_strings(w, p, min_sites);
+  json_constant(w, p, min_sites);
+  char line[TC_VALUE_LINE_MAX];
+  tc_valprof_render(p, min_sites, line, sizeof line);
+  tc_jsonw_key(w, "profile");
+  tc_jsonw_str(w, line);
+  tc_jsonw_obj_end(w);
+}
+
+/* The last part of PATH: "delay" of "args.data.delay". */
+static tc_str leaf_name(tc_str path) {
+  size_t i = path.len;
+  while (i > 0 && path.ptr[i - 1] != '.')
+    i--;
+  return (tc_str){path.ptr + i, path.len - i};
+}
+
+static void share(char *buf, size_t cap, uint64_t count, uint64_t n) {
+  unsigned __int128 c = count, t = n;
+  if (c * 100 < t)
+    snprintf(buf, cap, "< 1 %%");
+  else if (c < t && c * 100 > t * 99)
+    snprintf(buf, cap, "> 99 %%");
+  else
+    snprintf(buf, cap, "%u %%", (unsigned)((c * 200 + t) / (t * 2)));
+}
+
+size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t min_sites, char *buf,
+                         size_t cap) {
+  const tc_valprof *p = a->values;
+  buf[0] = '\0';
+  if (!p || !p->n)
+    return 0;
+  tc_str leaf = leaf_name(a->path);
+  char recs[32], total[32], vals[32], pct[16];
+  tc_fmt_thousands(a->records, recs, sizeof recs);
+  tc_fmt_thousands(e->records, total, sizeof total);
+  tc_fmt_thousands(p->n, vals, sizeof vals);
+  int n;
+  if (p->k.state == TC_VP_CONST_YES) {
+    char line[TC_VALUE_LINE_MAX];
+    tc_valprof_render(p, min_sites, line, sizeof line);
+    n = snprintf(buf, cap, "%.*s is %s on %s of %s records on %llu site%s.", (int)leaf.len,
+                 leaf.ptr, line, recs, total, (unsigned long long)a->sites,
+                 a->sites == 1 ? "" : "s");
+    return n < 0 ? 0 : (size_t)n;
+  }
+  static const char *const names[] = {"0", "-1", "''", "null", "false"};
+  uint64_t counts[] = {p->zeros, p->minus1, p->cls[TC_VC_EMPTY], p->types[T_NULL], p->falses};
+  int best = 0;
+  for (int i = 1; i < 5; i++)
+    if (counts[i] > counts[best])
+      best = i;
+  if (counts[best] * 2 < p->n)
+    return 0;
+  share(pct, sizeof pct, counts[best], p->n);
+  n = snprintf(buf, cap, "%.*s is %s on %s of %s values, in %s of %s records on %llu site%s.",
+               (int)leaf.len, leaf.ptr, names[best], pct, vals, recs, total,
+               (unsigned long long)a->sites, a->sites == 1 ? "" : "s");
+  return n < 0 ? 0 : (size_t)n;
+}
