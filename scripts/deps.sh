@@ -3,6 +3,7 @@
 # is missing. With --slurm, also Slurm and munge, for a test cluster on this
 # machine (tests/slurm/cluster.sh). With --test, also what the test suite
 # needs: Chromium for the recorder test and the HTML report's browser test,
+# pandas for the test that loads the tables as an analyst would,
 # Node for the schema and Lighthouse oracles and for playwright-core,
 # shellcheck and Slurm for the Slurm suite.
 set -euo pipefail
@@ -15,7 +16,7 @@ for arg in "$@"; do
   case $arg in
     --slurm) pkgs+=("${slurm[@]}") ;;
     --test)
-      pkgs+=(chromium libclang-rt-14-dev jq shellcheck "${slurm[@]}")
+      pkgs+=(chromium libclang-rt-14-dev jq shellcheck python3-pandas "${slurm[@]}")
       # Node may come from elsewhere than Debian (as on the project's machines,
       # whose nodejs bundles npm and conflicts with Debian's npm package).
       command -v node >/dev/null || pkgs+=(nodejs)

@@ -1,6 +1,9 @@
 
+#include <stdlib.h>
+
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
+#include "report/tc_jsonw.h"
 #include "report/tc_outfile.h"
 #include "report/tc_wbuf.h"
 
@@ -21,6 +24,30 @@ static void csv_text(tc_wbuf *b, tc_str s) {
   tc_wbuf_putc(b, '"');
   csv_body(b, s);
   tc_wbuf_putc(b, '"');
+}
+
+/* S as a JSON string inside a quoted CSV cell: its delimiters doubled
+ * for CSV, a quote inside it written \u0022 so the cell holds no other
+ * quote to double. */
+static void csv_json_str(tc_wbuf *b, tc_str s) {
+  tc_wbuf_put(b, "\"\"", 2);
+  const char *p = s.ptr, *end = s.len ? s.ptr + s.len : s.ptr, *q;
+  while (p < end && (q = memchr(p, '"', (size_t)(end - p)))) {
+    tc_json_escape(b, (tc_str){p, (size_t)(q - p)});
+    tc_wbuf_puts(b, "\\u0022");
+    p = q + 1;
+  }
+  tc_json_escape(b, (tc_str){p, (size_t)(end - p)});
+  tc_wbuf_put(b, "\"\"", 2);
+}
+
+/* A list is written as ",\"[" then its items, then "]\"": strings as a
+ * JSON array in one quoted cell, which any CSV reader gives back as text
+ * that a JSON parser reads as a list. */
+static void csv_list_item(tc_wbuf *b, size_t i, tc_str s) {
+  if (i)
+    tc_wbuf_putc(b, ',');
+  csv_json_str(b, s);
 }
 
 /* ",V" for each of N counts. */
@@ -82,6 +109,21 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
   tc_wbuf_putc(b, ',');
   if (v)
     tc_wbuf_puts(b, tc_recording_level_code(v->level));
+  tc_res_cat *cats;
+  size_t ncat = tc_split_categories(ev, &cats);
+  tc_wbuf_put(b, ",\"[", 3);
+  for (size_t i = 0; i < ncat; i++)
+    csv_list_item(b, i, cats[i].cat);
+  tc_wbuf_put(b, "]\"", 2);
+  free(cats);
+  if (v) {
+    tc_wbuf_put(b, ",\"[", 3);
+    for (size_t i = 0; i < v->nundeclared; i++)
+      csv_list_item(b, i, v->undeclared[i]);
+    tc_wbuf_put(b, "]\"", 2);
+  } else {
+    tc_wbuf_putc(b, ',');
+  }
   tc_wbuf_putc(b, '\n');
 }
 
@@ -96,7 +138,8 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
   tc_wbuf_puts(&b, "name,records,sites,sites_total,usage,records_per_site,categories,phases,"
                   "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
                   "dur_records,dur_median_us,dur_p95_us,duration,arg_paths,devtools_known,"
-                  "in_devtools_recording,undeclared_args,begin_end_unmatched,devtools_recording\n");
+                  "in_devtools_recording,undeclared_args,begin_end_unmatched,devtools_recording,"
+                  "categories_list,undeclared_args_list\n");
   for (size_t i = 0; i < r->nevents; i++)
     row(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL);
   tc_wbuf_flush(&b);

@@ -41,6 +41,27 @@ static void write_phases(tc_jsonw *w, const char *key, const tc_res_event *e,
   tc_jsonw_obj_end(w);
 }
 
+/* The same counts as an array of {"ph", "records"}: object keys that differ
+ * only in case ("B" and "b") are one column to case-insensitive readers
+ * (DuckDB's structs, SQL), an array element is a row to all of them. */
+static void write_phase_counts(tc_jsonw *w, const char *key, const tc_res_event *e,
+                               const uint64_t counts[TC_PH_COUNT], const int *order) {
+  tc_jsonw_key(w, key);
+  tc_jsonw_arr(w);
+  for (int i = 0; i < TC_PH_COUNT; i++) {
+    int k = order[i];
+    if (!e->ph[k])
+      continue;
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "ph");
+    tc_jsonw_str(w, tc_phase_key(k));
+    tc_jsonw_key(w, "records");
+    tc_jsonw_uint(w, counts[k]);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+}
+
 static void write_duration(tc_jsonw *w, const tc_res_event *e) {
   if (!e->dur.n) {
     tc_jsonw_null(w);
@@ -124,6 +145,8 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
   tc_jsonw_str(w, sentence);
   write_phases(w, "phases", e, e->ph, order);
   write_phases(w, "phases_with_args", e, e->ph_args, order);
+  write_phase_counts(w, "phase_counts", e, e->ph, order);
+  write_phase_counts(w, "phase_counts_with_args", e, e->ph_args, order);
   tc_jsonw_key(w, "pairs");
   write_pairs(w, e);
   tc_res_cat *cats;
