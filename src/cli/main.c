@@ -315,7 +315,8 @@ static int run_census(const census_job *j) {
       have_dt = 1;
   }
   tc_report_ctx ctx = {&corpus, &res, j->job, j->manifest, have_dt ? &dt : NULL, schema_path,
-                       schema ? tc_schema_generator(schema) : NULL, schema_error};
+                       schema ? tc_schema_generator(schema) : NULL, schema_error,
+                       j->inputs, j->ninputs};
   if (!write_reports(&ctx, &res, tc_outset_dir(set), j->outdir)) {
     e = tc_interrupt_commit(set, &sw);
     set = NULL;

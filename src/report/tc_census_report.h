@@ -25,12 +25,50 @@ typedef struct {
   const char *schema_path;
   const char *schema_generator;
   const char *schema_error;
+  /* The INPUTs as given (census.md and report.html name the corpus by
+   * them); NULL and 0 when the caller has none to tell. */
+  const char *const *inputs;
+  int ninputs;
 } tc_report_ctx;
 
 tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir);
 tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir);
 tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir);
 tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir);
+
+/* Names compared as people look them up: ASCII letters without regard to
+ * case, then bytewise, so the order is total. */
+int tc_name_cmp(tc_str a, tc_str b);
+
+/* The events of R in tc_name_cmp order, as a malloc'd array of pointers
+ * into R that the caller frees; NULL when memory fails. */
+const tc_res_event **tc_events_by_name(const tc_census_result *r);
+
+/* One (category, event) pair of the index by category: every event under
+ * each of its categories (tc_split_categories), an event without one under
+ * the empty category; by category, then event, both in tc_name_cmp order. */
+typedef struct {
+  tc_str cat; /* points into the event's strings */
+  const tc_res_event *event;
+} tc_cat_member;
+
+/* *OUT receives the malloc'd pairs the caller frees; returns their count,
+ * or 0 with *OUT NULL when memory fails. */
+size_t tc_category_index(const tc_census_result *r, tc_cat_member **out);
+
+/* The "product-version" of a trace's metadata ("Chrome/156.0..."), or an
+ * empty string; points into META. */
+tc_str tc_chrome_version(tc_str meta);
+
+typedef struct {
+  tc_str version; /* points into the run's metadata */
+  uint32_t traces;
+} tc_version_count;
+
+/* Each Chrome version the traces name, bytewise, with how many traces name
+ * it. *OUT receives a malloc'd array the caller frees; returns the count
+ * (0 with *OUT NULL when memory fails). */
+size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out);
 
 /* The manual's sentence for one event: "Observed 145,565 times on 182 of
  * 300 sites: 59,689 complete slices and 42,935 flow pairs." Writes at most

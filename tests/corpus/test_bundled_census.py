@@ -11,7 +11,12 @@ Without it the tests are skipped, saying so. Checks:
   renderers (the crawl is recorded with the recipe's default flags);
 - census.md says what the manual says of HTMLDocumentParser::
   PumpTokenizerIfPossible's flow pairs and of LayoutInvalidationTracking's
-  recording setting.
+  recording setting;
+- census.md is laid out for people (issue 11): a header whose figures are
+  census.json's, a summary row per event with its figures, sections in
+  name order without regard to case, an index by category holding every
+  event under each of its categories, every link landing on an anchor, and
+  no number in exponent form.
 """
 import csv
 import json
@@ -140,6 +145,67 @@ class BundledCensus(unittest.TestCase):
         self.assertIn("A DevTools Performance recording contains this event only with Enable CSS "
                       "selector stats (slow) or Invalidation tracking turned on, which records "
                       "disabled-by-default-devtools.timeline.invalidationTracking.", section)
+
+
+    def md_outside_code(self):
+        return re.sub(r"^```.*?^```$", "", self.md, flags=re.M | re.S)
+
+    def test_census_md_header(self):
+        c = self.census
+        head = self.md.split("## Rules in brief", 1)[0]
+        self.assertIn("**sites** %d surveyed (S), %d with traces" % (c["sites_total"], c["sites_with_traces"]),
+                      head)
+        self.assertIn("**traces** %d, holding %s event records of %d names"
+                      % (c["traces"], format(c["records"], ","), len(c["events"])), head)
+        self.assertIn("trace_engine", head)
+        self.assertIn(c["devtools_schema"]["generator"], head)
+        self.assertIn("**corpus** " + tracekit.CRAWL.replace("_", "\\_"), head)
+
+    def test_census_md_summary_rows_are_the_json_figures(self):
+        table = self.md.split("## Summary\n\n", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+        events = sorted(self.census["events"], key=lambda e: (e["name"].encode().lower(), e["name"].encode()))
+        self.assertEqual(len(table), len(events))
+        for row, e in zip(table, events):
+            cells = [x.strip() for x in re.split(r"(?<!\\)\|", row)[1:-1]]
+            link = re.fullmatch(r"\[(.*)\]\(#(ev-[A-Za-z0-9_-]+)\)", cells[0])
+            self.assertIsNotNone(link, row)
+            self.assertEqual(re.sub(r"\\(.)", r"\1", link.group(1)), e["name"])
+            dur = e["duration"]["class"] if e["duration"] else "n/a (no dur)"
+            self.assertEqual(cells[1:], [format(e["records"], ","), format(e["sites"], ","), e["usage"], dur,
+                                         "yes" if e["devtools_known"] else "no",
+                                         format(len(e["undeclared_args"]), ",")], e["name"])
+
+    def test_census_md_sections_in_name_order_without_case(self):
+        names = re.findall(r"^## (.*)$", self.md_outside_code(), re.M)
+        start = names.index("Events by category") + 1
+        sections = names[start:start + len(self.census["events"])]
+        want = sorted((e["name"] for e in self.census["events"]), key=lambda n: (n.encode().lower(), n.encode()))
+        self.assertEqual(sections, want)
+        self.assertEqual(names[start + len(want):], ["Declared by DevTools, never observed"])
+
+    def test_census_md_category_index(self):
+        index = self.md.split("## Events by category\n\n", 1)[1].split("\n\n<a id=", 1)[0]
+        got = set()
+        for line in index.splitlines():
+            m = re.match(r"- \*\*(.*?)\*\* \((\d+)\): (.*)$", line)
+            if not m:
+                continue
+            cat = re.sub(r"\\(.)", r"\1", m.group(1))
+            links = re.findall(r"\[((?:\\.|[^\]\\])*)\]\(#ev-", m.group(3))
+            self.assertEqual(len(links), int(m.group(2)), cat)
+            got |= {(cat, re.sub(r"\\(.)", r"\1", n)) for n in links}
+        want = {(c["name"], e["name"]) for e in self.census["events"] for c in e["categories"]}
+        want |= {("(no category)", e["name"]) for e in self.census["events"] if not e["categories"]}
+        self.assertEqual(got, want)
+
+    def test_census_md_links_land_and_numbers_have_no_exponent(self):
+        text = self.md_outside_code()
+        anchors = set(re.findall(r'<a id="([^"]+)"></a>', text))
+        targets = set(re.findall(r"\]\(#([^)]+)\)", text))
+        self.assertGreater(len(targets), len(self.census["events"]))
+        self.assertEqual(targets - anchors, set())
+        self.assertEqual(re.findall(r"\d(?:\.\d+)?e[+-]\d+", text), [])
+        self.assertIn("**usage** very high (", text)
 
 
 if __name__ == "__main__":
