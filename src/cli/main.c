@@ -215,6 +215,10 @@ static tc_err write_reports(const tc_report_ctx *ctx, const tc_run_result *res, 
     what = "metrics.*";
     e = tc_metrics_write(res->metrics, dir);
   }
+  if (!e) {
+    what = "report.html";
+    e = tc_write_report_html(ctx, res->metrics, dir);
+  }
   if (!e)
     return TC_OK;
   const char *file;

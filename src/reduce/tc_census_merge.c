@@ -293,6 +293,8 @@ tc_err tc_census_merge(tc_census_worker *const *workers, size_t nw, uint32_t nsi
   }
   if (!e && out->nevents > 1)
     qsort(out->events, out->nevents, sizeof *out->events, cmp_event);
+  if (!e)
+    e = tc_census_top_sites(workers, nw, nsites, out);
   tc_map_free(&m.cat_keys);
   tc_map_free(&m.arg_keys);
   free(m.cats);
@@ -314,6 +316,8 @@ void tc_census_result_free(tc_census_result *r) {
   for (size_t i = 0; i < r->nevents; i++)
     tc_sketch_free(&r->events[i].dur);
   free(r->events);
+  free(r->top);
+  free(r->site_records);
   tc_map_free(&r->strings);
   memset(r, 0, sizeof *r);
 }

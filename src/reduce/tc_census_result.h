@@ -48,7 +48,18 @@ typedef struct {
   tc_res_cat *all_cats; /* owns every event's cats slice */
   tc_res_arg *all_args; /* owns every event's args slice */
   tc_map strings;       /* owns every string above */
+  /* Records per site of the events with most records, for a report's
+   * sites x events heat map: top[k] indexes events (most records first,
+   * then by name), site_records[site * ntop + k] its records in that site
+   * (sites in corpus order). ntop = min(TC_TOP_EVENTS, nevents); memory
+   * follows sites, not values. */
+  uint32_t *top;
+  size_t ntop;
+  uint32_t nsites;
+  uint64_t *site_records;
 } tc_census_result;
+
+#define TC_TOP_EVENTS 20
 
 /* Merges NW workers' accumulators over NSITES sites into *OUT, which the
  * caller releases with tc_census_result_free. */
@@ -56,5 +67,10 @@ tc_err tc_census_merge(tc_census_worker *const *workers, size_t nw, uint32_t nsi
                        tc_census_result *out);
 
 void tc_census_result_free(tc_census_result *r);
+
+/* Fills R's top, ntop, nsites and site_records from the workers R was
+ * merged from (tc_census_merge calls it last). */
+tc_err tc_census_top_sites(tc_census_worker *const *workers, size_t nw, uint32_t nsites,
+                           tc_census_result *r);
 
 #endif

@@ -11,6 +11,7 @@
 #include "pipeline/tc_run.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_devtools.h"
+#include "reduce/tc_metrics_set.h"
 #include "report/tc_wbuf.h"
 
 /* Everything a census report needs besides the tables. */
@@ -36,6 +37,11 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir);
 tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir);
 tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir);
 
+/* report.html: the census and METRICS (NULL when the run computed none,
+ * which the page says) as one self-contained page with its plots. */
+tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_set *metrics,
+                            const char *outdir);
+
 /* Names compared as people look them up: ASCII letters without regard to
  * case, then bytewise, so the order is total. */
 int tc_name_cmp(tc_str a, tc_str b);
@@ -55,6 +61,12 @@ typedef struct {
 /* *OUT receives the malloc'd pairs the caller frees; returns their count,
  * or 0 with *OUT NULL when memory fails. */
 size_t tc_category_index(const tc_census_result *r, tc_cat_member **out);
+
+/* The first MAX of C's inputs in bytewise order, into OUT (pointers into
+ * C): the pages name the corpus the same whatever order the inputs were
+ * given in. Returns how many; 0 when there are none or memory fails. */
+#define TC_INPUTS_SHOWN 5
+size_t tc_inputs_shown(const tc_report_ctx *c, const char **out, size_t max);
 
 /* The "product-version" of a trace's metadata ("Chrome/156.0..."), or an
  * empty string; points into META. */

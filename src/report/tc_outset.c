@@ -26,7 +26,8 @@ struct tc_outset {
 };
 
 static const char *const products[] = {"census.json",  "census.csv",   "census.md", "run.json",
-                                       "metrics.csv", "metrics.json", "metrics.md"};
+                                       "metrics.csv", "metrics.json", "metrics.md",
+                                       "report.html"};
 
 int tc_outset_product(const char *name) {
   for (size_t i = 0; i < sizeof products / sizeof *products; i++)

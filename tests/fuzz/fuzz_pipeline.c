@@ -108,15 +108,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 }
 
 typedef struct {
-  char *bytes[6];
-  size_t len[6];
+  char *bytes[7];
+  size_t len[7];
 } outputs;
 
-static const char *const compared[6] = {"census.json",  "census.csv",   "census.md",
-                                        "metrics.json", "metrics.csv", "metrics.md"};
+static const char *const compared[7] = {"census.json",  "census.csv",  "census.md",  "metrics.json",
+                                        "metrics.csv", "metrics.md", "report.html"};
 
 static void read_outputs(const char *out, outputs *o) {
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < 7; i++) {
     char p[400];
     snprintf(p, sizeof p, "%s/%s", out, compared[i]);
     FILE *f = fopen(p, "rb");
@@ -177,7 +177,7 @@ static void census(unsigned threads, size_t chunk, const char *out, outputs *o) 
                        have_dt ? NULL : "no schema"};
   if (tc_write_census_json(&ctx, out) || tc_write_census_csv(&ctx, out) ||
       tc_write_census_md(&ctx, out) || tc_write_run_json(&ctx, out) ||
-      tc_metrics_write(r.metrics, out))
+      tc_metrics_write(r.metrics, out) || tc_write_report_html(&ctx, r.metrics, out))
     abort();
   read_outputs(out, o);
   if (have_dt)
@@ -196,7 +196,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   outputs a, b;
   census(1, 1u << 20, out1, &a);
   census(2, 64 + (size_t)data[0] * 16, out2, &b);
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < 7; i++) {
     if (a.len[i] != b.len[i] || memcmp(a.bytes[i], b.bytes[i], a.len[i]) != 0) {
       fprintf(stderr, "fuzz_pipeline: %s differs between the two runs\n", compared[i]);
       abort();
