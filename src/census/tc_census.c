@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/tc_kernels.h"
 #include "util/tc_sketch.h"
 #include "util/tc_grow.h"
 #include "util/tc_json_valid.h"
@@ -13,7 +12,6 @@
 
 struct tc_census_worker {
   const tc_parser *parser; /* borrowed: path ids are this parser's */
-  int kernels;
   tc_map names, cats;
   struct per_name {
     tc_sketch dur;
@@ -25,12 +23,11 @@ struct tc_census_worker {
   tc_site_acc **sites; /* by site index, lazily created */
 };
 
-tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser, int kernels) {
+tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser) {
   tc_census_worker *w = calloc(1, sizeof *w);
   if (!w)
     return NULL;
   w->parser = parser;
-  w->kernels = kernels;
   tc_map_init(&w->names);
   tc_map_init(&w->cats);
   w->nsites = nsites;
@@ -146,17 +143,8 @@ static tc_err offer_example(tc_census_worker *w, uint32_t id, tc_origin o,
   return TC_OK;
 }
 
-static int needs_order(char ph) {
-  switch (ph) {
-  case 'B': case 'E': case 's': case 'f': case 'b': case 'e': case 'S': case 'F':
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const tc_chunk *c,
-                        uint32_t i, const tc_parsed *p, tc_seq *seq) {
+                        uint32_t i, const tc_parsed *p) {
   const tc_event *ev = &p->events[i];
   uint32_t id;
   tc_err e = name_id(w, ev->name, &id);
@@ -197,47 +185,18 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
     s->paths[slot].types |= pr->types;
   }
 
-  if ((e = offer_example(w, id, o, c, i, ev)))
-    return e;
-
-  char ph = ev->ph.len == 1 ? ev->ph.ptr[0] : '\0';
-  /* Thread extents are for the kernels' window. Metadata records carry ts 0:
-   * they would stretch every thread's extent. */
-  if (w->kernels && (ev->flags & TC_EV_HAS_TS) && ph != 'M') {
-    double end = ev->ts + ((ev->flags & TC_EV_HAS_DUR) && ev->dur > 0 ? ev->dur : 0);
-    if ((e = tc_seq_span(seq, ev->pid, ev->tid, ev->ts, end)))
-      return e;
-  }
-  /* A missing pid or tid is no process or thread at all, not 0. */
-  int64_t pid = (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID;
-  int64_t tid = (ev->flags & TC_EV_HAS_TID) ? ev->tid : TC_NO_ID;
-  int task = w->kernels ? tc_kernels_task_kind(ev->name, ev->cat, ph) : -1;
-  if (task >= 0) {
-    tc_ktask_event t = {pid, tid, ev->ts, (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1,
-                        c->events[i].index, ph, (uint8_t)task};
-    return tc_seq_push_task(seq, &t);
-  }
-  int for_kernels = w->kernels && tc_kernels_wants(ev->name, ev->cat, ph);
-  if (for_kernels || needs_order(ph)) {
-    tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
-                   (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, pid, tid, ev->id,
-                   c->events[i].index, for_kernels,
-                   ev->nwant ? p->wanted + ev->want_begin : NULL, ev->nwant};
-    if ((e = tc_seq_push(seq, &k)))
-      return e;
-  }
-  return TC_OK;
+  return offer_example(w, id, o, c, i, ev);
 }
 
 tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
-                           const tc_parsed *p, tc_seq *seq) {
+                           const tc_parsed *p) {
   tc_site_acc *s = site_of(w, o.site);
   if (!s)
     return TC_E_NOMEM;
   for (uint32_t i = 0; i < p->nevents; i++) {
     if (p->events[i].err)
       continue;
-    tc_err e = add_event(w, s, o, c, i, p, seq);
+    tc_err e = add_event(w, s, o, c, i, p);
     if (e)
       return e;
   }

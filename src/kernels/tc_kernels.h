@@ -37,6 +37,17 @@ typedef struct {
 
 void tc_kernel_opts_default(tc_kernel_opts *o);
 
+/* The limits of the options: a bucket shorter than TC_KERNELS_MIN_BUCKET_MS
+ * would make busy-rate and heap series longer than any reading needs; a
+ * refresh rate must be above 0 and at most TC_KERNELS_MAX_REFRESH_HZ (a
+ * frame budget of at least 1 ms). Both finite. */
+#define TC_KERNELS_MIN_BUCKET_MS 1.0
+#define TC_KERNELS_MAX_REFRESH_HZ 1000.0
+
+/* TC_OK, or TC_E_USAGE with the option out of its limits named in WHY
+ * (CAP bytes), in the words of a job file's key. */
+tc_err tc_kernel_opts_check(const tc_kernel_opts *o, char *why, size_t cap);
+
 /* Argument paths (census notation, e.g. "args.data.jsHeapSizeUsed",
  * "args.data.frames[].processId") whose values the kernels need. Static. */
 const char *const *tc_kernels_arg_paths(size_t *n);
@@ -64,8 +75,9 @@ typedef struct {
  * tc_kernels_wants/feed). */
 int tc_kernels_task_kind(tc_str name, tc_str cat, char ph);
 
-/* Copies what it needs from O (mark names included); O may be NULL, and a
- * bucket_ms or refresh_hz <= 0 takes the default. NULL when out of memory. */
+/* Copies what it needs from O (mark names included); O NULL means the
+ * defaults. NULL when out of memory, or when O is outside the limits of
+ * tc_kernel_opts_check: nothing falls back to a default unasked. */
 tc_kernels *tc_kernels_create(const tc_kernel_opts *o);
 
 /* What some part of the trace holds of thread (pid, tid): the earliest and

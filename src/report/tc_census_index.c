@@ -112,7 +112,7 @@ size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out) {
   if (!v)
     return 0;
   for (uint32_t i = 0; i < n; i++) {
-    tc_str s = tc_chrome_version(c->run->traces[i].shape.metadata);
+    tc_str s = tc_chrome_version(c->traces[i].shape.metadata);
     if (s.len)
       v[k++] = (tc_version_count){s, 1};
   }

@@ -167,7 +167,7 @@ static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_de
 }
 
 static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   tc_wbuf_puts(b, "# Trace event census\n\n**corpus** ");
   const char *in[TC_INPUTS_SHOWN];
   size_t nin = tc_inputs_shown(c, in, TC_INPUTS_SHOWN);
@@ -186,10 +186,6 @@ static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
   if (c->manifest) {
     tc_wbuf_puts(b, ", manifest ");
     md_text(b, tc_str_c(c->manifest));
-  }
-  if (c->job) {
-    tc_wbuf_puts(b, ", job ");
-    md_text(b, tc_str_c(c->job));
   }
   uint32_t with_traces = 0;
   for (uint32_t i = 0; i < c->corpus->nsites; i++)
@@ -232,8 +228,8 @@ static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
     tc_wbuf_puts(b, " (tools/schema/README.md says how it is made from DevTools' sources)");
   }
   tc_wbuf_puts(b, "\n\n");
-  if (c->run->traces_with_errors) {
-    tc_wbuf_u64(b, c->run->traces_with_errors);
+  if (c->totals->traces_with_errors) {
+    tc_wbuf_u64(b, c->totals->traces_with_errors);
     tc_wbuf_puts(b, " traces had errors; run.json lists every one with its file and byte offset.\n\n");
   }
   tc_wbuf_puts(
@@ -262,7 +258,7 @@ static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
 
 /* One row per event, in ORDER. */
 static void md_summary(tc_wbuf *b, const tc_report_ctx *c, const tc_res_event **order) {
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   uint32_t S = c->corpus->nsites;
   tc_wbuf_puts(b, "<a id=\"summary\"></a>\n\n## Summary\n\n"
                   "| event | records | sites | usage | duration | DevTools-known | undeclared args |\n"
@@ -324,7 +320,7 @@ static void md_categories(tc_wbuf *b, const tc_census_result *r) {
 }
 
 tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir) {
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   const tc_res_event **order = tc_events_by_name(r);
   if (!order)
     return TC_E_NOMEM;

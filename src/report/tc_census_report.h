@@ -7,17 +7,20 @@
 
 #include <stddef.h>
 
-#include "pipeline/tc_corpus.h"
-#include "pipeline/tc_run.h"
+#include "io/tc_corpus.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_devtools.h"
 #include "reduce/tc_metrics_set.h"
+#include "reduce/tc_run_facts.h"
 #include "report/tc_wbuf.h"
 
-/* Everything a census report needs besides the tables. */
+/* What the census writers read: the reduced results of a run, never the
+ * run itself. Every pointer is borrowed and outlives the writers' calls. */
 typedef struct {
   const tc_corpus *corpus;
-  const tc_run_result *run;
+  const tc_census_result *census;
+  const tc_trace_status *traces; /* parallel to corpus->traces */
+  const tc_run_totals *totals;
   const char *job;      /* job file, or NULL for an ad-hoc run */
   const char *manifest; /* or NULL */
   /* DevTools' view, or NULL when the schema could not be loaded; then
@@ -37,9 +40,10 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir);
 tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir);
 tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir);
 
-/* report.html: the census and METRICS (NULL when the run computed none,
- * which the page says) as one self-contained page with its plots. */
-tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_set *metrics,
+/* report.html: the census and the metrics reduction M (NULL when the run
+ * computed no metrics, which the page says) as one self-contained page
+ * with its plots. */
+tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *m,
                             const char *outdir);
 
 /* Names compared as people look them up: ASCII letters without regard to

@@ -24,7 +24,7 @@ static void count(FILE *fp, uint64_t v) {
 }
 
 static void header(FILE *fp, const tc_report_ctx *c) {
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   fputs("<h1>tracecensus report</h1>\n<p><b>corpus</b> ", fp);
   const char *in[TC_INPUTS_SHOWN];
   size_t nin = tc_inputs_shown(c, in, TC_INPUTS_SHOWN);
@@ -40,11 +40,6 @@ static void header(FILE *fp, const tc_report_ctx *c) {
   if (c->manifest) {
     fputs(", manifest <code>", fp);
     text(fp, c->manifest);
-    fputs("</code>", fp);
-  }
-  if (c->job) {
-    fputs(", job <code>", fp);
-    text(fp, c->job);
     fputs("</code>", fp);
   }
   uint32_t with_traces = 0;
@@ -110,7 +105,7 @@ static void part_begin(FILE *fp, int i) {
 }
 
 static const tc_devtools_view *view(const tc_report_ctx *c, const tc_res_event *e) {
-  return c->devtools ? &c->devtools->events[e - c->run->census.events] : NULL;
+  return c->devtools ? &c->devtools->events[e - c->census->events] : NULL;
 }
 
 static void summary(FILE *fp, const tc_report_ctx *c, const tc_res_event **order) {
@@ -128,7 +123,7 @@ static void summary(FILE *fp, const tc_report_ctx *c, const tc_res_event **order
       {"undeclared", "arg paths", "observed paths DevTools' declaration does not name",
        TC_HTML_NUM, 0},
   };
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   uint32_t S = c->corpus->nsites;
   tc_html_table_begin(fp, "summary", "Every event; type to filter, pick a value to narrow, "
                       "click a header to sort.", cols, sizeof cols / sizeof *cols);
@@ -169,7 +164,7 @@ static void summary(FILE *fp, const tc_report_ctx *c, const tc_res_event **order
 
 /* Sites (corpus order) x the events with most records. */
 static tc_err heatmap(FILE *fp, const tc_report_ctx *c) {
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   size_t rows = r->nsites, cols = r->ntop;
   const char **rl = malloc((rows ? rows : 1) * sizeof *rl);
   const char **na = malloc((rows ? rows : 1) * sizeof *na);
@@ -350,7 +345,7 @@ static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *
 
 static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction *m,
                    const tc_res_event **order, tc_wbuf *pretty) {
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   tc_html_begin(fp, "tracecensus report");
   header(fp, c);
   toc(fp);
@@ -379,12 +374,11 @@ static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction 
   return e;
 }
 
-tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_set *metrics,
+tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *m,
                             const char *outdir) {
-  const tc_res_event **order = tc_events_by_name(&c->run->census);
+  const tc_res_event **order = tc_events_by_name(c->census);
   tc_wbuf *pretty = malloc(sizeof *pretty);
-  tc_metrics_reduction *m = NULL;
-  tc_err e = !order || !pretty ? TC_E_NOMEM : metrics ? tc_metrics_reduce(metrics, &m) : TC_OK;
+  tc_err e = !order || !pretty ? TC_E_NOMEM : TC_OK;
   tc_outfile *f = NULL;
   if (!e)
     e = tc_outfile_open(outdir, "report.html", &f);
@@ -395,7 +389,6 @@ tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_set *metric
     else
       e = tc_outfile_commit(f);
   }
-  tc_metrics_reduction_free(m);
   free(pretty);
   free(order);
   return e;
