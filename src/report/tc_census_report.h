@@ -77,12 +77,13 @@ size_t tc_inputs_shown(const tc_report_ctx *c, const char **out, size_t max);
 tc_str tc_chrome_version(tc_str meta);
 
 typedef struct {
-  tc_str version; /* points into the run's metadata */
+  tc_str version; /* points into a trace's metadata or the corpus */
   uint32_t traces;
 } tc_version_count;
 
 /* Each Chrome version the traces name, bytewise, with how many traces name
- * it. *OUT receives a malloc'd array the caller frees; returns the count
+ * it: a trace's metadata "product-version", else the manifest's
+ * chrome_version of its site (a --trace-startup trace has no metadata). *OUT receives a malloc'd array the caller frees; returns the count
  * (0 with *OUT NULL when memory fails). */
 size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out);
 

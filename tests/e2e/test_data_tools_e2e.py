@@ -12,13 +12,14 @@ import json
 import math
 import os
 import sys
+import tempfile
 import unittest
 
 try:
     import pandas as pd
 except ImportError:
     if sys.executable != '/usr/bin/python3' and os.path.exists('/usr/bin/python3'):
-        os.execv('/usr/bin/python3', ['/usr/bin/python3', *sys.argv])
+        os.execv('/usr/bin/python3', ['/usr/bin/python3', os.path.abspath(__file__), *sys.argv[1:]])
     print('pandas not found (scripts/deps.sh --test installs python3-pandas)')
     sys.exit(1 if os.environ.get('TC_REQUIRE_ORACLES') == '1' else 77)
 
@@ -77,6 +78,22 @@ class DataTools(unittest.TestCase):
             row = df[df['site'] == s['site']]
             self.assertEqual(len(row), 1)
             self.assertTrue(math.isnan(row['tbt_ms'].iloc[0]))
+
+    def test_list_cells_survive_quotes_and_commas(self):
+        """A category with a quote, a backslash and a non-ASCII letter reads
+        back whole from its JSON-list cell."""
+        tmp = tempfile.mkdtemp(prefix='tc-lists-')
+        trace = os.path.join(tmp, 'site.json')
+        cat = 'q"uote\\back ü'
+        with open(trace, 'w', encoding='utf-8') as f:
+            json.dump([{'name': 'E', 'cat': cat + ',plain', 'ph': 'X', 'ts': 1, 'dur': 2, 'pid': 1,
+                        'tid': 1, 'args': {}}], f)
+        rc, err, out = run_census([trace])
+        self.assertEqual(rc, 0, err)
+        df = pd.read_csv(os.path.join(out, 'census.csv'))
+        self.assertEqual(json.loads(df['categories_list'][0]), sorted([cat, 'plain']))
+        self.assertEqual(load(out)['events'][0]['categories'],
+                         [{'name': n, 'records': 1} for n in sorted([cat, 'plain'])])
 
 
 if __name__ == '__main__':
