@@ -12,7 +12,8 @@
 
 static const char usage_census[] =
     "usage: tracecensus census [-T N] [-q | -v] [--manifest FILE] [--schema FILE]\n"
-    "                          [--chunk-bytes B] [--no-metrics] -o OUTDIR [--] INPUT...\n"
+    "                          [--chunk-bytes B] [--no-metrics] [--state DIR [--shard I/N]]\n"
+    "                          -o OUTDIR [--] INPUT...\n"
     "\n"
     "Counts every event of every trace under INPUT (corpus directories, one\n"
     "subdirectory per site, or single trace files, each its own site) and writes\n"
@@ -29,31 +30,55 @@ static const char usage_census[] =
     "      --chunk-bytes=B  size of the chunks big traces are split into\n"
     "                       (4096 to 1073741824, default 1048576)\n"
     "      --no-metrics     census only, no metric kernels (to measure what they cost)\n"
+    "      --state=DIR      keep each finished site's partial state in DIR; run again\n"
+    "                       with the same DIR to resume, reusing every site whose\n"
+    "                       traces did not change (-v says how many)\n"
+    "      --shard=I/N      only the I-th of N shares of the sites (0 <= I < N), by a\n"
+    "                       hash of the site name; needs --state, writes no OUTDIR\n"
+    "                       (then -o is not needed): `tracecensus merge` adds them up\n"
     "  -q, --quiet          no progress and no summary line; problems are still named\n"
     "  -v, --verbose        also the settings, one line per trace, and what was cleaned\n"
     "  -h, --help           this text;  -V, --version  the version\n";
 
 static const char usage_run[] =
-    "usage: tracecensus run [-T N] [-q | -v] [--] JOB\n"
+    "usage: tracecensus run [-T N] [-q | -v] [--state DIR] [--shard I/N] [--] JOB\n"
     "\n"
     "Runs the census described by a job file (jobs/*.job: corpus, manifest, output,\n"
-    "threads, chunk_bytes, schema, bucket_ms, refresh_hz, window_start_mark,\n"
+    "threads, chunk_bytes, schema, state, bucket_ms, refresh_hz, window_start_mark,\n"
     "window_end_mark), exactly as `census` would with the same settings.\n"
     "\n"
     "  -T, --threads=N  worker threads, overriding the job's `threads`\n"
+    "      --state=DIR  partial state folder, overriding the job's `state`\n"
+    "      --shard=I/N  only shard I of N, into the state folder (see census --help)\n"
     "  -q, --quiet      no progress and no summary line; problems are still named\n"
     "  -v, --verbose    also the settings, one line per trace, and what was cleaned\n"
     "  -h, --help       this text;  -V, --version  the version\n";
 
+static const char usage_merge[] =
+    "usage: tracecensus merge [-q | -v] [--schema FILE] -o OUTDIR [--] STATEDIR...\n"
+    "\n"
+    "Adds up the partial state of the shards of one census (the DIRs of\n"
+    "`census --state DIR --shard I/N`, in any order) into OUTDIR: the same files,\n"
+    "byte for byte, as one run over the whole corpus. Refuses, naming what is\n"
+    "missing, when a site of the corpus has no partial in any STATEDIR.\n"
+    "\n"
+    "  -o, --output=OUTDIR  output folder, replaced as a whole (as census)\n"
+    "      --schema=FILE    DevTools schema (default: the bundled one)\n"
+    "  -q, --quiet          no summary line; problems are still named\n"
+    "  -v, --verbose        also one line per trace\n"
+    "  -h, --help           this text;  -V, --version  the version\n";
+
 static const char usage_all[] =
     "usage: tracecensus census [OPTIONS] -o OUTDIR INPUT...\n"
     "       tracecensus run [OPTIONS] JOB\n"
-    "       tracecensus help [census | run]\n"
+    "       tracecensus merge [OPTIONS] -o OUTDIR STATEDIR...\n"
+    "       tracecensus help [census | run | merge]\n"
     "       tracecensus -h | --help | -V | --version\n"
     "\n"
     "census  counts every event of every trace under INPUT and writes the census and\n"
     "        the runtime metrics into OUTDIR (`tracecensus census --help`)\n"
     "run     does the same for a job file (`tracecensus run --help`)\n"
+    "merge   adds up the partial state of shards into OUTDIR (`tracecensus merge --help`)\n"
     "\n"
     "Traces may be plain JSON, gzip or zstd (recognised by their bytes), as a JSON\n"
     "array of events or an object with traceEvents.\n"
@@ -62,13 +87,17 @@ static const char usage_all[] =
     "written, and run.json says what was skipped); 2 usage or fatal error, nothing\n"
     "written (OUTDIR keeps its previous outputs); killed by SIGINT, SIGTERM or SIGHUP\n"
     "the run removes its partial outputs and dies of that signal (a shell shows\n"
-    "128 + the signal: 130, 143, 129).\n";
+    "128 + the signal: 130, 143, 129); with --state it first finishes the traces\n"
+    "in progress and saves their sites, and the same command resumes.\n";
 
 const char *tc_args_usage(tc_cmd cmd) {
-  return cmd == TC_CMD_CENSUS ? usage_census : cmd == TC_CMD_RUN ? usage_run : usage_all;
+  return cmd == TC_CMD_CENSUS ? usage_census
+         : cmd == TC_CMD_RUN  ? usage_run
+         : cmd == TC_CMD_MERGE ? usage_merge
+                              : usage_all;
 }
 
-enum { OPT_MANIFEST = 256, OPT_SCHEMA, OPT_CHUNK, OPT_NO_METRICS };
+enum { OPT_MANIFEST = 256, OPT_SCHEMA, OPT_CHUNK, OPT_NO_METRICS, OPT_STATE, OPT_SHARD };
 
 static const struct option census_opts[] = {
     {"threads", required_argument, NULL, 'T'}, {"output", required_argument, NULL, 'o'},
@@ -76,6 +105,7 @@ static const struct option census_opts[] = {
     {"schema", required_argument, NULL, OPT_SCHEMA},
     {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
     {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
+    {"state", required_argument, NULL, OPT_STATE}, {"shard", required_argument, NULL, OPT_SHARD},
     {"quiet", no_argument, NULL, 'q'}, {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
@@ -83,8 +113,15 @@ static const struct option census_opts[] = {
 /* Run takes the census options that do not belong in the job file. */
 static const struct option run_opts[] = {
     {"threads", required_argument, NULL, 'T'}, {"quiet", no_argument, NULL, 'q'},
+    {"state", required_argument, NULL, OPT_STATE}, {"shard", required_argument, NULL, OPT_SHARD},
     {"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},       {NULL, 0, NULL, 0}};
+
+static const struct option merge_opts[] = {
+    {"output", required_argument, NULL, 'o'}, {"schema", required_argument, NULL, OPT_SCHEMA},
+    {"quiet", no_argument, NULL, 'q'},        {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0}};
 
 __attribute__((format(printf, 3, 4))) static tc_err usage_error(char *why, size_t cap,
                                                                 const char *fmt, ...) {
@@ -126,7 +163,9 @@ static tc_err option_error(char **argv, int before, int c, char *why, size_t cap
 
 static tc_err parse_options(int argc, char **argv, const struct option *opts, tc_args *a,
                             char *why, size_t cap) {
-  const char *shorts = a->cmd == TC_CMD_CENSUS ? ":T:o:qvhV" : ":T:qvhV";
+  const char *shorts = a->cmd == TC_CMD_CENSUS ? ":T:o:qvhV"
+                       : a->cmd == TC_CMD_MERGE ? ":o:qvhV"
+                                                : ":T:qvhV";
   opterr = 0;
   optind = 0; /* glibc: start afresh, whatever an earlier parse left */
   for (;;) {
@@ -177,6 +216,27 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
     case OPT_NO_METRICS:
       a->no_metrics = 1;
       break;
+    case OPT_STATE:
+      if (!*optarg)
+        return usage_error(why, cap, "--state needs a folder name, not ''");
+      a->state = optarg;
+      break;
+    case OPT_SHARD: {
+      char *slash = strchr(optarg, '/');
+      unsigned long long i, nn;
+      if (slash)
+        *slash = '\0';
+      int ok = slash && parse_uint(optarg, 0, 1000000, &i) && parse_uint(slash + 1, 1, 1000000, &nn) &&
+               i < nn;
+      if (slash)
+        *slash = '/';
+      if (!ok)
+        return usage_error(why, cap, "--shard needs I/N with 0 <= I < N (shard I of N), not '%s'",
+                           optarg);
+      a->shard = (unsigned)i;
+      a->nshards = (unsigned)nn;
+      break;
+    }
     default:
       return option_error(argv, before, c, why, cap);
     }
@@ -197,8 +257,11 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
         a->help_for = TC_CMD_CENSUS;
       else if (!strcmp(argv[2], "run"))
         a->help_for = TC_CMD_RUN;
+      else if (!strcmp(argv[2], "merge"))
+        a->help_for = TC_CMD_MERGE;
       else
-        return usage_error(why, cap, "no help on '%s': the commands are census and run", argv[2]);
+        return usage_error(why, cap, "no help on '%s': the commands are census, run and merge",
+                           argv[2]);
     }
     return TC_OK;
   }
@@ -210,15 +273,23 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     a->cmd = TC_CMD_CENSUS;
   else if (!strcmp(cmd, "run"))
     a->cmd = TC_CMD_RUN;
+  else if (!strcmp(cmd, "merge"))
+    a->cmd = TC_CMD_MERGE;
   else
     return usage_error(why, cap, "unknown command '%s'", cmd);
   /* The command's name stands where getopt expects the program's. */
   int n = argc - 1;
   char **v = argv + 1;
-  tc_err e = parse_options(n, v, a->cmd == TC_CMD_CENSUS ? census_opts : run_opts, a, why, cap);
+  tc_err e = parse_options(n, v,
+                           a->cmd == TC_CMD_CENSUS ? census_opts
+                           : a->cmd == TC_CMD_RUN  ? run_opts
+                                                   : merge_opts,
+                           a, why, cap);
   if (e || a->cmd == TC_CMD_HELP || a->cmd == TC_CMD_VERSION)
     return e;
   int nops = n - optind;
+  if (a->nshards && !a->state && a->cmd == TC_CMD_CENSUS)
+    return usage_error(why, cap, "--shard needs --state DIR (the merge reads the shards' state)");
   if (a->cmd == TC_CMD_RUN) {
     if (nops != 1)
       return nops ? usage_error(why, cap, "run takes one JOB, not %d", nops)
@@ -226,10 +297,14 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     a->job = v[optind];
     return TC_OK;
   }
-  if (!a->outdir)
-    return usage_error(why, cap, "census needs -o OUTDIR");
+  const char *name = a->cmd == TC_CMD_MERGE ? "merge" : "census";
+  if (!a->outdir && !a->nshards)
+    return usage_error(why, cap, "%s needs -o OUTDIR", name);
+  if (a->outdir && a->nshards)
+    return usage_error(why, cap, "a --shard run writes only its state: no -o (merge writes OUTDIR)");
   if (!nops)
-    return usage_error(why, cap, "census needs at least one INPUT");
+    return usage_error(why, cap, a->cmd == TC_CMD_MERGE ? "merge needs at least one STATEDIR"
+                                                        : "census needs at least one INPUT");
   if (!(a->inputs = malloc((size_t)nops * sizeof *a->inputs)))
     return TC_E_NOMEM;
   for (int i = 0; i < nops; i++)

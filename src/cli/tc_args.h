@@ -8,7 +8,7 @@
 
 #include "util/tc_error.h"
 
-typedef enum { TC_CMD_HELP, TC_CMD_VERSION, TC_CMD_CENSUS, TC_CMD_RUN } tc_cmd;
+typedef enum { TC_CMD_HELP, TC_CMD_VERSION, TC_CMD_CENSUS, TC_CMD_RUN, TC_CMD_MERGE } tc_cmd;
 
 typedef struct {
   tc_cmd cmd;
@@ -20,7 +20,9 @@ typedef struct {
   int no_metrics;
   const char *outdir, *manifest, *schema; /* census; NULL when not given */
   const char *job;                        /* run */
-  const char **inputs;                    /* census: malloc'd, into argv */
+  const char *state;                      /* census, run: --state DIR, or NULL */
+  unsigned shard, nshards;                /* --shard I/N; nshards 0 when not given */
+  const char **inputs;                    /* census: malloc'd, into argv; merge: the STATEDIRs */
   int ninputs;
 } tc_args;
 

@@ -50,9 +50,9 @@ typedef struct {
   tc_map strings;       /* owns every string above */
   /* Records per site of the events with most records, for a report's
    * sites x events heat map: top[k] indexes events (most records first,
-   * then by name), site_records[site * ntop + k] its records in that site
-   * (sites in corpus order). ntop = min(TC_TOP_EVENTS, nevents); memory
-   * follows sites, not values. */
+   * then by name), site_records[site * ntop + k] its records in the site
+   * of that corpus index, for sites 0 .. nsites-1 (a site past nsites was
+   * never folded: it has none). ntop = min(TC_TOP_EVENTS, nevents). */
   uint32_t *top;
   size_t ntop;
   uint32_t nsites;
@@ -61,16 +61,13 @@ typedef struct {
 
 #define TC_TOP_EVENTS 20
 
-/* Merges NW workers' accumulators over NSITES sites into *OUT, which the
- * caller releases with tc_census_result_free. */
+/* Merges NW workers' accumulators over NSITES sites into *OUT, site by site
+ * through tc_site_census_extract and tc_census_fold (reduce/tc_site_census.h),
+ * which the caller releases with tc_census_result_free. */
 tc_err tc_census_merge(tc_census_worker *const *workers, size_t nw, uint32_t nsites,
                        tc_census_result *out);
 
 void tc_census_result_free(tc_census_result *r);
 
-/* Fills R's top, ntop, nsites and site_records from the workers R was
- * merged from (tc_census_merge calls it last). */
-tc_err tc_census_top_sites(tc_census_worker *const *workers, size_t nw, uint32_t nsites,
-                           tc_census_result *r);
 
 #endif

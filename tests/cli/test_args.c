@@ -194,14 +194,44 @@ static void run_operands(void **state) {
   usage("run --manifest m a.job", "unknown option '--manifest'");
 }
 
+/* --state, --shard and the merge command, spelt every way. */
+static void state_and_shards(void **state) {
+  (void)state;
+  tc_args a;
+  ok("census --state st --shard=2/4 in", &a);
+  assert_string_equal(a.state, "st");
+  assert_int_equal(a.shard, 2);
+  assert_int_equal(a.nshards, 4);
+  assert_null(a.outdir);
+  tc_args_free(&a);
+  ok("run --shard 0/1 --state=st jobs/x.job", &a);
+  assert_int_equal(a.cmd, TC_CMD_RUN);
+  assert_int_equal(a.nshards, 1);
+  tc_args_free(&a);
+  ok("merge -o out s2 -- s0 s1", &a);
+  assert_int_equal(a.cmd, TC_CMD_MERGE);
+  assert_string_equal(a.outdir, "out");
+  expect_inputs(&a, 3, "s2", "s0", "s1");
+  tc_args_free(&a);
+}
+
 static void usage_errors_named(void **state) {
   (void)state;
   usage("", "missing command");
   usage("frobnicate", "unknown command 'frobnicate'");
-  usage("help frob", "no help on 'frob': the commands are census and run");
+  usage("help frob", "no help on 'frob': the commands are census, run and merge");
   usage("census", "census needs -o OUTDIR");
   usage("census in", "census needs -o OUTDIR");
   usage("census -o out", "census needs at least one INPUT");
+  usage("census --shard 1/4 in", "--shard needs --state DIR (the merge reads the shards' state)");
+  usage("census --state s --shard 4/4 in", "--shard needs I/N with 0 <= I < N (shard I of N), not '4/4'");
+  usage("census --state s --shard 1 in", "--shard needs I/N with 0 <= I < N (shard I of N), not '1'");
+  usage("census --state s --shard 0/4 -o o in",
+        "a --shard run writes only its state: no -o (merge writes OUTDIR)");
+  usage("census --state= -o o in", "--state needs a folder name, not ''");
+  usage("merge s0 s1", "merge needs -o OUTDIR");
+  usage("merge -o out", "merge needs at least one STATEDIR");
+  usage("merge -T 2 -o out s0", "unknown option '-T'");
   usage("census --bogus -o o in", "unknown option '--bogus'");
   usage("census --bogus=1 -o o in", "unknown option '--bogus'");
   usage("census --no-metrics=1 -o o in", "option '--no-metrics' takes no value");
@@ -227,6 +257,7 @@ int main(void) {
       cmocka_unit_test(threads_every_spelling), cmocka_unit_test(census_options),
       cmocka_unit_test(verbosity),              cmocka_unit_test(help_and_version),
       cmocka_unit_test(run_operands),           cmocka_unit_test(usage_errors_named),
+      cmocka_unit_test(state_and_shards),
   };
   return cmocka_run_group_tests_name("args", tests, NULL, NULL);
 }
