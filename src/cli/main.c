@@ -12,6 +12,7 @@
 #include "cli/tc_interrupt.h"
 #include "cli/tc_job.h"
 #include "cli/tc_progress.h"
+#include "diff/tc_diff_job.h"
 #include "pipeline/tc_census_job.h"
 
 enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
@@ -25,6 +26,7 @@ static int fail_usage(const char *msg, tc_cmd cmd) {
           cmd == TC_CMD_CENSUS  ? "census "
           : cmd == TC_CMD_RUN   ? "run "
           : cmd == TC_CMD_MERGE ? "merge "
+          : cmd == TC_CMD_DIFF  ? "diff "
                                 : "");
   return EXIT_FATAL;
 }
@@ -435,6 +437,50 @@ static int cmd_run(const tc_args *a) {
   return rc;
 }
 
+/* Says why output folder DIR could not be read for diff. */
+static void print_diff_load_failure(const char *dir, tc_err e, const tc_diff_why *why) {
+  fprintf(stderr, "tracecensus: %s/%s: ", dir, why->file ? why->file : "");
+  if (e == TC_E_OPEN)
+    fprintf(stderr, "cannot read: %s", strerror(why->errnum));
+  else if (e == TC_E_BAD_JSON && why->offset >= 0)
+    fprintf(stderr, "%s at byte %lld (%s)", tc_strerror(e), why->offset, why->detail);
+  else if (e == TC_E_BAD_OUTPUT || e == TC_E_BAD_JSON)
+    fprintf(stderr, "%s: %s", tc_strerror(e), why->detail);
+  else
+    fputs(tc_strerror(e), stderr);
+  fputs("; nothing compared\n", stderr);
+}
+
+/* diff: 0 no differences, 1 differences, 2 trouble (diff(1)'s convention). */
+static int cmd_diff(const tc_args *a) {
+  const tc_diff_hooks hooks = {tc_interrupt_begin, tc_interrupt_commit, tc_interrupt_abort};
+  tc_diff_outcome o;
+  tc_err e = tc_diff_job_run(a->diff_a, a->diff_b, a->outdir, &hooks, &o);
+  int rc = EXIT_FATAL;
+  if (o.stage == TC_DIFF_READ_A || o.stage == TC_DIFF_READ_B) {
+    if (e)
+      print_diff_load_failure(o.stage == TC_DIFF_READ_A ? a->diff_a : a->diff_b, e, &o.read_why);
+  } else if (o.stage == TC_DIFF_COMPARE && e) {
+    fprintf(stderr, "tracecensus: diff: %s\n", tc_strerror(e));
+  } else if (o.stage == TC_DIFF_COMPARE) {
+    tc_diff_write_md(o.diff, stdout);
+    rc = fflush(stdout) == 0 && !ferror(stdout) ? o.diff->changed : EXIT_FATAL;
+  } else if (o.stage == TC_DIFF_OUTSET) {
+    print_set_failure(a->outdir, e, &o.set_why);
+  } else if (o.stage == TC_DIFF_WRITE) {
+    fprintf(stderr, "tracecensus: %s/%s: cannot write: %s; %s keeps its previous outputs\n",
+            a->outdir, o.failed_file, o.errnum ? strerror(o.errnum) : tc_strerror(e), a->outdir);
+  } else if (e) {
+    fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
+            "previous outputs\n", a->outdir, o.set_why.path, strerror(o.set_why.errnum));
+  } else {
+    print_leftover(&o.set_why, 0);
+    rc = o.diff->changed;
+  }
+  tc_diff_outcome_free(&o);
+  return rc;
+}
+
 int main(int argc, char **argv) {
 #if defined(TC_SIMD_HASWELL) && (defined(__x86_64__) || defined(__i386__))
   /* The parser was built for AVX2; say so rather than die on SIGILL. */
@@ -461,6 +507,8 @@ int main(int argc, char **argv) {
     rc = cmd_census(&a);
   else if (a.cmd == TC_CMD_MERGE)
     rc = cmd_merge(&a);
+  else if (a.cmd == TC_CMD_DIFF)
+    rc = cmd_diff(&a);
   else
     rc = cmd_run(&a);
   tc_args_free(&a);

@@ -68,17 +68,39 @@ static const char usage_merge[] =
     "  -v, --verbose        also one line per trace\n"
     "  -h, --help           this text;  -V, --version  the version\n";
 
+static const char usage_diff[] =
+    "usage: tracecensus diff [-o OUTDIR] [--] A B\n"
+    "\n"
+    "Compares two output folders of tracecensus, A the baseline and B the current\n"
+    "crawl: events new in B and vanished from A, records per surveyed site and\n"
+    "share of sites with their change, argument paths and undeclared args that\n"
+    "appeared or vanished, the median and p90 across sites of busy rate, TBT, long\n"
+    "tasks, frame intervals and heap growth, and the sites whose metrics changed.\n"
+    "change = (B - A) / |A|; \"not comparable\" instead when the baseline is zero,\n"
+    "the sample counts differ or the conditions differ (S, the sites, a site's\n"
+    "Chrome major version or trace config, the metric options), saying what differs.\n"
+    "\n"
+    "  -o, --output=OUTDIR  write diff.md, diff.json, diff.csv and diff.html into\n"
+    "                       OUTDIR as one set (default: diff.md to stdout)\n"
+    "  -h, --help           this text;  -V, --version  the version\n"
+    "\n"
+    "Exit status, as diff(1)'s: 0 no differences, 1 differences, 2 trouble (a\n"
+    "folder lacks census.json or run.json, a file is not valid JSON or not an\n"
+    "output of this version, OUTDIR cannot be written).\n";
+
 static const char usage_all[] =
     "usage: tracecensus census [OPTIONS] -o OUTDIR INPUT...\n"
     "       tracecensus run [OPTIONS] JOB\n"
     "       tracecensus merge [OPTIONS] -o OUTDIR STATEDIR...\n"
-    "       tracecensus help [census | run | merge]\n"
+    "       tracecensus diff [-o OUTDIR] A B\n"
+    "       tracecensus help [census | run | merge | diff]\n"
     "       tracecensus -h | --help | -V | --version\n"
     "\n"
     "census  counts every event of every trace under INPUT and writes the census and\n"
     "        the runtime metrics into OUTDIR (`tracecensus census --help`)\n"
     "run     does the same for a job file (`tracecensus run --help`)\n"
     "merge   adds up the partial state of shards into OUTDIR (`tracecensus merge --help`)\n"
+    "diff    compares two output folders (`tracecensus diff --help`)\n"
     "\n"
     "Traces may be plain JSON, gzip or zstd (recognised by their bytes), as a JSON\n"
     "array of events or an object with traceEvents.\n"
@@ -94,6 +116,7 @@ const char *tc_args_usage(tc_cmd cmd) {
   return cmd == TC_CMD_CENSUS ? usage_census
          : cmd == TC_CMD_RUN  ? usage_run
          : cmd == TC_CMD_MERGE ? usage_merge
+         : cmd == TC_CMD_DIFF ? usage_diff
                               : usage_all;
 }
 
@@ -122,6 +145,9 @@ static const struct option merge_opts[] = {
     {"quiet", no_argument, NULL, 'q'},        {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
+static const struct option diff_opts[] = {
+    {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
 
 __attribute__((format(printf, 3, 4))) static tc_err usage_error(char *why, size_t cap,
                                                                 const char *fmt, ...) {
@@ -165,6 +191,7 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
                             char *why, size_t cap) {
   const char *shorts = a->cmd == TC_CMD_CENSUS ? ":T:o:qvhV"
                        : a->cmd == TC_CMD_MERGE ? ":o:qvhV"
+                       : a->cmd == TC_CMD_DIFF  ? ":o:hV"
                                                 : ":T:qvhV";
   opterr = 0;
   optind = 0; /* glibc: start afresh, whatever an earlier parse left */
@@ -259,8 +286,10 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
         a->help_for = TC_CMD_RUN;
       else if (!strcmp(argv[2], "merge"))
         a->help_for = TC_CMD_MERGE;
+      else if (!strcmp(argv[2], "diff"))
+        a->help_for = TC_CMD_DIFF;
       else
-        return usage_error(why, cap, "no help on '%s': the commands are census, run and merge",
+        return usage_error(why, cap, "no help on '%s': the commands are census, run, merge and diff",
                            argv[2]);
     }
     return TC_OK;
@@ -275,6 +304,8 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     a->cmd = TC_CMD_RUN;
   else if (!strcmp(cmd, "merge"))
     a->cmd = TC_CMD_MERGE;
+  else if (!strcmp(cmd, "diff"))
+    a->cmd = TC_CMD_DIFF;
   else
     return usage_error(why, cap, "unknown command '%s'", cmd);
   /* The command's name stands where getopt expects the program's. */
@@ -283,6 +314,7 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
   tc_err e = parse_options(n, v,
                            a->cmd == TC_CMD_CENSUS ? census_opts
                            : a->cmd == TC_CMD_RUN  ? run_opts
+                           : a->cmd == TC_CMD_DIFF ? diff_opts
                                                    : merge_opts,
                            a, why, cap);
   if (e || a->cmd == TC_CMD_HELP || a->cmd == TC_CMD_VERSION)
@@ -295,6 +327,13 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
       return nops ? usage_error(why, cap, "run takes one JOB, not %d", nops)
                   : usage_error(why, cap, "run needs a JOB file");
     a->job = v[optind];
+    return TC_OK;
+  }
+  if (a->cmd == TC_CMD_DIFF) {
+    if (nops != 2)
+      return usage_error(why, cap, "diff takes two output folders A and B, not %d", nops);
+    a->diff_a = v[optind];
+    a->diff_b = v[optind + 1];
     return TC_OK;
   }
   const char *name = a->cmd == TC_CMD_MERGE ? "merge" : "census";

@@ -155,8 +155,6 @@ static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, co
       .schema_path = o->schema_path,
       .schema_generator = o->schema ? tc_schema_generator(o->schema) : NULL,
       .schema_error = o->schema_error,
-      .inputs = opts->inputs,
-      .ninputs = opts->ninputs,
   };
   return write_all(o, dir);
 }

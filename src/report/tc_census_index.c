@@ -130,21 +130,22 @@ size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out) {
   return m;
 }
 
-static int cmp_cstr(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-size_t tc_inputs_shown(const tc_report_ctx *c, const char **out, size_t max) {
-  size_t n = c->ninputs > 0 ? (size_t)c->ninputs : 0;
-  const char **all = malloc((n ? n : 1) * sizeof *all);
-  if (!all)
-    return 0;
-  for (size_t i = 0; i < n; i++)
-    all[i] = c->inputs[i];
-  qsort(all, n, sizeof *all, cmp_cstr);
-  size_t k = n < max ? n : max;
-  for (size_t i = 0; i < k; i++)
-    out[i] = all[i];
-  free(all);
-  return k;
+tc_str tc_corpus_root(const tc_corpus *c) {
+  if (!c->ntraces)
+    return (tc_str){"", 0};
+  const char *first = c->traces[0].path;
+  size_t n = strlen(first);
+  for (uint32_t i = 1; i < c->ntraces && n; i++) {
+    const char *p = c->traces[i].path;
+    size_t k = 0;
+    while (k < n && p[k] == first[k])
+      k++;
+    n = k;
+  }
+  /* back to a whole folder name: what follows the prefix must start a name */
+  while (n && first[n - 1] != '/')
+    n--;
+  while (n > 1 && first[n - 1] == '/')
+    n--;
+  return (tc_str){first, n};
 }

@@ -169,20 +169,11 @@ static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_de
 static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
   const tc_census_result *r = c->census;
   tc_wbuf_puts(b, "# Trace event census\n\n**corpus** ");
-  const char *in[TC_INPUTS_SHOWN];
-  size_t nin = tc_inputs_shown(c, in, TC_INPUTS_SHOWN);
-  for (size_t i = 0; i < nin; i++) {
-    if (i)
-      tc_wbuf_puts(b, ", ");
-    md_text(b, tc_str_c(in[i]));
-  }
-  if ((size_t)c->ninputs > nin && nin) {
-    tc_wbuf_puts(b, " and ");
-    tc_wbuf_u64(b, (uint64_t)c->ninputs - nin);
-    tc_wbuf_puts(b, " more");
-  }
-  if (!nin)
-    tc_wbuf_puts(b, "n/a (the caller named no inputs)");
+  tc_str root = tc_corpus_root(c->corpus);
+  if (root.len)
+    md_text(b, root);
+  else
+    tc_wbuf_puts(b, "n/a (no trace was found)");
   if (c->manifest) {
     tc_wbuf_puts(b, ", manifest ");
     md_text(b, tc_str_c(c->manifest));

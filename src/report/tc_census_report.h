@@ -29,10 +29,6 @@ typedef struct {
   const char *schema_path;
   const char *schema_generator;
   const char *schema_error;
-  /* The INPUTs as given (census.md and report.html name the corpus by
-   * them); NULL and 0 when the caller has none to tell. */
-  const char *const *inputs;
-  int ninputs;
 } tc_report_ctx;
 
 tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir);
@@ -66,11 +62,11 @@ typedef struct {
  * or 0 with *OUT NULL when memory fails. */
 size_t tc_category_index(const tc_census_result *r, tc_cat_member **out);
 
-/* The first MAX of C's inputs in bytewise order, into OUT (pointers into
- * C): the pages name the corpus the same whatever order the inputs were
- * given in. Returns how many; 0 when there are none or memory fails. */
-#define TC_INPUTS_SHOWN 5
-size_t tc_inputs_shown(const tc_report_ctx *c, const char **out, size_t max);
+/* The folder that holds every trace of C (the longest common folder of
+ * their paths, "corpus/crawl" for the bundled crawl), empty when there is
+ * none: the pages name the corpus by it, the same however the run was
+ * given its inputs (folders, files, a merge of shards). Points into C. */
+tc_str tc_corpus_root(const tc_corpus *c);
 
 /* The "product-version" of a trace's metadata ("Chrome/156.0..."), or an
  * empty string; points into META. */

@@ -26,17 +26,14 @@ static void count(FILE *fp, uint64_t v) {
 static void header(FILE *fp, const tc_report_ctx *c) {
   const tc_census_result *r = c->census;
   fputs("<h1>tracecensus report</h1>\n<p><b>corpus</b> ", fp);
-  const char *in[TC_INPUTS_SHOWN];
-  size_t nin = tc_inputs_shown(c, in, TC_INPUTS_SHOWN);
-  for (size_t i = 0; i < nin; i++) {
-    fputs(i ? ", <code>" : "<code>", fp);
-    text(fp, in[i]);
+  tc_str root = tc_corpus_root(c->corpus);
+  if (root.len) {
+    fputs("<code>", fp);
+    tc_html_escape(fp, root);
     fputs("</code>", fp);
+  } else {
+    fputs("n/a (no trace was found)", fp);
   }
-  if ((size_t)c->ninputs > nin && nin)
-    fprintf(fp, " and %zu more", (size_t)c->ninputs - nin);
-  if (!nin)
-    fputs("n/a (the caller named no inputs)", fp);
   if (c->manifest) {
     fputs(", manifest <code>", fp);
     text(fp, c->manifest);

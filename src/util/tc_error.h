@@ -40,7 +40,9 @@
   X(PARTIAL_VERSION, "partial state file of another format version")           \
   X(STATE_MISMATCH, "state folders of runs with other settings or shard counts") \
   X(STATE_INCOMPLETE, "state folders do not hold every site")                  \
-  X(INTERRUPTED, "interrupted")
+  X(INTERRUPTED, "interrupted")                                                \
+  X(BAD_JSON, "not valid JSON")                                                \
+  X(BAD_OUTPUT, "not a tracecensus output of a known format")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,

@@ -133,23 +133,31 @@ static void argument_paths_and_types(void **state) {
   }
 }
 
+/* The duration and example details of NAME in site 1, where the chunk went. */
+static const tc_name_detail *detail(const char *name) {
+  const tc_site_acc *s = tc_census_site(worker, 1);
+  const tc_name_counts *c = tc_site_name(s, name_id(name));
+  assert_non_null(c);
+  return &s->detail[c - s->names];
+}
+
 static void durations(void **state) {
   (void)state;
-  const tc_sketch *d = tc_census_dur(worker, name_id("Paint"));
+  const tc_sketch *d = &detail("Paint")->dur;
   assert_int_equal(d->n, 3);
   assert_true(d->min == 5 && d->max == 500);
-  const uint64_t *below = tc_census_dur_below(worker, name_id("Paint"));
+  const uint64_t *below = detail("Paint")->dur_below;
   assert_int_equal(below[0], 1); /* < 10 us: 5 */
   assert_int_equal(below[1], 2); /* < 100 us: 5, 50 */
   assert_int_equal(below[2], 3); /* < 1 ms */
-  d = tc_census_dur(worker, name_id("Layout")); /* B and E carry no dur */
+  d = &detail("Layout")->dur; /* B and E carry no dur */
   assert_int_equal(d->n, 1);
   assert_true(d->min == 5000);
 }
 
 static void example_is_a_strict_event(void **state) {
   (void)state;
-  const tc_example *ex = tc_census_example(worker, name_id("Paint"));
+  const tc_example *ex = &detail("Paint")->ex;
   assert_true(ex->have);
   assert_int_equal(ex->site, 1);
   assert_int_equal(ex->index, 0);

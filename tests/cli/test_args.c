@@ -160,6 +160,8 @@ static void help_and_version(void **state) {
       {"census --help --bogus", TC_CMD_HELP, TC_CMD_CENSUS},
       {"-V", TC_CMD_VERSION, TC_CMD_HELP},         {"--version", TC_CMD_VERSION, TC_CMD_HELP},
       {"census -V", TC_CMD_VERSION, TC_CMD_HELP},  {"run --version", TC_CMD_VERSION, TC_CMD_HELP},
+      {"help diff", TC_CMD_HELP, TC_CMD_DIFF},     {"diff --help", TC_CMD_HELP, TC_CMD_DIFF},
+      {"diff a b -h", TC_CMD_HELP, TC_CMD_DIFF},   {"diff -V", TC_CMD_VERSION, TC_CMD_HELP},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     tc_args a;
@@ -215,11 +217,37 @@ static void state_and_shards(void **state) {
   tc_args_free(&a);
 }
 
+static void diff_operands(void **state) {
+  (void)state;
+  tc_args a;
+  ok("diff old new", &a);
+  assert_int_equal(a.cmd, TC_CMD_DIFF);
+  assert_string_equal(a.diff_a, "old");
+  assert_string_equal(a.diff_b, "new");
+  assert_null(a.outdir);
+  tc_args_free(&a);
+  ok("diff old -o out new", &a);
+  assert_string_equal(a.outdir, "out");
+  assert_string_equal(a.diff_b, "new");
+  tc_args_free(&a);
+  ok("diff --output=out -- -a -b", &a);
+  assert_string_equal(a.outdir, "out");
+  assert_string_equal(a.diff_a, "-a");
+  assert_string_equal(a.diff_b, "-b");
+  tc_args_free(&a);
+  usage("diff", "diff takes two output folders A and B, not 0");
+  usage("diff a b c", "diff takes two output folders A and B, not 3");
+  usage("diff -T 2 a b", "unknown option '-T'");
+  usage("diff a b -o", "option '-o' needs a value");
+  assert_non_null(strstr(tc_args_usage(TC_CMD_DIFF), "--output=OUTDIR"));
+  assert_non_null(strstr(tc_args_usage(TC_CMD_HELP), "tracecensus diff"));
+}
+
 static void usage_errors_named(void **state) {
   (void)state;
   usage("", "missing command");
   usage("frobnicate", "unknown command 'frobnicate'");
-  usage("help frob", "no help on 'frob': the commands are census, run and merge");
+  usage("help frob", "no help on 'frob': the commands are census, run, merge and diff");
   usage("census", "census needs -o OUTDIR");
   usage("census in", "census needs -o OUTDIR");
   usage("census -o out", "census needs at least one INPUT");
@@ -258,6 +286,7 @@ int main(void) {
       cmocka_unit_test(verbosity),              cmocka_unit_test(help_and_version),
       cmocka_unit_test(run_operands),           cmocka_unit_test(usage_errors_named),
       cmocka_unit_test(state_and_shards),
+      cmocka_unit_test(diff_operands),
   };
   return cmocka_run_group_tests_name("args", tests, NULL, NULL);
 }
