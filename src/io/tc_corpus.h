@@ -30,8 +30,6 @@ typedef struct {
   char *name;
   char *status; /* from the manifest, or NULL */
   char *reason; /* from the manifest, or NULL */
-  char *chrome_version; /* the manifest's chrome_version (the browser that
-                           recorded the site), or NULL */
   int in_manifest;
   int from_dir; /* a site folder exists for it */
   uint32_t ntraces;

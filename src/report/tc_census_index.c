@@ -113,9 +113,6 @@ size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out) {
     return 0;
   for (uint32_t i = 0; i < n; i++) {
     tc_str s = tc_chrome_version(c->traces[i].shape.metadata);
-    const char *listed = c->corpus->sites[c->corpus->traces[i].site].chrome_version;
-    if (!s.len && listed)
-      s = tc_str_c(listed);
     if (s.len)
       v[k++] = (tc_version_count){s, 1};
   }

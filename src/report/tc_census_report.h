@@ -73,13 +73,12 @@ tc_str tc_corpus_root(const tc_corpus *c);
 tc_str tc_chrome_version(tc_str meta);
 
 typedef struct {
-  tc_str version; /* points into a trace's metadata or the corpus */
+  tc_str version; /* points into a trace's metadata */
   uint32_t traces;
 } tc_version_count;
 
 /* Each Chrome version the traces name, bytewise, with how many traces name
- * it: a trace's metadata "product-version", else the manifest's
- * chrome_version of its site (a --trace-startup trace has no metadata). *OUT receives a malloc'd array the caller frees; returns the count
+ * it (its metadata's "product-version"; a --trace-startup trace has none). *OUT receives a malloc'd array the caller frees; returns the count
  * (0 with *OUT NULL when memory fails). */
 size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out);
 

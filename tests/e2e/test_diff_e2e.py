@@ -397,7 +397,10 @@ class Diff(unittest.TestCase):
         self.assertIn(bad + '/run.json: cannot read: No such file or directory', p.stderr)
         with open(os.path.join(self.path('outA'), 'census.json'), 'rb') as f:
             text = f.read()
-        for content, want in ((text[:1000], bad + r'/census.json: not valid JSON at byte \d+'),
+        # cut at a line's end: census.json holds one member a line, so the cut
+        # is never inside a string (where simdjson names no place)
+        cut = text.index(b'\n', 1000)
+        for content, want in ((text[:cut], bad + r'/census.json: not valid JSON at byte \d+'),
                               (b'{"tool": "other"}', bad + '/census.json: not a tracecensus output'),
                               (text[:text.index(b'"events"')] + re.sub(
                                   rb'"records": (\d+)', rb'"records": "\1"',
