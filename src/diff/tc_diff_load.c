@@ -224,6 +224,17 @@ static void fold_configs(tc_diff_side *s, site_config *c, uint32_t n) {
   }
 }
 
+/* The metadata of files[I]: its own, or (written once per distinct block)
+ * that of the earlier file its `metadata_of` names; NULL if none. */
+static const tc_jval *file_metadata(const tc_jval *files, uint32_t i) {
+  const tc_jval *meta = tc_jget(&files->u.items[i], "metadata");
+  double of;
+  if ((!meta || meta->type == TC_JNULL) &&
+      tc_jnum(tc_jget(&files->u.items[i], "metadata_of"), &of) && of >= 0 && of < i)
+    meta = tc_jget(&files->u.items[(uint32_t)of], "metadata");
+  return meta;
+}
+
 static tc_err read_run(tc_diff_side *s, tc_diff_why *why) {
   static const char F[] = "run.json";
   const tc_jval *root = tc_jtree_root(s->run);
@@ -261,7 +272,7 @@ static tc_err read_run(tc_diff_side *s, tc_diff_why *why) {
       free(configs);
       return bad(why, F, "files[%u].site is missing, not a string or not in `sites`", i);
     }
-    const tc_jval *meta = tc_jget(f, "metadata");
+    const tc_jval *meta = file_metadata(files, i);
     if (!tc_jstr(tc_jget(f, "chrome_version"), &ver))
       tc_jstr(tc_jget(meta, "user-agent"), &ver);
     add_major(st, chrome_major(ver));

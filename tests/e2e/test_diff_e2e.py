@@ -362,6 +362,25 @@ class Diff(unittest.TestCase):
         self.assertEqual((d['metric_distributions'], d['sites'], d['conditions_differ']), ([], [], []))
         self.assertEqual((d['events_new'], d['events_vanished'], d['events_changed']), ([], [], []))
 
+    def test_shared_metadata_block_is_followed(self):
+        # Two sites with the same trace: run.json writes their metadata once
+        # and the second file points at the first (`metadata_of`); a trace
+        # config added to both must show on both sites.
+        for corpus, config in (('M1', False), ('M2', True)):
+            for site in ('x', 'y'):
+                os.makedirs(self.path(corpus, site))
+                path = self.path(corpus, site, 't.json')
+                shutil.copy(os.path.join(THIRD_PARTY, self.sites[CONFIG]), path)
+                if config:
+                    edit_text(path, r'("product-version"\s*:)', r'"trace-config": "{}", \1')
+            p = run('census', '-q', '-o', self.path('out' + corpus), self.path(corpus))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            files = load(self.path('out' + corpus), 'run.json')['files']
+            self.assertEqual([f.get('metadata_of') for f in files], [None, 0])
+        rc, d = self.diff('outM1', 'outM2', 'diffM')
+        self.assertEqual(rc, 1)
+        self.assertEqual(d['conditions_differ'], ['site x: trace config differs', 'site y: trace config differs'])
+
     def test_same_folder_reports_nothing(self):
         rc, d = self.diff('outA', 'outA', 'diffAA')
         self.assertEqual(rc, 0)
