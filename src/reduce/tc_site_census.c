@@ -449,19 +449,6 @@ static int cmp_event(const void *a, const void *b) {
   return tc_str_cmp(((const tc_res_event *)a)->name, ((const tc_res_event *)b)->name);
 }
 
-typedef struct {
-  uint64_t records;
-  tc_str name;
-  uint32_t event;
-} ranked;
-
-static int cmp_ranked(const void *a, const void *b) {
-  const ranked *x = a, *y = b;
-  if (x->records != y->records)
-    return x->records > y->records ? -1 : 1;
-  return tc_str_cmp(x->name, y->name);
-}
-
 static int cmp_name(const void *key, const void *ev) {
   return tc_str_cmp(*(const tc_str *)key, ((const tc_res_event *)ev)->name);
 }
@@ -470,12 +457,13 @@ static int cmp_name(const void *key, const void *ev) {
  * records; R's events are sorted by name by now, the records' event
  * indexes still the fold's, so the top events are found again by name. */
 static tc_err top_sites(tc_census_fold *f, tc_census_result *r, tc_str *names) {
-  ranked *all = malloc((r->nevents ? r->nevents : 1) * sizeof *all);
+  /* most records first, then by name: the order of categories */
+  tc_res_cat *all = malloc((r->nevents ? r->nevents : 1) * sizeof *all);
   if (!all)
     return TC_E_NOMEM;
   for (size_t i = 0; i < r->nevents; i++)
-    all[i] = (ranked){r->events[i].records, r->events[i].name, (uint32_t)i};
-  qsort(all, r->nevents, sizeof *all, cmp_ranked);
+    all[i] = (tc_res_cat){r->events[i].name, r->events[i].records};
+  qsort(all, r->nevents, sizeof *all, cmp_cat);
   size_t k = r->nevents < TC_TOP_EVENTS ? r->nevents : TC_TOP_EVENTS;
   uint32_t nsites = 0;
   for (size_t i = 0; i < f->nrecs; i++)
@@ -489,11 +477,11 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, tc_str *names) {
     for (size_t i = 0; i < r->nevents; i++)
       col[i] = k;
     for (size_t t = 0; t < k; t++) {
-      const tc_res_event *ev = bsearch(&all[t].name, r->events, r->nevents, sizeof *r->events,
+      const tc_res_event *ev = bsearch(&all[t].cat, r->events, r->nevents, sizeof *r->events,
                                        cmp_name);
       top[t] = (uint32_t)(ev - r->events);
       for (size_t i = 0; i < r->nevents; i++)
-        if (tc_str_eq(names[i], all[t].name))
+        if (tc_str_eq(names[i], all[t].cat))
           col[i] = t;
     }
     for (size_t i = 0; i < f->nrecs; i++)
