@@ -3,6 +3,7 @@
 # is missing. With --slurm, also Slurm and munge, for a test cluster on this
 # machine (tests/slurm/cluster.sh). With --test, also what the test suite
 # needs: Chromium for the recorder test and the HTML report's browser test,
+# pandas for the test that loads the tables as an analyst would,
 # Node for the schema and Lighthouse oracles and for playwright-core,
 # shellcheck and Slurm for the Slurm suite, pandas to read census_args.csv back.
 set -euo pipefail

@@ -45,6 +45,11 @@ static tc_err write_metrics_md(const tc_census_outcome *o, const char *dir) {
   return o->metrics ? tc_write_metrics_md(o->metrics, dir) : TC_OK;
 }
 
+/* report.html: the census and, unless --no-metrics, the metrics. */
+static tc_err write_report_html(const tc_census_outcome *o, const char *dir) {
+  return tc_write_report_html(&o->report, o->metrics, dir);
+}
+
 static const struct {
   const char *name; /* the file, for a failure's message */
   tc_err (*write)(const tc_census_outcome *o, const char *dir);
@@ -57,6 +62,7 @@ static const struct {
     {"metrics.csv", write_metrics_csv},
     {"metrics.json", write_metrics_json},
     {"metrics.md", write_metrics_md},
+    {"report.html", write_report_html},
 };
 
 /* Runs every writer into DIR; on failure names the file and its errno

@@ -54,7 +54,18 @@ typedef struct {
   tc_vtab *values;      /* owns every arg's profile (tc_census_take_values); or NULL */
   uint32_t value_sites; /* the profiles' privacy rule: a string value is shown
                            when seen on this many sites (tc_valprof_render) */
+  /* Records per site of the events with most records, for a report's
+   * sites x events heat map: top[k] indexes events (most records first,
+   * then by name), site_records[site * ntop + k] its records in the site
+   * of that corpus index, for sites 0 .. nsites-1 (a site past nsites was
+   * never folded: it has none). ntop = min(TC_TOP_EVENTS, nevents). */
+  uint32_t *top;
+  size_t ntop;
+  uint32_t nsites;
+  uint64_t *site_records;
 } tc_census_result;
+
+#define TC_TOP_EVENTS 20
 
 /* Merges NW workers' accumulators over NSITES sites into *OUT, site by site
  * through tc_site_census_extract and tc_census_fold (reduce/tc_site_census.h),
@@ -63,5 +74,6 @@ tc_err tc_census_merge(tc_census_worker *const *workers, size_t nw, uint32_t nsi
                        tc_census_result *out);
 
 void tc_census_result_free(tc_census_result *r);
+
 
 #endif

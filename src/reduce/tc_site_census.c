@@ -292,8 +292,18 @@ tc_err tc_site_census_extract(tc_census_worker *const *workers, size_t nw, uint3
 
 /* ---- the corpus, one site at a time ---- */
 
+/* One site's records of one event, kept until the fold ends, when the
+ * events with most records are known (the heat map's columns): 16 bytes
+ * per (site, event) pair the units held, far less than the units. */
+typedef struct {
+  uint32_t site, event;
+  uint64_t records;
+} site_records;
+
 struct tc_census_fold {
   tc_census_result r;
+  site_records *recs;
+  size_t nrecs, recs_cap;
   size_t events_cap;
   sub_table cats, args;
   tc_example *best; /* by event index; raw owned */
@@ -335,6 +345,7 @@ void tc_census_fold_free(tc_census_fold *f) {
     tc_vtab_free(f->values);
     free(f->values);
   }
+  free(f->recs);
   tc_census_result_free(&f->r);
   free(f);
 }
@@ -392,6 +403,11 @@ tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census
     re->records += recs;
     re->sites += recs > 0;
     f->r.records += recs;
+    if (recs) {
+      if ((e = TC_GROW(f->recs, f->recs_cap, f->nrecs + 1)))
+        break;
+      f->recs[f->nrecs++] = (site_records){site, ev, recs};
+    }
     if ((e = tc_sketch_merge(&re->dur, &se->dur)))
       break;
     for (int k = 0; k < TC_DUR_NLIMITS; k++)
@@ -448,6 +464,59 @@ static int cmp_event(const void *a, const void *b) {
   return tc_str_cmp(((const tc_res_event *)a)->name, ((const tc_res_event *)b)->name);
 }
 
+static int cmp_name(const void *key, const void *ev) {
+  return tc_str_cmp(*(const tc_str *)key, ((const tc_res_event *)ev)->name);
+}
+
+/* The heat map's data (tc_census_result.top), from the kept per-site
+ * records; R's events are sorted by name by now, the records' event
+ * indexes still the fold's, so the top events are found again by name. */
+static tc_err top_sites(tc_census_fold *f, tc_census_result *r, tc_str *names) {
+  /* most records first, then by name: the order of categories */
+  tc_res_cat *all = malloc((r->nevents ? r->nevents : 1) * sizeof *all);
+  if (!all)
+    return TC_E_NOMEM;
+  for (size_t i = 0; i < r->nevents; i++)
+    all[i] = (tc_res_cat){r->events[i].name, r->events[i].records};
+  qsort(all, r->nevents, sizeof *all, cmp_cat);
+  size_t k = r->nevents < TC_TOP_EVENTS ? r->nevents : TC_TOP_EVENTS;
+  uint32_t nsites = 0;
+  for (size_t i = 0; i < f->nrecs; i++)
+    nsites = f->recs[i].site + 1 > nsites ? f->recs[i].site + 1 : nsites;
+  /* column of each fold index, or k for none */
+  size_t *col = malloc((r->nevents ? r->nevents : 1) * sizeof *col);
+  uint64_t *cells = calloc((size_t)nsites * k ? (size_t)nsites * k : 1, sizeof *cells);
+  uint32_t *top = malloc((k ? k : 1) * sizeof *top);
+  tc_err e = TC_E_NOMEM;
+  if (col && cells && top) {
+    for (size_t i = 0; i < r->nevents; i++)
+      col[i] = k;
+    for (size_t t = 0; t < k; t++) {
+      const tc_res_event *ev = bsearch(&all[t].cat, r->events, r->nevents, sizeof *r->events,
+                                       cmp_name);
+      top[t] = (uint32_t)(ev - r->events);
+      for (size_t i = 0; i < r->nevents; i++)
+        if (tc_str_eq(names[i], all[t].cat))
+          col[i] = t;
+    }
+    for (size_t i = 0; i < f->nrecs; i++)
+      if (col[f->recs[i].event] < k)
+        cells[(size_t)f->recs[i].site * k + col[f->recs[i].event]] += f->recs[i].records;
+    r->top = top;
+    r->ntop = k;
+    r->nsites = nsites;
+    r->site_records = cells;
+    top = NULL;
+    cells = NULL;
+    e = TC_OK;
+  }
+  free(top);
+  free(cells);
+  free(col);
+  free(all);
+  return e;
+}
+
 tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out) {
   tc_census_result *r = &f->r;
   void *all;
@@ -474,8 +543,17 @@ tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out) {
     for (size_t a = 0; !e && a < re->nargs; a++)
       e = own(&r->strings, &re->args[a].path);
   }
+  /* the fold's event indexes name events until the sort below */
+  tc_str *names = malloc((r->nevents ? r->nevents : 1) * sizeof *names);
+  if (!e && !names)
+    e = TC_E_NOMEM;
+  for (size_t i = 0; !e && i < r->nevents; i++)
+    names[i] = r->events[i].name;
   if (!e && r->nevents > 1)
     qsort(r->events, r->nevents, sizeof *r->events, cmp_event);
+  if (!e)
+    e = top_sites(f, r, names);
+  free(names);
   if (!e) {
     *out = *r;
     memset(r, 0, sizeof *r);

@@ -1,9 +1,36 @@
 
+#include <stdlib.h>
+
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
+#include "report/tc_jsonw.h"
 #include "report/tc_outfile.h"
 #include "report/tc_text.h"
 #include "report/tc_wbuf.h"
+
+/* S as a JSON string inside a quoted CSV cell: its delimiters doubled
+ * for CSV, a quote inside it written \u0022 so the cell holds no other
+ * quote to double. */
+static void csv_json_str(tc_wbuf *b, tc_str s) {
+  tc_wbuf_put(b, "\"\"", 2);
+  const char *p = s.ptr, *end = s.len ? s.ptr + s.len : s.ptr, *q;
+  while (p < end && (q = memchr(p, '"', (size_t)(end - p)))) {
+    tc_json_escape(b, (tc_str){p, (size_t)(q - p)});
+    tc_wbuf_puts(b, "\\u0022");
+    p = q + 1;
+  }
+  tc_json_escape(b, (tc_str){p, (size_t)(end - p)});
+  tc_wbuf_put(b, "\"\"", 2);
+}
+
+/* A list is written as ",\"[" then its items, then "]\"": strings as a
+ * JSON array in one quoted cell, which any CSV reader gives back as text
+ * that a JSON parser reads as a list. */
+static void csv_list_item(tc_wbuf *b, size_t i, tc_str s) {
+  if (i)
+    tc_wbuf_putc(b, ',');
+  csv_json_str(b, s);
+}
 
 /* ",V" for each of N counts. */
 static void counts(tc_wbuf *b, const uint64_t *v, size_t n) {
@@ -64,6 +91,21 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
   tc_wbuf_putc(b, ',');
   if (v)
     tc_wbuf_puts(b, tc_recording_level_code(v->level));
+  tc_res_cat *cats;
+  size_t ncat = tc_split_categories(ev, &cats);
+  tc_wbuf_put(b, ",\"[", 3);
+  for (size_t i = 0; i < ncat; i++)
+    csv_list_item(b, i, cats[i].cat);
+  tc_wbuf_put(b, "]\"", 2);
+  free(cats);
+  if (v) {
+    tc_wbuf_put(b, ",\"[", 3);
+    for (size_t i = 0; i < v->nundeclared; i++)
+      csv_list_item(b, i, v->undeclared[i]);
+    tc_wbuf_put(b, "]\"", 2);
+  } else {
+    tc_wbuf_putc(b, ',');
+  }
   tc_wbuf_putc(b, '\n');
 }
 
@@ -78,7 +120,8 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
   tc_wbuf_puts(&b, "name,records,sites,sites_total,usage,records_per_site,categories,phases,"
                   "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
                   "dur_records,dur_median_us,dur_p95_us,duration,arg_paths,devtools_known,"
-                  "in_devtools_recording,undeclared_args,begin_end_unmatched,devtools_recording\n");
+                  "in_devtools_recording,undeclared_args,begin_end_unmatched,devtools_recording,"
+                  "categories_list,undeclared_args_list\n");
   for (size_t i = 0; i < r->nevents; i++)
     row(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL);
   tc_wbuf_flush(&b);
@@ -100,7 +143,7 @@ static void put_num(tc_wbuf *b, double v) {
 
 static void put_text(tc_wbuf *b, const char *s) {
   tc_wbuf_putc(b, ',');
-  csv_text(b, (tc_str){s, strlen(s)});
+  tc_text_csv_cell(b, (tc_str){s, strlen(s)}, TC_CSV_QUOTE_ALWAYS);
 }
 
 static void args_numbers(tc_wbuf *b, const tc_valprof *p) {
@@ -148,7 +191,7 @@ static void args_strings(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
   const char *na = n ? NULL : "no top value";
   tc_wbuf_putc(b, ',');
   if (n && tc_valprof_may_show(items[0].value, items[0].sites, min_sites))
-    csv_text(b, items[0].value);
+    tc_text_csv_cell(b, items[0].value, TC_CSV_QUOTE_ALWAYS);
   else if (n)
     na = "seen on fewer sites than --value-sites";
   if (n) {
@@ -181,7 +224,7 @@ static void args_constant(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
   else if (p->k.type == TC_JT_NULL)
     tc_wbuf_puts(b, "null");
   else if (tc_valprof_may_show(v, p->k.sites, min_sites))
-    csv_text(b, v);
+    tc_text_csv_cell(b, v, TC_CSV_QUOTE_ALWAYS);
   else
     na = "seen on fewer sites than --value-sites";
   put_text(b, types[__builtin_ctz(p->k.type)]);
@@ -190,9 +233,9 @@ static void args_constant(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
 
 static void args_row(tc_wbuf *b, const tc_res_event *ev, const tc_res_arg *a, uint32_t min_sites) {
   const tc_valprof *p = a->values;
-  csv_text(b, ev->name);
+  tc_text_csv_cell(b, ev->name, TC_CSV_QUOTE_ALWAYS);
   tc_wbuf_putc(b, ',');
-  csv_text(b, a->path);
+  tc_text_csv_cell(b, a->path, TC_CSV_QUOTE_ALWAYS);
   put_u64(b, a->records);
   put_u64(b, a->sites);
   put_u64(b, p->n);

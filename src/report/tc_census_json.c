@@ -25,20 +25,38 @@ static void write_pairs(tc_jsonw *w, const tc_res_event *e) {
   tc_jsonw_obj_end(w);
 }
 
-/* KEY: an object of ph letter -> COUNTS[letter], for the letters E has
- * records of, in ORDER (tc_phase_sorted). */
+/* KEY: COUNTS[letter] for the letters E has records of, in ORDER
+ * (tc_phase_sorted): an object of ph letter -> count, or with AS_ROWS an
+ * array of {"ph", "records"}. Object keys that differ only in case ("B"
+ * and "b") are one column to case-insensitive readers (DuckDB's structs,
+ * SQL); an array element is a row to all of them. */
 static void write_phases(tc_jsonw *w, const char *key, const tc_res_event *e,
-                         const uint64_t counts[TC_PH_COUNT], const int *order) {
+                         const uint64_t counts[TC_PH_COUNT], const int *order, int as_rows) {
   tc_jsonw_key(w, key);
-  tc_jsonw_obj(w);
+  if (as_rows)
+    tc_jsonw_arr(w);
+  else
+    tc_jsonw_obj(w);
   for (int i = 0; i < TC_PH_COUNT; i++) {
     int k = order[i];
     if (!e->ph[k])
       continue;
-    tc_jsonw_key(w, tc_phase_key(k));
+    if (as_rows) {
+      tc_jsonw_obj(w);
+      tc_jsonw_key(w, "ph");
+      tc_jsonw_str(w, tc_phase_key(k));
+      tc_jsonw_key(w, "records");
+    } else {
+      tc_jsonw_key(w, tc_phase_key(k));
+    }
     tc_jsonw_uint(w, counts[k]);
+    if (as_rows)
+      tc_jsonw_obj_end(w);
   }
-  tc_jsonw_obj_end(w);
+  if (as_rows)
+    tc_jsonw_arr_end(w);
+  else
+    tc_jsonw_obj_end(w);
 }
 
 static void write_duration(tc_jsonw *w, const tc_res_event *e) {
@@ -123,8 +141,10 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
   tc_phase_sentence(e, sites_total, sentence, sizeof sentence);
   tc_jsonw_key(w, "sentence");
   tc_jsonw_str(w, sentence);
-  write_phases(w, "phases", e, e->ph, order);
-  write_phases(w, "phases_with_args", e, e->ph_args, order);
+  write_phases(w, "phases", e, e->ph, order, 0);
+  write_phases(w, "phases_with_args", e, e->ph_args, order, 0);
+  write_phases(w, "phase_counts", e, e->ph, order, 1);
+  write_phases(w, "phase_counts_with_args", e, e->ph_args, order, 1);
   tc_jsonw_key(w, "pairs");
   write_pairs(w, e);
   tc_res_cat *cats;

@@ -1,6 +1,8 @@
+#include <stdlib.h>
 
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
+#include "report/tc_html.h"
 #include "report/tc_outfile.h"
 #include "report/tc_pretty.h"
 #include "report/tc_wbuf.h"
@@ -26,6 +28,44 @@ static void thousands(tc_wbuf *b, uint64_t v) {
   char s[32];
   tc_fmt_thousands(v, s, sizeof s);
   tc_wbuf_puts(b, s);
+}
+
+/* V with DECIMALS decimals and thousands separators, never an exponent. */
+static void put_num(tc_wbuf *b, double v, int decimals) {
+  char s[64];
+  tc_html_fmt_num(v, decimals, s, sizeof s);
+  tc_wbuf_puts(b, s);
+}
+
+/* TEXT for a table cell or a link's text: the characters Markdown gives a
+ * meaning there are escaped with a backslash. */
+static void md_text(tc_wbuf *b, tc_str text) {
+  for (size_t i = 0; i < text.len; i++) {
+    if (text.ptr[i] && strchr("\\`*_[]<>|#", text.ptr[i]))
+      tc_wbuf_putc(b, '\\');
+    tc_wbuf_putc(b, text.ptr[i]);
+  }
+}
+
+/* The event's anchor, as report.html names its section. */
+static void event_id(tc_wbuf *b, tc_str name) {
+  tc_wbuf_flush(b); /* tc_html_id writes to the stream itself */
+  tc_html_id(b->fp, "ev", name);
+}
+
+static void anchor(tc_wbuf *b, tc_str name) {
+  tc_wbuf_puts(b, "<a id=\"");
+  event_id(b, name);
+  tc_wbuf_puts(b, "\"></a>");
+}
+
+/* [NAME](#its section) */
+static void event_link(tc_wbuf *b, tc_str name) {
+  tc_wbuf_putc(b, '[');
+  md_text(b, name);
+  tc_wbuf_puts(b, "](#");
+  event_id(b, name);
+  tc_wbuf_putc(b, ')');
 }
 
 #define TC_UNDECLARED_SHOWN 8
@@ -123,7 +163,8 @@ static void md_args(tc_wbuf *b, const tc_res_event *ev, const tc_census_result *
 
 static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtools_view *dv,
                      const tc_census_result *r) {
-  tc_wbuf_puts(b, "## ");
+  anchor(b, ev->name);
+  tc_wbuf_puts(b, "\n\n## ");
   tc_wbuf_str_to_nul(b, ev->name);
   tc_wbuf_puts(b, "\n\n");
   char sentence[1024];
@@ -134,7 +175,7 @@ static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_de
   tc_wbuf_puts(b, "  \n**usage** ");
   tc_wbuf_puts(b, tc_usage_label(ev->records, S));
   tc_wbuf_puts(b, " (");
-  tc_wbuf_g(b, S ? (double)ev->records / S : 0.0, 3);
+  put_num(b, S ? (double)ev->records / S : 0.0, 2);
   tc_wbuf_puts(b, " records per surveyed site)  \n");
   if (ev->dur.n) {
     tc_wbuf_puts(b, "**duration** ");
@@ -161,42 +202,170 @@ static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_de
 
 static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
   const tc_census_result *r = c->census;
-  tc_wbuf_puts(b, "# Trace event census\n\n");
+  tc_wbuf_puts(b, "# Trace event census\n\n**corpus** ");
+  tc_str root = tc_corpus_root(c->corpus);
+  if (root.len)
+    md_text(b, root);
+  else
+    tc_wbuf_puts(b, "n/a (no trace was found)");
+  if (c->manifest) {
+    tc_wbuf_puts(b, ", manifest ");
+    md_text(b, tc_str_c(c->manifest));
+  }
+  uint32_t with_traces = 0;
+  for (uint32_t i = 0; i < c->corpus->nsites; i++)
+    with_traces += c->corpus->sites[i].ntraces > 0;
+  tc_wbuf_puts(b, "  \n**sites** ");
+  thousands(b, c->corpus->nsites);
+  tc_wbuf_puts(b, " surveyed (S), ");
+  thousands(b, with_traces);
+  tc_wbuf_puts(b, " with traces  \n**traces** ");
+  thousands(b, c->corpus->ntraces);
+  tc_wbuf_puts(b, ", holding ");
   thousands(b, r->records);
   tc_wbuf_puts(b, " event records of ");
-  tc_wbuf_u64(b, r->nevents);
-  tc_wbuf_puts(b, " names, from ");
-  tc_wbuf_u64(b, c->corpus->ntraces);
-  tc_wbuf_puts(b, " traces of ");
-  tc_wbuf_u64(b, c->corpus->nsites);
-  tc_wbuf_puts(b, " sites.\n\n");
+  thousands(b, r->nevents);
+  tc_wbuf_puts(b, " names  \n**Chrome** ");
+  tc_version_count *v;
+  size_t nv = tc_chrome_versions(c, &v);
+  for (size_t i = 0; i < nv; i++) {
+    if (i)
+      tc_wbuf_puts(b, ", ");
+    md_text(b, v[i].version);
+    tc_wbuf_puts(b, " (");
+    thousands(b, v[i].traces);
+    tc_wbuf_puts(b, v[i].traces == 1 ? " trace)" : " traces)");
+  }
+  free(v);
+  if (!nv)
+    tc_wbuf_puts(b, "n/a (no trace's metadata names its product-version)");
+  tc_wbuf_puts(b, "  \n**DevTools schema** ");
   if (c->schema_error) {
-    tc_wbuf_puts(b, "DevTools fields are missing: the schema ");
+    tc_wbuf_puts(b, "n/a: ");
     tc_wbuf_puts(b, c->schema_path ? c->schema_path : "");
     tc_wbuf_puts(b, " could not be read (");
     tc_wbuf_puts(b, c->schema_error);
-    tc_wbuf_puts(b, ").\n\n");
+    tc_wbuf_puts(b, "), so the DevTools fields are missing");
+  } else {
+    /* Not its path, which differs per checkout: the same run prints the
+     * same page anywhere. */
+    tc_wbuf_puts(b, c->schema_generator ? c->schema_generator : "n/a (it names no generator)");
+    tc_wbuf_puts(b, " (tools/schema/README.md says how it is made from DevTools' sources)");
   }
+  tc_wbuf_puts(b, "\n\n");
   if (c->totals->traces_with_errors) {
     tc_wbuf_u64(b, c->totals->traces_with_errors);
     tc_wbuf_puts(b, " traces had errors; run.json lists every one with its file and byte offset.\n\n");
   }
+  tc_wbuf_puts(
+      b,
+      "## Rules in brief\n\n"
+      "- **records**: event objects with that name; **sites**: sites with at least one; S counts "
+      "every surveyed site, those the crawl left without a trace included.\n"
+      "- **usage** from records per surveyed site (records / S): rare < 2 ≤ low < 5 ≤ moderate "
+      "< 300 ≤ high < 3000 ≤ very high.\n"
+      "- **duration** from the nearest-rank median of `dur`: very short < 10 µs ≤ short < "
+      "100 µs ≤ typical < 1 ms ≤ long.\n"
+      "- **DevTools-known**: the event has an entry in DevTools' trace model (trace_engine); "
+      "**undeclared args** are observed argument paths its declaration does not name.\n"
+      "- **categories**: each record's `cat` split on commas; **arg paths**: every path under "
+      "`args`, objects joined by `.`, array elements as `[]`.\n\n"
+      "The README's \"Definitions the numbers follow\" states every rule in full.\n\n"
+      "## Contents\n\n"
+      "- [Summary of every event](#summary)\n"
+      "- [Events by category](#by-category)\n"
+      "- One section per event, in name order without regard to case (A to Z, `a` and `A` "
+      "together)\n");
+  if (c->devtools && c->devtools->nnever)
+    tc_wbuf_puts(b, "- [Declared by DevTools, never observed](#never-observed)\n");
+  tc_wbuf_putc(b, '\n');
+}
+
+/* One row per event, in ORDER. */
+static void md_summary(tc_wbuf *b, const tc_report_ctx *c, const tc_res_event **order) {
+  const tc_census_result *r = c->census;
+  uint32_t S = c->corpus->nsites;
+  tc_wbuf_puts(b, "<a id=\"summary\"></a>\n\n## Summary\n\n"
+                  "| event | records | sites | usage | duration | DevTools-known | undeclared args |\n"
+                  "|---|---:|---:|---|---|---|---:|\n");
+  for (size_t i = 0; i < r->nevents; i++) {
+    const tc_res_event *ev = order[i];
+    const tc_devtools_view *dv = c->devtools ? &c->devtools->events[ev - r->events] : NULL;
+    tc_wbuf_puts(b, "| ");
+    event_link(b, ev->name);
+    tc_wbuf_puts(b, " | ");
+    thousands(b, ev->records);
+    tc_wbuf_puts(b, " | ");
+    thousands(b, ev->sites);
+    tc_wbuf_puts(b, " | ");
+    tc_wbuf_puts(b, tc_usage_label(ev->records, S));
+    tc_wbuf_puts(b, " | ");
+    tc_wbuf_puts(b, ev->dur.n ? tc_duration_class(ev->dur.n, ev->dur_below) : "n/a (no dur)");
+    tc_wbuf_puts(b, " | ");
+    tc_wbuf_puts(b, !dv ? "n/a (no schema)" : dv->known ? "yes" : "no");
+    tc_wbuf_puts(b, " | ");
+    if (dv)
+      thousands(b, dv->nundeclared);
+    else
+      tc_wbuf_puts(b, "n/a (no schema)");
+    tc_wbuf_puts(b, " |\n");
+  }
+  tc_wbuf_putc(b, '\n');
+}
+
+/* Each category with links to its events. */
+static void md_categories(tc_wbuf *b, const tc_census_result *r) {
+  tc_wbuf_puts(b, "<a id=\"by-category\"></a>\n\n## Events by category\n\n"
+                  "Every event under each of its categories; categories and events in name "
+                  "order without regard to case.\n\n");
+  tc_cat_member *m;
+  size_t n = tc_category_index(r, &m);
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && tc_str_eq(m[j].cat, m[i].cat))
+      j++;
+    tc_wbuf_puts(b, "- **");
+    if (m[i].cat.len)
+      md_text(b, m[i].cat);
+    else
+      tc_wbuf_puts(b, "(no category)");
+    tc_wbuf_puts(b, "** (");
+    thousands(b, j - i);
+    tc_wbuf_puts(b, "): ");
+    for (size_t k = i; k < j; k++) {
+      if (k > i)
+        tc_wbuf_puts(b, ", ");
+      event_link(b, m[k].event->name);
+    }
+    tc_wbuf_putc(b, '\n');
+    i = j;
+  }
+  free(m);
+  tc_wbuf_putc(b, '\n');
 }
 
 tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir) {
+  const tc_census_result *r = c->census;
+  const tc_res_event **order = tc_events_by_name(r);
+  if (!order)
+    return TC_E_NOMEM;
   tc_outfile *f;
   tc_err e = tc_outfile_open(outdir, "census.md", &f);
-  if (e)
+  if (e) {
+    free(order);
     return e;
+  }
   tc_wbuf b;
   tc_wbuf_init(&b, tc_outfile_fp(f));
-  const tc_census_result *r = c->census;
   md_header(&b, c);
+  md_summary(&b, c, order);
+  md_categories(&b, r);
   for (size_t i = 0; i < r->nevents; i++)
-    md_event(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL,
-             c->census);
+    md_event(&b, order[i], c->corpus->nsites,
+             c->devtools ? &c->devtools->events[order[i] - r->events] : NULL, c->census);
+  free(order);
   if (c->devtools && c->devtools->nnever) {
-    tc_wbuf_puts(&b, "## Declared by DevTools, never observed\n\n");
+    tc_wbuf_puts(&b, "<a id=\"never-observed\"></a>\n\n## Declared by DevTools, never observed\n\n");
     tc_wbuf_u64(&b, c->devtools->nnever);
     tc_wbuf_puts(&b, " event names that trace_engine declares occur nowhere in this corpus:\n\n");
     for (size_t i = 0; i < c->devtools->nnever; i++) {

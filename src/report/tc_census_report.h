@@ -10,6 +10,7 @@
 #include "io/tc_corpus.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_devtools.h"
+#include "reduce/tc_metrics_set.h"
 #include "report/tc_jsonw.h"
 #include "reduce/tc_run_facts.h"
 #include "report/tc_wbuf.h"
@@ -35,6 +36,52 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir);
 tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir);
 tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir);
 tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir);
+
+/* report.html: the census and the metrics reduction M (NULL when the run
+ * computed no metrics, which the page says) as one self-contained page
+ * with its plots. */
+tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *m,
+                            const char *outdir);
+
+/* Names compared as people look them up: ASCII letters without regard to
+ * case, then bytewise, so the order is total. */
+int tc_name_cmp(tc_str a, tc_str b);
+
+/* The events of R in tc_name_cmp order, as a malloc'd array of pointers
+ * into R that the caller frees; NULL when memory fails. */
+const tc_res_event **tc_events_by_name(const tc_census_result *r);
+
+/* One (category, event) pair of the index by category: every event under
+ * each of its categories (tc_split_categories), an event without one under
+ * the empty category; by category, then event, both in tc_name_cmp order. */
+typedef struct {
+  tc_str cat; /* points into the event's strings */
+  const tc_res_event *event;
+} tc_cat_member;
+
+/* *OUT receives the malloc'd pairs the caller frees; returns their count,
+ * or 0 with *OUT NULL when memory fails. */
+size_t tc_category_index(const tc_census_result *r, tc_cat_member **out);
+
+/* The folder that holds every trace of C (the longest common folder of
+ * their paths, "corpus/crawl" for the bundled crawl), empty when there is
+ * none: the pages name the corpus by it, the same however the run was
+ * given its inputs (folders, files, a merge of shards). Points into C. */
+tc_str tc_corpus_root(const tc_corpus *c);
+
+/* The "product-version" of a trace's metadata ("Chrome/156.0..."), or an
+ * empty string; points into META. */
+tc_str tc_chrome_version(tc_str meta);
+
+typedef struct {
+  tc_str version; /* points into a trace's metadata */
+  uint32_t traces;
+} tc_version_count;
+
+/* Each Chrome version the traces name, bytewise, with how many traces name
+ * it (its metadata's "product-version"; a --trace-startup trace has none). *OUT receives a malloc'd array the caller frees; returns the count
+ * (0 with *OUT NULL when memory fails). */
+size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out);
 
 /* The manual's sentence for one event: "Observed 145,565 times on 182 of
  * 300 sites: 59,689 complete slices and 42,935 flow pairs." Writes at most

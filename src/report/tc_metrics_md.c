@@ -35,10 +35,8 @@ static void md_val(tc_wbuf *b, double v, tc_na na) {
     return;
   }
   tc_wbuf_putc(b, ' ');
-  if (fabs(v) >= 1e6)
-    tc_wbuf_g(b, v, 4);
-  else
-    tc_wbuf_fixed(b, v, 1);
+  /* Bytes and other large values whole, never in exponent form. */
+  tc_wbuf_fixed(b, v, fabs(v) >= 1e6 ? 0 : 1);
   tc_wbuf_puts(b, " |");
 }
 

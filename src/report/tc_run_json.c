@@ -9,31 +9,6 @@
 #include "util/tc_json_valid.h"
 #include "util/tc_map.h"
 
-/* The string value of "product-version" in a metadata object ("Chrome/..."),
- * or empty. Metadata is small; a plain search is enough. */
-static tc_str chrome_version(tc_str meta) {
-  static const char key[] = "\"product-version\"";
-  tc_str none = {"", 0};
-  if (!meta.len)
-    return none;
-  const char *p = meta.ptr, *end = meta.ptr + meta.len;
-  for (; p + sizeof key - 1 <= end; p++) {
-    if (memcmp(p, key, sizeof key - 1) != 0)
-      continue;
-    p += sizeof key - 1;
-    while (p < end && (*p == ' ' || *p == ':'))
-      p++;
-    if (p >= end || *p != '"')
-      return none;
-    const char *b = ++p;
-    while (p < end && *p != '"')
-      p++;
-    tc_str v = {b, (size_t)(p - b)};
-    return v;
-  }
-  return none;
-}
-
 /* Peak resident memory of this process's own address space, in KiB: VmHWM
  * where Linux provides it (getrusage would include what a parent had mapped
  * before exec), else getrusage. */
@@ -185,7 +160,7 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i, uint32_
   tc_jsonw_key(w, "events_arrays");
   tc_jsonw_uint(w, st->shape.events_arrays);
   tc_jsonw_key(w, "chrome_version");
-  tc_str v = chrome_version(st->shape.metadata);
+  tc_str v = tc_chrome_version(st->shape.metadata);
   if (v.len)
     tc_jsonw_strn(w, v);
   else
@@ -209,29 +184,14 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i, uint32_
   tc_jsonw_obj_end(w);
 }
 
-static int cmp_version(const void *a, const void *b) {
-  return tc_str_cmp(*(const tc_str *)a, *(const tc_str *)b);
-}
-
 /* Each Chrome version seen, sorted, with how many traces carry it. */
 static void write_versions(tc_jsonw *w, const tc_report_ctx *c) {
-  uint32_t n = c->corpus->ntraces, k = 0;
-  tc_str *v = malloc((n ? n : 1) * sizeof *v);
+  tc_version_count *v;
+  size_t n = tc_chrome_versions(c, &v);
   tc_jsonw_obj(w);
-  for (uint32_t i = 0; v && i < n; i++) {
-    tc_str s = chrome_version(c->traces[i].shape.metadata);
-    if (s.len)
-      v[k++] = s;
-  }
-  if (v)
-    qsort(v, k, sizeof *v, cmp_version);
-  for (uint32_t i = 0; i < k;) {
-    uint32_t j = i;
-    while (j < k && tc_str_eq(v[j], v[i]))
-      j++;
-    tc_jsonw_keyn(w, v[i]);
-    tc_jsonw_uint(w, j - i);
-    i = j;
+  for (size_t i = 0; i < n; i++) {
+    tc_jsonw_keyn(w, v[i].version);
+    tc_jsonw_uint(w, v[i].traces);
   }
   tc_jsonw_obj_end(w);
   free(v);

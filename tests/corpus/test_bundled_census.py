@@ -14,9 +14,22 @@ Without it the tests are skipped, saying so. Checks:
   recording setting;
 - census.md shows the value profile of ActivateLayerTree's args.frameId and
   args.layerTreeId, and of every argument path of the manual's example
-  events that the crawl holds, as census.json gives it.
+  events that the crawl holds, as census.json gives it;
+- census.md is laid out for people (issue 11): a header whose figures are
+  census.json's, a summary row per event with its figures, sections in
+  name order without regard to case, an index by category holding every
+  event under each of its categories, every link landing on an anchor, and
+  no number in exponent form;
+- report.html's figures are the JSON outputs': every summary row (name,
+  categories, records, sites, usage, duration, median dur, DevTools-known,
+  undeclared count), the heat map's columns (the events with most records)
+  and cells (summing to each event's records), each distribution's n and
+  median (nearest rank over metrics.json's site values), each timeline's
+  buckets and long tasks.
 """
 import csv
+import html
+import html.parser
 import json
 import os
 import re
@@ -77,6 +90,8 @@ class BundledCensus(unittest.TestCase):
             cls.csv = list(csv.reader(f))
         with open(os.path.join(out, "census.md"), encoding="utf-8") as f:
             cls.md = f.read()
+        with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
+            cls.html = f.read()
 
     @classmethod
     def tearDownClass(cls):
@@ -193,6 +208,177 @@ class BundledCensus(unittest.TestCase):
                 self.assertEqual(self.md_profile(event["name"], path), want, (event["name"], path))
                 shown += 1
         self.assertGreater(shown, 50)
+
+
+    def md_outside_code(self):
+        return re.sub(r"^```.*?^```$", "", self.md, flags=re.M | re.S)
+
+    def test_census_md_header(self):
+        c = self.census
+        head = self.md.split("## Rules in brief", 1)[0]
+        self.assertIn("**sites** %d surveyed (S), %d with traces" % (c["sites_total"], c["sites_with_traces"]),
+                      head)
+        self.assertIn("**traces** %d, holding %s event records of %d names"
+                      % (c["traces"], format(c["records"], ","), len(c["events"])), head)
+        self.assertIn("trace_engine", head)
+        self.assertIn(c["devtools_schema"]["generator"], head)
+        self.assertIn("**corpus** " + tracekit.CRAWL.replace("_", "\\_"), head)
+        # The startup traces carry no metadata, so no product-version.
+        self.assertIn("**Chrome** n/a (no trace's metadata names its product-version)", head)
+
+    def test_census_md_summary_rows_are_the_json_figures(self):
+        table = self.md.split("## Summary\n\n", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+        events = sorted(self.census["events"], key=lambda e: (e["name"].encode().lower(), e["name"].encode()))
+        self.assertEqual(len(table), len(events))
+        for row, e in zip(table, events):
+            cells = [x.strip() for x in re.split(r"(?<!\\)\|", row)[1:-1]]
+            link = re.fullmatch(r"\[(.*)\]\(#(ev-[A-Za-z0-9_-]+)\)", cells[0])
+            self.assertIsNotNone(link, row)
+            self.assertEqual(re.sub(r"\\(.)", r"\1", link.group(1)), e["name"])
+            dur = e["duration"]["class"] if e["duration"] else "n/a (no dur)"
+            self.assertEqual(cells[1:], [format(e["records"], ","), format(e["sites"], ","), e["usage"], dur,
+                                         "yes" if e["devtools_known"] else "no",
+                                         format(len(e["undeclared_args"]), ",")], e["name"])
+
+    def test_census_md_sections_in_name_order_without_case(self):
+        names = re.findall(r"^## (.*)$", self.md_outside_code(), re.M)
+        start = names.index("Events by category") + 1
+        sections = names[start:start + len(self.census["events"])]
+        want = sorted((e["name"] for e in self.census["events"]), key=lambda n: (n.encode().lower(), n.encode()))
+        self.assertEqual(sections, want)
+        self.assertEqual(names[start + len(want):], ["Declared by DevTools, never observed"])
+
+    def test_census_md_category_index(self):
+        index = self.md.split("## Events by category\n\n", 1)[1].split("\n\n<a id=", 1)[0]
+        got = set()
+        for line in index.splitlines():
+            m = re.match(r"- \*\*(.*?)\*\* \((\d+)\): (.*)$", line)
+            if not m:
+                continue
+            cat = re.sub(r"\\(.)", r"\1", m.group(1))
+            links = re.findall(r"\[((?:\\.|[^\]\\])*)\]\(#ev-", m.group(3))
+            self.assertEqual(len(links), int(m.group(2)), cat)
+            got |= {(cat, re.sub(r"\\(.)", r"\1", n)) for n in links}
+        want = {(c["name"], e["name"]) for e in self.census["events"] for c in e["categories"]}
+        want |= {("(no category)", e["name"]) for e in self.census["events"] if not e["categories"]}
+        self.assertEqual(got, want)
+
+    def test_census_md_links_land_and_numbers_have_no_exponent(self):
+        text = self.md_outside_code()
+        anchors = set(re.findall(r'<a id="([^"]+)"></a>', text))
+        targets = set(re.findall(r"\]\(#([^)]+)\)", text))
+        self.assertGreater(len(targets), len(self.census["events"]))
+        self.assertEqual(targets - anchors, set())
+        self.assertEqual(re.findall(r"\d(?:\.\d+)?e[+-]\d+", text), [])
+        self.assertIn("**usage** very high (", text)
+
+
+    def svgs(self, kind):
+        return re.findall(r'<svg class="tc-plot tc-%s".*?</svg>' % kind, self.html, re.S)
+
+    def test_report_html_summary_rows_are_census_json(self):
+        rows = SummaryRows()
+        rows.feed(self.html)
+        by_name = {e["name"]: e for e in self.census["events"]}
+        self.assertEqual(len(rows.rows), len(by_name))
+        self.assertEqual([r[0][0] for r in rows.rows],
+                         sorted(by_name, key=lambda n: (n.encode().lower(), n.encode())))
+        for cells in rows.rows:
+            e = by_name[cells[0][0]]
+            dur = e["duration"]
+            want = [
+                [c["name"] for c in e["categories"]],
+                e["records"], e["sites"], e["usage"],
+                dur["class"] if dur else "n/a",
+                dur["median_us"] if dur else "n/a",
+                "yes" if e["devtools_known"] else "no",
+                len(e["undeclared_args"]),
+            ]
+            got = [cells[1]] + [float(v) if v is not None else "".join(t) for t, v in cells[2:]]
+            self.assertEqual(got, want, e["name"])
+
+    def test_report_html_heatmap_is_the_top_events(self):
+        (svg,) = self.svgs("heatmap")
+        events = sorted(self.census["events"], key=lambda e: (-e["records"], e["name"].encode()))[:20]
+        cells = re.findall(r"<rect [^>]*><title>(.*?) · (.*?): ([0-9,]+) records?</title>", svg)
+        cells = [(html.unescape(s), html.unescape(e), int(n.replace(",", ""))) for s, e, n in cells]
+        self.assertEqual(list(dict.fromkeys(e for _, e, _ in cells)), [e["name"] for e in events])
+        totals = {}
+        for _, name, n in cells:
+            totals[name] = totals.get(name, 0) + n
+        self.assertEqual(totals, {e["name"]: e["records"] for e in events})
+        self.assertEqual(len({s for s, _, _ in cells}), self.census["sites_with_traces"])
+
+    def test_report_html_distributions_are_metrics_json(self):
+        plots = {}
+        for svg in self.svgs("ecdf"):
+            title = html.unescape(re.search(r"<title>(.*?)</title>", svg).group(1))
+            plots[title] = html.unescape(re.search(r"<desc>(.*?)</desc>", svg).group(1))
+        for column, title, scale in (("busy_mean_pct", "Main-thread busy rate", 1), ("tbt_ms", "Total blocking time", 1),
+                                     ("long_tasks", "Long tasks per page view", 1),
+                                     ("frame_p50_ms", "Frame intervals: median per page view", 1),
+                                     ("frame_p95_ms", "Frame intervals: p95 per page view", 1),
+                                     ("heap_growth_bytes", "JS heap growth", 1e6)):
+            values = sorted(s["values"][column] / scale for s in self.metrics["sites"]
+                            if s["values"].get(column) is not None)
+            desc = plots[title + ": ECDF"]
+            self.assertTrue(desc.startswith("n = %d sites" % len(values)), (title, desc))
+            median = values[(len(values) + 1) // 2 - 1]
+            shown = float(re.search(r"median (-?[0-9.,]+)", desc).group(1).replace(",", ""))
+            self.assertAlmostEqual(shown, median, delta=abs(median) * 0.005 + 1e-9, msg=title)
+
+    def test_report_html_timelines_are_metrics_json(self):
+        lines = [html.unescape(re.search(r'class="n"[^>]*>(.*?)</text>', svg).group(1))
+                 for svg in self.svgs("timeline")]
+        want = []
+        for site in self.metrics["sites"]:
+            for path in site["traces"]:
+                t = next(t for t in self.metrics["traces"] if t["trace"] == path)
+                series = t["busy"]["series_pct"]
+                kept = sum(v is not None for v in series)
+                line = "n = %d buckets of %g ms" % (kept, t["busy"]["bucket_ms"])
+                if kept < len(series):
+                    line += " · %d discarded" % (len(series) - kept)
+                n = t["long_tasks"]["count"]
+                want.append(line + " · %d long task%s" % (n, "" if n == 1 else "s"))
+            if not site["traces"]:
+                want.append(None)
+        self.assertEqual(len(lines), len(want))
+        for got, w in zip(lines, want):
+            if w is not None:
+                self.assertEqual(got, w)
+
+
+class SummaryRows(html.parser.HTMLParser):
+    """The summary table's rows: per cell [text pieces] and its data-v."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows, self.table, self.cell, self.row = [], False, None, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and a.get("id") == "summary":
+            self.table = True
+        elif self.table and tag == "tr":
+            self.row = []
+        elif self.table and tag == "td" and self.row is not None:
+            self.cell = ([], a.get("data-v"))
+            self.row.append(self.cell)
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self.table:
+            self.table = False
+        elif self.table and tag == "tr" and self.row:
+            r = self.row
+            self.rows.append([[("".join(r[0][0]))], [t for t in r[1][0]]] + r[2:])
+            self.row = None
+        elif tag == "td":
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell[0].append(data)
 
 
 if __name__ == "__main__":

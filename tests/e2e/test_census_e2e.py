@@ -204,7 +204,8 @@ class Determinism(unittest.TestCase):
                                      extra=('--chunk-bytes', '4096'))
         for rc, err in ((rc1, err1), (rc2, err2), (rc3, err3)):
             self.assertEqual(rc, 0, err)
-        for name in ('census.json', 'census.csv', 'census.md', 'census_args.csv', 'metrics.json', 'metrics.csv', 'metrics.md'):
+        for name in ('census.json', 'census.csv', 'census.md', 'census_args.csv', 'metrics.json',
+                     'metrics.csv', 'metrics.md', 'report.html'):
             self.assertTrue(filecmp.cmp(os.path.join(out1, name), os.path.join(out2, name), shallow=False), name)
             self.assertTrue(filecmp.cmp(os.path.join(out1, name), os.path.join(out3, name), shallow=False), name)
         # 4 KiB chunks really did split the traces.

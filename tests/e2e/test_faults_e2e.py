@@ -22,7 +22,7 @@ from e2e_common import BINARY, ROOT, THIRD_PARTY
 
 SHIM = os.environ.get('TC_FAULTSHIM') or os.path.join(ROOT, 'build', 'tests', 'e2e', 'faultshim.so')
 PRODUCTS = ('census.json', 'census.csv', 'census.md', 'census_args.csv', 'run.json',
-            'metrics.csv', 'metrics.json', 'metrics.md')
+            'metrics.csv', 'metrics.json', 'metrics.md', 'report.html')
 TIMING = ('seconds', 'peak_rss_kib', 'json_mb_per_s')
 # Three small corpora with different results: the previous set, the new
 # one, and a third for the races.
@@ -459,7 +459,7 @@ class Faults(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         names = sorted(os.listdir(self.out))
         self.assertEqual(names, ['census.csv', 'census.json', 'census.md', 'census_args.csv',
-                                 'keep', 'notes.txt', 'run.json'])
+                                 'keep', 'notes.txt', 'report.html', 'run.json'])
         self.assertEqual(os.stat(notes).st_ino, ino)
         with open(os.path.join(self.out, 'keep', 'deeper', 'x')) as f:
             self.assertEqual(f.read(), 'x\n')

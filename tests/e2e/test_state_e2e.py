@@ -37,7 +37,8 @@ from e2e_common import BINARY, ROOT
 from test_golden_e2e import diff_run_json
 
 CRAWL = os.path.join(ROOT, 'corpus', 'crawl')
-PRODUCTS = ('census.json', 'census.csv', 'census.md', 'metrics.csv', 'metrics.json', 'metrics.md')
+PRODUCTS = ('census.json', 'census.csv', 'census.md', 'metrics.csv', 'metrics.json', 'metrics.md',
+            'report.html')
 WITH_TRACE = ('css-import', 'web-fonts', 'css-linked', 'workers', 'layout-shift-lcp',
               'img-decoding-async', 'parse-sync-scripts', 'failed-requests')
 NO_TRACE = ('hung-page', 'root-404')

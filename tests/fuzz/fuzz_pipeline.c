@@ -107,7 +107,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
-#define NCOMPARED 7
+#define NCOMPARED 8
 
 typedef struct {
   char *bytes[NCOMPARED];
@@ -116,7 +116,7 @@ typedef struct {
 
 static const char *const compared[NCOMPARED] = {"census.json",  "census.csv",  "census.md",
                                                 "census_args.csv", "metrics.json", "metrics.csv",
-                                                "metrics.md"};
+                                                "metrics.md", "report.html"};
 
 static void read_outputs(const char *out, outputs *o) {
   for (int i = 0; i < NCOMPARED; i++) {
@@ -185,7 +185,7 @@ static void census(unsigned threads, size_t chunk, const char *out, outputs *o) 
       tc_write_census_md(&ctx, out) || tc_write_census_args_csv(&ctx, out) ||
       tc_write_run_json(&ctx, out) ||
       tc_write_metrics_csv(mr, out) || tc_write_metrics_json(mr, out) ||
-      tc_write_metrics_md(mr, out))
+      tc_write_metrics_md(mr, out) || tc_write_report_html(&ctx, mr, out))
     abort();
   tc_metrics_reduction_free(mr);
   read_outputs(out, o);

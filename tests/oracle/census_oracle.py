@@ -527,6 +527,9 @@ class Census:
                                  e["phases_with_args"]),
             "phases": phases,
             "phases_with_args": {ph: e["phases_with_args"].get(ph, 0) for ph in phases},
+            "phase_counts": [{"ph": ph, "records": n} for ph, n in phases.items()],
+            "phase_counts_with_args": [{"ph": ph, "records": e["phases_with_args"].get(ph, 0)}
+                                       for ph in phases],
             "pairs": dict(e["pairs"]),
             "categories": [
                 {"name": c, "records": n}

@@ -144,6 +144,8 @@ def compare(oracle, census):
             if w["phases"][ph] != g_phases[ph]:
                 diffs.append("%s phase %r records: oracle %d, census %r"
                              % (where, ph, w["phases"][ph], g_phases[ph]))
+        # The case-independent form (issue 11): the same counts as rows.
+        compare_fields(w, g, ["phase_counts", "phase_counts_with_args"], where, diffs)
 
         w_args = by_key(w["args"], "path", "oracle", where + " args", diffs)
         g_args = by_key(g.get("args", []), "path", "census", where + " args", diffs)

@@ -85,7 +85,7 @@ static void whole_run_writes_every_file(void **state) {
   char names[256];
   assert_string_equal(testdir_list(dir, "out", names, sizeof names),
                       "census.csv census.json census.md census_args.csv metrics.csv "
-                      "metrics.json metrics.md run.json");
+                      "metrics.json metrics.md report.html run.json");
   char *census = testdir_read(dir, "out/census.json");
   assert_non_null(census);
   assert_non_null(strstr(census, "\"sites_total\": 2"));
@@ -115,7 +115,12 @@ static void no_metrics_writes_no_metrics_files(void **state) {
   tc_census_outcome_free(&o);
   char names[256];
   assert_string_equal(testdir_list(dir, "out", names, sizeof names),
-                      "census.csv census.json census.md census_args.csv run.json");
+                      "census.csv census.json census.md census_args.csv report.html run.json");
+  /* the page is written all the same, saying the metrics are missing */
+  char *page = testdir_read(dir, "out/report.html");
+  assert_non_null(page);
+  assert_non_null(strstr(page, "n/a: this run computed no metrics (--no-metrics)."));
+  free(page);
   free(crawl);
   free(out);
 }

@@ -8,16 +8,25 @@
 // print rules hiding the controls. Saves report.png (light) and
 // report-dark.png next to the page, as CI artifacts.
 //
-// usage: node browser_test.mjs DEMO_REPORT OUTDIR
+// Then, given TRACECENSUS, the real report.html of the bundled crawl
+// (corpus/crawl, run from the repository root) the same way: no console or
+// page error, no request, every plot an SVG with content, a title and its
+// n (one heat map, two plots per distribution, one timeline per trace and
+// per site without a trace), every link landing, the filter box and the
+// drop-downs narrowing the summary table to the rows census.json says.
+// Saves report-bundled.png (the top of the page), report-bundled-plots.png
+// (the heat map) and report-bundled-distributions.png.
+//
+// usage: node browser_test.mjs DEMO_REPORT OUTDIR [TRACECENSUS]
 // Exit 77 (skipped) when playwright-core (npm ci in tests/report) or
 // Chromium is missing, unless TC_REQUIRE_ORACLES=1 (scripts/test.sh), where
 // a test that cannot run is a failure.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [demo, outdir] = process.argv.slice(2);
+const [demo, outdir, tracecensus] = process.argv.slice(2);
 if (!demo || !outdir) {
   console.error('usage: node browser_test.mjs DEMO_REPORT OUTDIR');
   process.exit(2);
@@ -44,13 +53,9 @@ function same(got, want, what) {
   check(ok, ok ? what : `${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
 }
 
-const file = resolve(join(outdir, 'report-demo.html'));
-const out = execFileSync(resolve(demo), [file], { encoding: 'utf8' });
-const plots = Number(/plots: (\d+)/.exec(out)?.[1]);
-const page_url = pathToFileURL(file).href;
-
-const browser = await chromium.launch({ executablePath: chromium_path });
-try {
+// A page at URL that records console errors, page errors and every request
+// other than the page itself (aborted: the page must need none).
+async function open(browser, url) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
   const errors = [], requests = [];
   page.on('console', (m) => {
@@ -58,28 +63,44 @@ try {
   });
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url === page_url) return route.continue();
-    requests.push(url);
+    if (route.request().url() === url) return route.continue();
+    requests.push(route.request().url());
     return route.abort();
   });
-  await page.goto(page_url, { waitUntil: 'load' });
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, errors, requests };
+}
+
+// What each <svg> of the page shows: its size, title, n line, shapes, and
+// whether it is an n/a plot.
+function plotsOf(page) {
+  return page.$$eval('svg', (list) => list.map((s) => {
+    const box = s.getBBox();
+    const n = s.querySelector('text.n');
+    return {
+      kind: s.getAttribute('class'),
+      children: s.childElementCount,
+      w: box.width,
+      h: box.height,
+      title: s.querySelector(':scope > title')?.textContent ?? '',
+      n: n ? n.textContent : '',
+      drawn: s.querySelectorAll('rect, path').length,
+      na: !!s.querySelector(':scope > rect.na'),
+    };
+  }));
+}
+
+const file = resolve(join(outdir, 'report-demo.html'));
+const out = execFileSync(resolve(demo), [file], { encoding: 'utf8' });
+const plots = Number(/plots: (\d+)/.exec(out)?.[1]);
+const page_url = pathToFileURL(file).href;
+
+const browser = await chromium.launch({ executablePath: chromium_path });
+try {
+  const { page, errors, requests } = await open(browser, page_url);
 
   // Plots: as many as the writer says, each drawn.
-  const svgs = await page.$$eval('svg', (list) =>
-    list.map((s) => {
-      const box = s.getBBox();
-      const n = s.querySelector('text.n');
-      return {
-        children: s.childElementCount,
-        w: box.width,
-        h: box.height,
-        title: s.querySelector(':scope > title')?.textContent ?? '',
-        n: n ? n.textContent : '',
-        drawn: s.querySelectorAll('rect, path').length,
-      };
-    }),
-  );
+  const svgs = await plotsOf(page);
   check(plots > 0 && svgs.length === plots, `${svgs.length} SVG plots on the page, the writer made ${plots}`);
   svgs.forEach((s, i) => {
     check(s.children > 3 && s.w > 100 && s.h > 50 && s.drawn > 0,
@@ -151,7 +172,66 @@ try {
   await browser.close();
 }
 console.log(`screenshots: ${join(outdir, 'report.png')}, ${join(outdir, 'report-dark.png')}`);
+if (tracecensus) await realReport();
 if (failures.length) {
   console.error(`browser_test: ${failures.length} check(s) failed`);
   process.exit(1);
+}
+
+async function realReport() {
+  const run = resolve(join(outdir, 'report-bundled'));
+  execFileSync(resolve(tracecensus), ['census', '-T', '2', '-q', '--manifest', 'corpus/crawl/manifest.tsv', '-o',
+    run, 'corpus/crawl'], { stdio: 'inherit' });
+  const census = JSON.parse(readFileSync(join(run, 'census.json'), 'utf8'));
+  const metrics = JSON.parse(readFileSync(join(run, 'metrics.json'), 'utf8'));
+  const url = pathToFileURL(join(run, 'report.html')).href;
+  const browser = await chromium.launch({ executablePath: chromium_path });
+  try {
+    const { page, errors, requests } = await open(browser, url);
+
+    const svgs = await plotsOf(page);
+    const noTrace = metrics.sites.filter((s) => s.traces.length === 0).length;
+    const want = 1 + 2 * 6 + metrics.traces.length + noTrace;
+    same(svgs.length, want, `report.html: ${want} plots (heat map, 6 distributions x 2, ${metrics.traces.length} ` +
+      `timelines, ${noTrace} sites without a trace)`);
+    const bad = svgs.filter((s) => !(s.w > 100 && s.h > 50 && s.title && s.n.startsWith('n = ') && (s.drawn > 0 || s.na)));
+    same(bad.map((s) => s.title), [], 'report.html: every plot drawn, with a title and its n');
+    same(svgs.filter((s) => s.na).length, noTrace + metrics.traces.filter((t) => t.busy.na).length,
+      'report.html: n/a plots only for sites without a trace or busy rate');
+    same(svgs.filter((s) => /heatmap/.test(s.kind)).length, 1, 'report.html: one heat map');
+    const dangling = await page.$$eval('a[href^="#"]', (as) =>
+      as.map((a) => decodeURIComponent(a.getAttribute('href').slice(1))).filter((id) => !document.getElementById(id)));
+    same(dangling, [], 'report.html: every in-page link has its target');
+
+    const visible = () => page.$$eval('#summary tbody tr', (rows) => rows.filter((r) => !r.hidden).map((r) => r.cells[0].textContent));
+    const all = census.events.length;
+    same((await visible()).length, all, `report.html: the summary shows all ${all} events`);
+    await page.fill('#summary-controls input', 'paint');
+    const painted = census.events.filter((e) => JSON.stringify([e.name, e.categories.map((c) => c.name)]).toLowerCase().includes('paint'));
+    const shown = await visible();
+    check(shown.length > 0 && shown.length < all, `report.html: filter "paint" narrows the table to ${shown.length} rows`);
+    same(shown.slice().sort(), painted.map((e) => e.name).filter((n) => shown.includes(n)).sort(),
+      'report.html: every row left mentions paint');
+    await page.fill('#summary-controls input', '');
+    const selects = page.locator('#summary-controls select');
+    same(await selects.count(), 4, 'report.html: drop-downs for category, usage, duration and DevTools-known');
+    await selects.nth(0).selectOption('devtools.timeline');
+    same((await visible()).sort(), census.events.filter((e) => e.categories.some((c) => c.name === 'devtools.timeline'))
+      .map((e) => e.name).sort(), 'report.html: category devtools.timeline keeps exactly its events');
+    await selects.nth(0).selectOption('');
+    await selects.nth(1).selectOption('very high');
+    same((await visible()).sort(), census.events.filter((e) => e.usage === 'very high').map((e) => e.name).sort(),
+      'report.html: usage "very high" keeps exactly those events');
+    await selects.nth(1).selectOption('');
+    same((await visible()).length, all, 'report.html: clearing the filters shows every event');
+
+    await page.screenshot({ path: join(outdir, 'report-bundled.png') });
+    await page.locator('#s-heatmap').screenshot({ path: join(outdir, 'report-bundled-plots.png') });
+    await page.locator('#s-distributions').screenshot({ path: join(outdir, 'report-bundled-distributions.png') });
+    same(errors, [], 'report.html: no console error, no page error');
+    same(requests, [], 'report.html: no request besides the page itself');
+  } finally {
+    await browser.close();
+  }
+  console.log(`screenshots: ${join(outdir, 'report-bundled.png')}, ${join(outdir, 'report-bundled-plots.png')}`);
 }

@@ -1,0 +1,392 @@
+/* report.html: the census and the metrics as one self-contained page
+ * (tc_html.h says why inline, tc_svg.h why the plots are SVG written here).
+ * This file writes the page, its header and the census parts; the metric
+ * plots are tc_report_metrics_html.c's. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "census/tc_labels.h"
+#include "report/tc_census_report.h"
+#include "report/tc_html.h"
+#include "report/tc_outfile.h"
+#include "report/tc_pretty.h"
+#include "report/tc_report_html.h"
+#include "report/tc_svg.h"
+
+#define TC_EXAMPLE_ITEMS 3
+
+static void text(FILE *fp, const char *s) { tc_html_escape_c(fp, s); }
+
+static void count(FILE *fp, uint64_t v) {
+  char s[32];
+  tc_fmt_thousands(v, s, sizeof s);
+  fputs(s, fp);
+}
+
+static void header(FILE *fp, const tc_report_ctx *c) {
+  const tc_census_result *r = c->census;
+  fputs("<h1>tracecensus report</h1>\n<p><b>corpus</b> ", fp);
+  tc_str root = tc_corpus_root(c->corpus);
+  if (root.len) {
+    fputs("<code>", fp);
+    tc_html_escape(fp, root);
+    fputs("</code>", fp);
+  } else {
+    fputs("n/a (no trace was found)", fp);
+  }
+  if (c->manifest) {
+    fputs(", manifest <code>", fp);
+    text(fp, c->manifest);
+    fputs("</code>", fp);
+  }
+  uint32_t with_traces = 0;
+  for (uint32_t i = 0; i < c->corpus->nsites; i++)
+    with_traces += c->corpus->sites[i].ntraces > 0;
+  fputs("<br>\n<b>sites</b> ", fp);
+  count(fp, c->corpus->nsites);
+  fputs(" surveyed (S), ", fp);
+  count(fp, with_traces);
+  fputs(" with traces<br>\n<b>traces</b> ", fp);
+  count(fp, c->corpus->ntraces);
+  fputs(", holding ", fp);
+  count(fp, r->records);
+  fputs(" event records of ", fp);
+  count(fp, r->nevents);
+  fputs(" names<br>\n<b>Chrome</b> ", fp);
+  tc_version_count *v;
+  size_t nv = tc_chrome_versions(c, &v);
+  for (size_t i = 0; i < nv; i++) {
+    if (i)
+      fputs(", ", fp);
+    tc_html_escape(fp, v[i].version);
+    fputs(" (", fp);
+    count(fp, v[i].traces);
+    fputs(v[i].traces == 1 ? " trace)" : " traces)", fp);
+  }
+  free(v);
+  if (!nv)
+    fputs("n/a (no trace's metadata names its product-version)", fp);
+  fputs("<br>\n<b>DevTools schema</b> ", fp);
+  if (c->schema_error) {
+    fputs("n/a: it could not be read (", fp);
+    text(fp, c->schema_error);
+    fputs("), so the DevTools fields are missing", fp);
+  } else {
+    text(fp, c->schema_generator ? c->schema_generator : "n/a (it names no generator)");
+  }
+  fputs("</p>\n<p class=\"muted\">Usage from records per surveyed site: rare &lt; 2 \u2264 low "
+        "&lt; 5 \u2264 moderate &lt; 300 \u2264 high &lt; 3000 \u2264 very high. Duration from "
+        "the median <code>dur</code>: very short &lt; 10 \u00b5s \u2264 short &lt; 100 \u00b5s "
+        "\u2264 typical &lt; 1 ms \u2264 long. Undeclared args: observed argument paths "
+        "DevTools' declaration of the event does not name. Metrics take the page view as the "
+        "unit: one value per site, its median trace. The README states every rule; "
+        "census.md and metrics.md hold the same figures as text.</p>\n",
+        fp);
+}
+
+static const char *const parts[][2] = {{"summary", "Census summary"},
+                                       {"heatmap", "Sites \u00d7 top events"},
+                                       {"distributions", "Distributions across sites"},
+                                       {"timelines", "Busy-rate timelines"},
+                                       {"events", "Events"}};
+
+static void toc(FILE *fp) {
+  tc_html_toc_begin(fp, "Contents");
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+    tc_html_toc_item(fp, 1, "s", tc_str_c(parts[i][0]), tc_str_c(parts[i][1]));
+  tc_html_toc_end(fp);
+}
+
+static void part_begin(FILE *fp, int i) {
+  tc_html_section_begin(fp, 2, "s", tc_str_c(parts[i][0]), tc_str_c(parts[i][1]));
+}
+
+static const tc_devtools_view *view(const tc_report_ctx *c, const tc_res_event *e) {
+  return c->devtools ? &c->devtools->events[e - c->census->events] : NULL;
+}
+
+static void summary(FILE *fp, const tc_report_ctx *c, const tc_res_event **order) {
+  static const tc_html_col cols[] = {
+      {"name", NULL, "event name; links to its section", TC_HTML_TEXT, 0},
+      {"category", NULL, "each record's cat split on commas", TC_HTML_TEXT, 1},
+      {"records", "count", NULL, TC_HTML_NUM, 0},
+      {"sites", "count", "sites with at least one record", TC_HTML_NUM, 0},
+      {"usage", "records / S",
+       "rare < 2 \u2264 low < 5 \u2264 moderate < 300 \u2264 high < 3000 \u2264 very high",
+       TC_HTML_TEXT, 1},
+      {"duration", "class", "from the median dur", TC_HTML_TEXT, 1},
+      {"median dur", "\u00b5s", NULL, TC_HTML_NUM, 0},
+      {"DevTools-known", NULL, "trace_engine has an entry for the event", TC_HTML_TEXT, 1},
+      {"undeclared", "arg paths", "observed paths DevTools' declaration does not name",
+       TC_HTML_NUM, 0},
+  };
+  const tc_census_result *r = c->census;
+  uint32_t S = c->corpus->nsites;
+  tc_html_table_begin(fp, "summary", "Every event; type to filter, pick a value to narrow, "
+                      "click a header to sort.", cols, sizeof cols / sizeof *cols);
+  for (size_t i = 0; i < r->nevents; i++) {
+    const tc_res_event *e = order[i];
+    const tc_devtools_view *dv = view(c, e);
+    tc_html_row_begin(fp);
+    tc_html_cell_link(fp, e->name, "ev", e->name);
+    tc_res_cat *cats;
+    size_t ncat = tc_split_categories(e, &cats);
+    tc_str *tags = malloc((ncat ? ncat : 1) * sizeof *tags);
+    for (size_t k = 0; tags && k < ncat; k++)
+      tags[k] = cats[k].cat;
+    tc_html_cell_tags(fp, tags, tags ? ncat : 0);
+    free(tags);
+    free(cats);
+    tc_html_cell_int(fp, (int64_t)e->records);
+    tc_html_cell_int(fp, (int64_t)e->sites);
+    tc_html_cell_text(fp, tc_str_c(tc_usage_label(e->records, S)));
+    if (e->dur.n) {
+      tc_html_cell_text(fp, tc_str_c(tc_duration_class(e->dur.n, e->dur_below)));
+      tc_html_cell_num(fp, tc_sketch_quantile(&e->dur, 0.5), 1);
+    } else {
+      tc_html_cell_na(fp, "no record carries dur");
+      tc_html_cell_na(fp, "no record carries dur");
+    }
+    if (dv) {
+      tc_html_cell_text(fp, tc_str_c(dv->known ? "yes" : "no"));
+      tc_html_cell_int(fp, (int64_t)dv->nundeclared);
+    } else {
+      tc_html_cell_na(fp, "the DevTools schema could not be read");
+      tc_html_cell_na(fp, "the DevTools schema could not be read");
+    }
+    tc_html_row_end(fp);
+  }
+  tc_html_table_end(fp);
+}
+
+/* Sites (corpus order) x the events with most records. */
+static tc_err heatmap(FILE *fp, const tc_report_ctx *c) {
+  const tc_census_result *r = c->census;
+  size_t rows = r->nsites, cols = r->ntop;
+  const char **rl = malloc((rows ? rows : 1) * sizeof *rl);
+  const char **na = malloc((rows ? rows : 1) * sizeof *na);
+  const char **cl = malloc((cols ? cols : 1) * sizeof *cl);
+  char **names = malloc((cols ? cols : 1) * sizeof *names);
+  double *cells = malloc((rows * cols ? rows * cols : 1) * sizeof *cells);
+  tc_err e = TC_E_NOMEM;
+  if (!rl || !na || !cl || !names || !cells)
+    goto out;
+  for (size_t k = 0; k < cols; k++) {
+    tc_str n = r->events[r->top[k]].name;
+    names[k] = malloc(n.len + 1);
+    if (!names[k]) {
+      cols = k;
+      goto out_names;
+    }
+    memcpy(names[k], n.ptr, n.len);
+    names[k][n.len] = '\0';
+    cl[k] = names[k];
+  }
+  for (size_t s = 0; s < rows; s++) {
+    const tc_site *site = &c->corpus->sites[s];
+    rl[s] = site->name;
+    na[s] = site->ntraces ? NULL : "the crawl left no trace for this site";
+    for (size_t k = 0; k < cols; k++)
+      cells[s * cols + k] = site->ntraces ? (double)r->site_records[s * cols + k] : NAN;
+  }
+  char title[160];
+  snprintf(title, sizeof title, "Records per site of the %zu events with most records", cols);
+  tc_svg_plot p = {.title = title,
+                   .x_label = "event",
+                   .y_label = "site",
+                   .n_unit = "sites",
+                   .na_reason = "no event was observed",
+                   .note = "colour on a log scale of records; events by records, most first"};
+  tc_svg_grid g = {rows, cols, rl, cl, cells, na, "records", "events", 1};
+  e = tc_svg_heatmap(fp, &p, &g);
+out_names:
+  for (size_t k = 0; k < cols; k++)
+    free(names[k]);
+out:
+  free(rl);
+  free(na);
+  free(cl);
+  free(names);
+  free(cells);
+  return e;
+}
+
+static void types(FILE *fp, uint8_t t) {
+  int first = 1;
+  for (int b = 0; b < 6; b++)
+    if (t & (1u << b)) {
+      fputs(first ? "" : ", ", fp);
+      fputs(tc_json_type_name(1u << b), fp);
+      first = 0;
+    }
+}
+
+static void devtools_part(FILE *fp, const tc_devtools_view *v) {
+  char sentence[1024];
+  tc_devtools_recording_sentence(v, sentence, sizeof sentence);
+  if (*sentence) {
+    fputs("<p>", fp);
+    text(fp, sentence);
+    fputs("</p>\n", fp);
+  }
+  if (!v->known) {
+    fputs("<p>DevTools has no entry for this event in its trace model, so the Performance panel "
+          "shows its raw name with no label and no explanation.</p>\n",
+          fp);
+    return;
+  }
+  if (!v->nundeclared)
+    return;
+  fputs("<p><b>undeclared args</b> ", fp);
+  for (size_t i = 0; i < v->nundeclared; i++) {
+    fputs(i ? ", <code>" : "<code>", fp);
+    tc_html_escape(fp, v->undeclared[i]);
+    fputs("</code>", fp);
+  }
+  fputs("</p>\n", fp);
+}
+
+static void args_table(FILE *fp, const tc_res_event *e) {
+  if (!e->nargs) {
+    fputs("<p>No record carries arguments.</p>\n", fp);
+    return;
+  }
+  fputs("<table class=\"args\"><thead><tr><th>argument</th><th class=\"num\">records</th>"
+        "<th class=\"num\">sites</th><th>types</th></tr></thead><tbody>\n",
+        fp);
+  for (size_t i = 0; i < e->nargs; i++) {
+    const tc_res_arg *a = &e->args[i];
+    fputs("<tr><td><code>", fp);
+    tc_html_escape(fp, a->path);
+    fputs("</code></td><td class=\"num\">", fp);
+    count(fp, a->records);
+    fputs("</td><td class=\"num\">", fp);
+    count(fp, a->sites);
+    fputs("</td><td>", fp);
+    types(fp, a->types);
+    fputs("</td></tr>\n", fp);
+  }
+  fputs("</tbody></table>\n", fp);
+}
+
+/* The example as census.md prints it; PRETTY is a scratch buffer. */
+static void example(FILE *fp, const tc_res_event *e, tc_wbuf *pretty) {
+  if (!e->example.len)
+    return;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (!mem)
+    return;
+  tc_wbuf_init(pretty, mem);
+  tc_event_pretty(pretty, e->example, TC_EXAMPLE_ITEMS);
+  tc_wbuf_flush(pretty);
+  if (fclose(mem) == 0) {
+    fputs("<pre><code>", fp);
+    tc_html_escape(fp, (tc_str){buf, len});
+    fputs("</code></pre>\n", fp);
+  }
+  free(buf);
+}
+
+static void human_us(FILE *fp, double us) {
+  char s[64];
+  if (us >= 1e6)
+    tc_html_fmt_num(us / 1e6, 2, s, sizeof s), fprintf(fp, "%s s", s);
+  else if (us >= 1e3)
+    tc_html_fmt_num(us / 1e3, 1, s, sizeof s), fprintf(fp, "%s ms", s);
+  else
+    tc_html_fmt_num(us, 0, s, sizeof s), fprintf(fp, "%s \u00b5s", s);
+}
+
+static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *e,
+                          tc_wbuf *pretty) {
+  uint32_t S = c->corpus->nsites;
+  tc_html_section_begin(fp, 3, "ev", e->name, e->name);
+  char s[1024];
+  tc_phase_sentence(e, S, s, sizeof s);
+  fputs("<p>", fp);
+  text(fp, s);
+  fputs("</p>\n<p><b>categories</b> ", fp);
+  tc_res_cat *cats;
+  size_t ncat = tc_split_categories(e, &cats);
+  for (size_t k = 0; k < ncat; k++) {
+    fputs(k ? ", " : "", fp);
+    tc_html_escape(fp, cats[k].cat);
+  }
+  free(cats);
+  fputs("<br>\n<b>usage</b> ", fp);
+  fputs(tc_usage_label(e->records, S), fp);
+  tc_html_fmt_num(S ? (double)e->records / S : 0.0, 2, s, sizeof s);
+  fprintf(fp, " (%s records per surveyed site)<br>\n<b>duration</b> ", s);
+  if (e->dur.n) {
+    fputs(tc_duration_class(e->dur.n, e->dur_below), fp);
+    fputs(" (median ", fp);
+    human_us(fp, tc_sketch_quantile(&e->dur, 0.5));
+    fputs(", p95 ", fp);
+    human_us(fp, tc_sketch_quantile(&e->dur, 0.95));
+    fputs(", over ", fp);
+    count(fp, e->dur.n);
+    fputs(" records with dur)", fp);
+  } else {
+    fputs("n/a (no record carries dur)", fp);
+  }
+  fputs("</p>\n", fp);
+  const tc_devtools_view *dv = view(c, e);
+  if (dv)
+    devtools_part(fp, dv);
+  args_table(fp, e);
+  example(fp, e, pretty);
+  tc_html_section_end(fp);
+}
+
+static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction *m,
+                   const tc_res_event **order, tc_wbuf *pretty) {
+  const tc_census_result *r = c->census;
+  tc_html_begin(fp, "tracecensus report");
+  header(fp, c);
+  toc(fp);
+  part_begin(fp, 0);
+  summary(fp, c, order);
+  tc_html_section_end(fp);
+  part_begin(fp, 1);
+  tc_err e = heatmap(fp, c);
+  tc_html_section_end(fp);
+  part_begin(fp, 2);
+  if (!e)
+    e = tc_report_html_distributions(fp, m);
+  tc_html_section_end(fp);
+  part_begin(fp, 3);
+  if (!e)
+    e = tc_report_html_timelines(fp, m);
+  tc_html_section_end(fp);
+  part_begin(fp, 4);
+  fputs("<p>One section per event, in name order without regard to case, as in "
+        "census.md.</p>\n",
+        fp);
+  for (size_t i = 0; i < r->nevents; i++)
+    event_section(fp, c, order[i], pretty);
+  tc_html_section_end(fp);
+  tc_html_end(fp);
+  return e;
+}
+
+tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *m,
+                            const char *outdir) {
+  const tc_res_event **order = tc_events_by_name(c->census);
+  tc_wbuf *pretty = malloc(sizeof *pretty);
+  tc_err e = !order || !pretty ? TC_E_NOMEM : TC_OK;
+  tc_outfile *f = NULL;
+  if (!e)
+    e = tc_outfile_open(outdir, "report.html", &f);
+  if (!e) {
+    e = page(tc_outfile_fp(f), c, m, order, pretty);
+    if (e)
+      tc_outfile_abort(f);
+    else
+      e = tc_outfile_commit(f);
+  }
+  free(pretty);
+  free(order);
+  return e;
+}

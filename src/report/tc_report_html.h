@@ -1,0 +1,21 @@
+/* The metric parts of report.html (tc_report_metrics_html.c), for
+ * tc_report_html.c. Each writes plots to FP; M is NULL when the run computed
+ * no metrics, and the part says so. TC_E_NOMEM when a plot's working copy
+ * could not be allocated. */
+#ifndef TC_REPORT_HTML_H
+#define TC_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "reduce/tc_metrics_set.h"
+#include "util/tc_error.h"
+
+/* Histogram and ECDF across sites (one page view per site) of busy rate,
+ * TBT, long tasks, frame intervals and heap growth. */
+tc_err tc_report_html_distributions(FILE *fp, const tc_metrics_reduction *m);
+
+/* Each trace's busy-rate series with its long tasks, by site; a site
+ * without a usable trace gets an n/a plot saying why. */
+tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m);
+
+#endif

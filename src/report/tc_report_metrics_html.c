@@ -1,0 +1,150 @@
+/* report.html's metric plots: the distributions across sites and every
+ * trace's busy-rate timeline, from the metrics reduction (the same figures
+ * metrics.json and metrics.csv hold). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/tc_html.h"
+#include "report/tc_report_html.h"
+#include "report/tc_svg.h"
+
+/* The part's opening paragraph TEXT; without metrics, says so instead and
+ * returns 0. */
+static int intro(FILE *fp, const tc_metrics_reduction *m, const char *text) {
+  fprintf(fp, "<p>%s</p>\n", m ? text : "n/a: this run computed no metrics (--no-metrics).");
+  return m != NULL;
+}
+
+/* The index of COLUMN in the metric fields, or R->nfields. */
+static size_t field(const tc_metrics_reduction *r, const char *column) {
+  size_t f = 0;
+  while (f < r->nfields && strcmp(r->fields[f].column, column) != 0)
+    f++;
+  return f;
+}
+
+typedef struct {
+  const char *column, *title, *label, *unit;
+  double scale; /* shown value = value / scale */
+  int log;      /* the ECDF on a log axis */
+} dist;
+
+static const dist dists[] = {
+    {"busy_mean_pct", "Main-thread busy rate", "busy time / window", "%", 1, 0},
+    {"tbt_ms", "Total blocking time", "TBT", "ms", 1, 1},
+    {"long_tasks", "Long tasks per page view", "long tasks", NULL, 1, 0},
+    {"frame_p50_ms", "Frame intervals: median per page view",
+     "interval between DrawFrames, median", "ms", 1, 0},
+    {"frame_p95_ms", "Frame intervals: p95 per page view", "interval between DrawFrames, p95",
+     "ms", 1, 0},
+    {"heap_growth_bytes", "JS heap growth", "heap growth (end - start of window)", "MB", 1e6, 1},
+};
+
+tc_err tc_report_html_distributions(FILE *fp, const tc_metrics_reduction *m) {
+  if (!intro(fp, m, "One value per site: the site's median page view (its median trace); a "
+                    "site without a value (no trace, or the metric n/a) is left out and "
+                    "counted in the n line. Histograms state their bin rule; ECDFs mark the "
+                    "median and p90."))
+    return TC_OK;
+  double *v = malloc((m->nsites ? m->nsites : 1) * sizeof *v);
+  if (!v)
+    return TC_E_NOMEM;
+  tc_err e = TC_OK;
+  for (size_t d = 0; d < sizeof dists / sizeof *dists && !e; d++) {
+    size_t f = field(m, dists[d].column);
+    for (size_t s = 0; s < m->nsites; s++)
+      v[s] = f < m->nfields ? m->sites[s].values[f] / dists[d].scale : NAN;
+    tc_str t = tc_str_c(dists[d].title);
+    tc_html_section_begin(fp, 3, "dist", tc_str_c(dists[d].column), t);
+    fputs("<div class=\"plots\">\n", fp);
+    char title[160], note[160];
+    snprintf(note, sizeof note, "metrics.csv column %s, the site's median trace",
+             dists[d].column);
+    tc_svg_plot p = {.x_label = dists[d].label,
+                     .x_unit = dists[d].unit,
+                     .n_unit = "sites",
+                     .note = note,
+                     .na_reason = "no site measured it"};
+    snprintf(title, sizeof title, "%s: histogram", dists[d].title);
+    p.title = title;
+    e = tc_svg_histogram(fp, &p, v, m->nsites);
+    snprintf(title, sizeof title, "%s: ECDF", dists[d].title);
+    p.x_log = dists[d].log;
+    if (!e)
+      e = tc_svg_ecdf(fp, &p, v, m->nsites);
+    fputs("</div>\n", fp);
+    tc_html_section_end(fp);
+  }
+  free(v);
+  return e;
+}
+
+static tc_err timeline(FILE *fp, const char *site, const tc_trace_metrics *t) {
+  char title[400];
+  const tc_busy_metrics *b = &t->busy;
+  snprintf(title, sizeof title, "%s: busy rate per %g ms", site, b->bucket_ms);
+  tc_svg_plot p = {.title = title,
+                   .x_label = "time since the window's start",
+                   .y_label = "busy",
+                   .y_unit = "%",
+                   .n_unit = "buckets",
+                   .note = t->trace,
+                   .width = 760};
+  tc_svg_series s = {.bucket_ms = b->bucket_ms,
+                     .y_max = 100,
+                     .mark_name = "long task",
+                     .gap_reason = "bucket discarded: the page was hidden, the system "
+                                   "suspended, or the clock jumped"};
+  if (b->na) {
+    p.na_reason = tc_na_text(b->na);
+    return tc_svg_timeline(fp, &p, &s);
+  }
+  const tc_long_metrics *l = &t->long_tasks;
+  tc_svg_span *marks = malloc((l->count ? l->count : 1) * sizeof *marks);
+  if (!marks)
+    return TC_E_NOMEM;
+  size_t n = 0;
+  for (uint32_t i = 0; !l->na && i < l->count; i++)
+    marks[n++] = (tc_svg_span){(l->tasks[i].start_us - t->window_start_us) / 1000,
+                               l->tasks[i].dur_us / 1000};
+  s.values = b->series_pct;
+  s.nbuckets = b->nseries;
+  s.marks = marks;
+  s.nmarks = n;
+  tc_err e = tc_svg_timeline(fp, &p, &s);
+  free(marks);
+  return e;
+}
+
+tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m) {
+  if (!intro(fp, m, "Share of each bucket the page's main thread was busy, over the window "
+                    "(from the page's commit); long tasks (over 50 ms) marked in red, "
+                    "discarded buckets shaded grey. One plot per trace, sites in name order."))
+    return TC_OK;
+  /* A site without a trace is drawn with the run's bucket, for its n line. */
+  double bucket_ms = 1;
+  for (size_t i = 0; i < m->ntraces; i++)
+    if (m->traces[i]->busy.bucket_ms > 0) {
+      bucket_ms = m->traces[i]->busy.bucket_ms;
+      break;
+    }
+  tc_err e = TC_OK;
+  for (size_t i = 0; i < m->nsites && !e; i++) {
+    const tc_site_metrics *s = &m->sites[i];
+    if (!s->ntraces) {
+      char title[400];
+      snprintf(title, sizeof title, "%s: busy rate", s->site);
+      tc_svg_plot p = {.title = title,
+                       .n_unit = "buckets",
+                       .na_reason = s->no_trace_reason ? s->no_trace_reason
+                                                       : tc_na_text(TC_NA_NO_TRACE)};
+      tc_svg_series none = {.bucket_ms = bucket_ms, .mark_name = "long task"};
+      e = tc_svg_timeline(fp, &p, &none);
+      continue;
+    }
+    for (size_t k = 0; k < s->ntraces && !e; k++)
+      e = timeline(fp, s->site, m->traces[s->first + k]);
+  }
+  return e;
+}
