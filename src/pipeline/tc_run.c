@@ -22,6 +22,11 @@ typedef struct {
   tc_census_worker *census;
 } worker_ctx;
 
+/* One worker's stage times, on a cache line of its own. */
+typedef struct {
+  _Alignas(64) uint64_t ns[TC_CLOCK_COUNT];
+} worker_clock;
+
 typedef struct {
   const tc_corpus *corpus;
   tc_run_opts opts;
@@ -30,6 +35,7 @@ typedef struct {
   unsigned nw;
   tc_trace_status *status;
   tc_metrics_set *metrics; /* thread-safe adds */
+  worker_clock *clocks;    /* by worker; NULL unless time_stages */
 } run_ctx;
 
 typedef struct {
@@ -59,6 +65,14 @@ typedef struct {
 void tc_run_opts_default(tc_run_opts *o) {
   memset(o, 0, sizeof *o);
   tc_kernel_opts_default(&o->kernels);
+}
+
+/* Stage timing around whole chunk operations; a branch when not asked. */
+static inline uint64_t clock_start(const run_ctx *r) { return r->clocks ? tc_clock_ns() : 0; }
+
+static inline void clock_stop(run_ctx *r, unsigned worker, tc_clock_stage s, uint64_t t0) {
+  if (r->clocks)
+    r->clocks[worker].ns[s] += tc_clock_ns() - t0;
 }
 
 /* Keeps the TC_TRACE_MAX_ERRORS errors with the smallest indices, so the
@@ -98,12 +112,14 @@ static tc_err finish_kernels(trace_job *t) {
 
 static void finalize_trace(trace_job *t, unsigned worker) {
   run_ctx *r = t->run;
+  uint64_t t0 = clock_start(r);
   tc_err e = tc_pairing_finish(t->pairing, r->workers[worker].census,
                                r->corpus->traces[t->idx].site);
   if (!e && t->kernels)
     e = finish_kernels(t);
   if (e && !r->status[t->idx].fatal)
     r->status[t->idx].fatal = e;
+  clock_stop(r, worker, TC_CLOCK_KERNELS, t0);
   if (r->opts.progress)
     atomic_fetch_add(&r->opts.progress->traces_done, 1);
 }
@@ -135,7 +151,7 @@ static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
 /* Folds every consecutive ready chunk; returns 1 if the trace is complete
  * and this caller must finalize it. Caller holds mu; it is dropped while a
  * chunk is folded, and `folding` keeps a second folder out. */
-static int fold_ready(trace_job *t) {
+static int fold_ready(trace_job *t, unsigned worker) {
   if (t->folding)
     return 0;
   t->folding = 1;
@@ -144,8 +160,10 @@ static int fold_ready(trace_job *t) {
     if (t->folded == t->spawned || !s->ready)
       break;
     pthread_mutex_unlock(&t->mu);
+    uint64_t t0 = clock_start(t->run);
     tc_err e = fold_seq(t, &s->seq);
     tc_seq_free(&s->seq);
+    clock_stop(t->run, worker, TC_CLOCK_KERNELS, t0);
     pthread_mutex_lock(&t->mu);
     if (e && !t->run->status[t->idx].fatal)
       t->run->status[t->idx].fatal = e;
@@ -181,14 +199,18 @@ static void chunk_task(void *arg, unsigned worker) {
   slot *s = &t->ring[c->seq % t->inflight];
   tc_origin o = {r->corpus->traces[t->idx].site, t->idx};
   tc_parsed p;
+  uint64_t t0 = clock_start(r);
   tc_err e = tc_parser_parse(w->parser, c, &p);
+  clock_stop(r, worker, TC_CLOCK_PARSE, t0);
   uint64_t good = 0, lenient = 0;
   if (!e) {
+    t0 = clock_start(r);
     e = tc_census_add_chunk(w->census, o, c, &p, &s->seq);
     for (size_t i = 0; i < p.nevents; i++) {
       good += p.events[i].err == TC_OK;
       lenient += p.events[i].err == TC_OK && (p.events[i].flags & TC_EV_LENIENT);
     }
+    clock_stop(r, worker, TC_CLOCK_CENSUS, t0);
   }
   pthread_mutex_lock(&t->mu);
   tc_trace_status *st = &r->status[t->idx];
@@ -202,7 +224,7 @@ static void chunk_task(void *arg, unsigned worker) {
         record_error(st, c->events[i].index, c->events[i].offset, p.events[i].err);
   }
   s->ready = 1;
-  int fin = fold_ready(t);
+  int fin = fold_ready(t, worker);
   pthread_mutex_unlock(&t->mu);
   tc_chunk_free(c);
   free(cj);
@@ -272,12 +294,15 @@ static void copy_shape(tc_trace_status *st, const tc_chunker *ch) {
 /* Reads the whole stream through the chunker, spawning chunks. */
 static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker *ch, char *buf,
                          tc_trace_status *st) {
-  tc_progress *prog = t->run->opts.progress;
+  run_ctx *r = t->run;
+  tc_progress *prog = r->opts.progress;
   uint64_t in_before = 0;
   tc_err fatal = TC_OK;
   for (;;) {
     size_t got = 0;
+    uint64_t t0 = clock_start(r);
     tc_err se = tc_stream_read(s, buf, TC_READ_BYTES, &got);
+    clock_stop(r, worker, TC_CLOCK_READ, t0);
     uint64_t in_now = tc_stream_in_bytes(s);
     if (prog)
       atomic_fetch_add(&prog->bytes_done, in_now - in_before);
@@ -285,7 +310,9 @@ static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker
     size_t pos = 0;
     while (pos < got) {
       tc_chunk *ready = NULL;
+      t0 = clock_start(r);
       tc_err fe = tc_chunker_feed(ch, buf, got, &pos, &ready);
+      clock_stop(r, worker, TC_CLOCK_CHUNK, t0);
       if (ready && (fatal = spawn_chunk(t, worker, ready)))
         return fatal;
       if (fe)
@@ -300,7 +327,9 @@ static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker
       break;
   }
   tc_chunk *last = NULL;
+  uint64_t t0 = clock_start(r);
   tc_err fe = tc_chunker_finish(ch, &last);
+  clock_stop(r, worker, TC_CLOCK_CHUNK, t0);
   if (last && (fatal = spawn_chunk(t, worker, last)))
     return fatal;
   /* A stream that failed before its first byte of JSON is not an empty
@@ -347,7 +376,7 @@ static void trace_task(void *arg, unsigned worker) {
     copy_shape(st, ch);
   }
   t->reading_done = 1;
-  int fin = fold_ready(t);
+  int fin = fold_ready(t, worker);
   pthread_mutex_unlock(&t->mu);
   tc_chunker_free(ch);
   tc_stream_close(s);
@@ -442,8 +471,13 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     r.opts.inflight = 2 * r.opts.threads + 2;
   r.nw = r.opts.threads;
   r.status = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *r.status);
+  if (r.opts.time_stages)
+    r.clocks = aligned_alloc(_Alignof(worker_clock), r.nw * sizeof *r.clocks);
+  if (r.clocks)
+    memset(r.clocks, 0, r.nw * sizeof *r.clocks);
   by_size *order = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *order);
-  tc_err e = r.status && order ? setup_workers(&r) : TC_E_NOMEM;
+  tc_err e = r.status && order && (r.clocks || !r.opts.time_stages) ? setup_workers(&r)
+                                                                     : TC_E_NOMEM;
   if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
     e = TC_E_NOMEM;
   if (!e && !(r.pool = tc_pool_create(r.nw)))
@@ -469,6 +503,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
           r.metrics, site->name, site->reason ? site->reason : "no trace file in the corpus");
   }
   tc_pool_free(r.pool);
+  uint64_t merge0 = clock_start(&r);
   if (!e) {
     tc_census_worker **cw = malloc(r.nw * sizeof *cw);
     if (!cw)
@@ -478,6 +513,13 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     if (!e)
       e = tc_census_merge(cw, r.nw, corpus->nsites, &out->census);
     free(cw);
+  }
+  if (r.clocks) {
+    out->stage_ns[TC_CLOCK_MERGE] = tc_clock_ns() - merge0;
+    for (unsigned i = 0; i < r.nw; i++)
+      for (int k = 0; k < TC_CLOCK_COUNT; k++)
+        out->stage_ns[k] += r.clocks[i].ns[k];
+    free(r.clocks);
   }
   free_workers(&r);
   free(order);

@@ -23,6 +23,7 @@
 #include "json/tc_chunker.h"
 #include "kernels/tc_kernels.h"
 #include "pipeline/tc_corpus.h"
+#include "pipeline/tc_stage_clock.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_metrics_set.h"
 #include "util/tc_error.h"
@@ -40,6 +41,7 @@ typedef struct {
   tc_kernel_opts kernels;
   int no_metrics;        /* census only: no kernel runs (to measure their cost) */
   tc_progress *progress; /* optional */
+  int time_stages;       /* fill tc_run_result.stage_ns (tc_stage_clock.h) */
 } tc_run_opts;
 
 void tc_run_opts_default(tc_run_opts *o);
@@ -76,6 +78,9 @@ typedef struct {
   uint32_t traces_with_errors;
   double seconds;
   const char *simd_kernel;
+  /* With time_stages: nanoseconds per stage summed over the workers
+   * (TC_CLOCK_WRITE is the writer's to add); else zeros. */
+  uint64_t stage_ns[TC_CLOCK_COUNT];
 } tc_run_result;
 
 /* Runs the census over CORPUS. Per-trace problems are recorded in
