@@ -13,9 +13,11 @@
 #include "cli/tc_interrupt.h"
 #include "cli/tc_job.h"
 #include "cli/tc_progress.h"
+#include "pipeline/tc_bench.h"
 #include "pipeline/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "report/metrics_report.h"
+#include "report/tc_bench_report.h"
 #include "report/tc_census_report.h"
 #include "report/tc_outfile.h"
 
@@ -36,7 +38,10 @@ static int fail_usage(const char *msg, tc_cmd cmd) {
   const char *u = tc_args_usage(cmd), *end = strstr(u, "\n\n");
   fprintf(stderr, "tracecensus: %s\n%.*s\nMore: tracecensus %s--help\n", msg,
           end ? (int)(end - u + 1) : (int)strlen(u), u,
-          cmd == TC_CMD_CENSUS ? "census " : cmd == TC_CMD_RUN ? "run " : "");
+          cmd == TC_CMD_CENSUS  ? "census "
+          : cmd == TC_CMD_RUN   ? "run "
+          : cmd == TC_CMD_BENCH ? "bench "
+                                : "");
   return EXIT_FATAL;
 }
 
@@ -196,25 +201,32 @@ static void print_leftover(const tc_outset_why *why, int verbosity) {
             "tracecensus did not write\n", why->path, strerror(why->errnum));
 }
 
-/* Runs every writer into the staging folder DIR; on failure says which
- * file and why (the errno the file saw: ENOSPC, EFBIG, EROFS, ...). */
-static tc_err write_reports(const tc_report_ctx *ctx, const tc_run_result *res, const char *dir,
-                            const char *outdir) {
+/* Runs every writer into DIR; on failure *WHAT names the file or files. */
+static tc_err write_all(const tc_report_ctx *ctx, const tc_run_result *res, const char *dir,
+                        const char **what) {
   static const struct {
     const char *name;
     tc_err (*write)(const tc_report_ctx *, const char *);
   } writers[] = {{"census.json", tc_write_census_json}, {"census.csv", tc_write_census_csv},
                  {"census.md", tc_write_census_md}, {"run.json", tc_write_run_json}};
   tc_err e = TC_OK;
-  const char *what = NULL;
   for (size_t i = 0; !e && i < sizeof writers / sizeof *writers; i++) {
-    what = writers[i].name;
+    *what = writers[i].name;
     e = writers[i].write(ctx, dir);
   }
   if (!e && res->metrics) {
-    what = "metrics.*";
+    *what = "metrics.*";
     e = tc_metrics_write(res->metrics, dir);
   }
+  return e;
+}
+
+/* Runs every writer into the staging folder DIR; on failure says which
+ * file and why (the errno the file saw: ENOSPC, EFBIG, EROFS, ...). */
+static tc_err write_reports(const tc_report_ctx *ctx, const tc_run_result *res, const char *dir,
+                            const char *outdir) {
+  const char *what = NULL;
+  tc_err e = write_all(ctx, res, dir, &what);
   if (!e)
     return TC_OK;
   const char *file;
@@ -351,6 +363,88 @@ static void apply_common(const tc_args *a, tc_run_opts *opts) {
     opts->threads = a->threads;
 }
 
+/* What the bench's writers need besides the run. */
+typedef struct {
+  const char *manifest, *schema_path, *schema_error;
+  const tc_schema *schema;
+} bench_ctx;
+
+/* The write stage of one bench run: the DevTools view and every writer, as
+ * run_census does them. */
+static tc_err bench_write(void *ctx, const tc_corpus *corpus, const tc_run_result *res,
+                          const char *dir) {
+  const bench_ctx *b = ctx;
+  tc_devtools dt;
+  tc_err e = b->schema ? tc_devtools_compute(&res->census, b->schema, &dt) : TC_OK;
+  if (e)
+    return e;
+  tc_report_ctx rc = {corpus, res, NULL, b->manifest, b->schema ? &dt : NULL, b->schema_path,
+                      b->schema ? tc_schema_generator(b->schema) : NULL, b->schema_error};
+  const char *what;
+  e = write_all(&rc, res, dir, &what);
+  if (b->schema)
+    tc_devtools_free(&dt);
+  return e;
+}
+
+/* An export file: written whole, or named with why not. */
+static int bench_export(const char *path, const tc_bench_result *r,
+                        void (*write)(const tc_bench_result *, FILE *)) {
+  FILE *fp = fopen(path, "w");
+  if (fp) {
+    write(r, fp);
+    if (fclose(fp) == 0)
+      return 0;
+  }
+  fprintf(stderr, "tracecensus: %s: cannot write: %s\n", path, strerror(errno));
+  return 1;
+}
+
+static int cmd_bench(const tc_args *a) {
+  char exe_buf[4096], why[512];
+  bench_ctx b = {a->manifest, a->schema ? a->schema : default_schema(exe_buf, sizeof exe_buf),
+                 NULL, NULL};
+  tc_schema *schema = NULL;
+  if (load_schema(b.schema_path, &schema, why, sizeof why)) {
+    fprintf(stderr, "tracecensus: %s: %s\n", b.schema_path, why);
+    if (a->schema)
+      return EXIT_FATAL;
+    b.schema_error = why;
+  }
+  b.schema = schema;
+  tc_run_opts opts;
+  tc_run_opts_default(&opts);
+  apply_common(a, &opts);
+  opts.chunk_bytes = a->chunk_bytes;
+  opts.no_metrics = a->no_metrics;
+  tc_corpus corpus;
+  tc_err e = tc_corpus_scan(a->inputs, a->ninputs, a->manifest, &corpus);
+  if (e || corpus.ntraces == 0) {
+    fprintf(stderr, "tracecensus: %s\n", e ? tc_strerror(e) : "no trace found in the INPUTs");
+    if (!e)
+      tc_corpus_free(&corpus);
+    tc_schema_free(schema);
+    return EXIT_FATAL;
+  }
+  tc_bench_opts bo = {a->runs, a->warmup, a->baseline, bench_write, &b};
+  tc_bench_result r;
+  e = tc_bench_run(&corpus, &opts, &bo, &r);
+  int rc = EXIT_CLEAN;
+  if (e) {
+    fprintf(stderr, "tracecensus: bench failed: %s\n", tc_strerror(e));
+    rc = EXIT_FATAL;
+  } else {
+    tc_bench_write_table(&r, stdout);
+    if ((a->export_json && bench_export(a->export_json, &r, tc_bench_write_json)) ||
+        (a->export_md && bench_export(a->export_md, &r, tc_bench_write_markdown)))
+      rc = EXIT_FATAL;
+  }
+  tc_bench_result_free(&r);
+  tc_corpus_free(&corpus);
+  tc_schema_free(schema);
+  return rc;
+}
+
 static int cmd_census(const tc_args *a) {
   tc_run_opts opts;
   tc_run_opts_default(&opts);
@@ -406,6 +500,8 @@ int main(int argc, char **argv) {
     rc = (puts("tracecensus " TC_VERSION), EXIT_CLEAN);
   else if (a.cmd == TC_CMD_CENSUS)
     rc = cmd_census(&a);
+  else if (a.cmd == TC_CMD_BENCH)
+    rc = cmd_bench(&a);
   else
     rc = cmd_run(&a);
   tc_args_free(&a);

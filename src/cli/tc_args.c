@@ -45,15 +45,42 @@ static const char usage_run[] =
     "  -v, --verbose    also the settings, one line per trace, and what was cleaned\n"
     "  -h, --help       this text;  -V, --version  the version\n";
 
+static const char usage_bench[] =
+    "usage: tracecensus bench [-T N] [--runs K] [--warmup W] [--baseline]\n"
+    "                         [--export-json FILE] [--export-markdown FILE]\n"
+    "                         [--manifest FILE] [--schema FILE] [--chunk-bytes B]\n"
+    "                         [--no-metrics] [--] INPUT...\n"
+    "\n"
+    "Runs the whole census over INPUT (as `census` reads it) K times after W\n"
+    "warm-ups and prints, per stage (read + decompress, chunk, parse, census\n"
+    "tables, kernels, merge, write), the share of the time and MB/s of JSON\n"
+    "(median, min, max), events/s, peak RSS, the CPU, the simdjson kernel and the\n"
+    "threads. The reports are written into a temporary folder ($TMPDIR, else\n"
+    "/tmp) and removed after each run.\n"
+    "\n"
+    "  -T, --threads=N          worker threads, 0 = one per online CPU (default 0)\n"
+    "      --runs=K             measured runs (default 5)\n"
+    "      --warmup=W           runs before them, not measured (default 1)\n"
+    "      --baseline           also run, interleaved in this process, a plain simdjson\n"
+    "                           On-Demand walk and decompression alone over the same\n"
+    "                           files, and print tracecensus's ratio to each\n"
+    "      --export-json=FILE   every figure as JSON (raw numbers, per-run times)\n"
+    "      --export-markdown=FILE  the table as Markdown\n"
+    "      --manifest, --schema, --chunk-bytes, --no-metrics  as for census\n"
+    "  -h, --help               this text;  -V, --version  the version\n";
+
 static const char usage_all[] =
     "usage: tracecensus census [OPTIONS] -o OUTDIR INPUT...\n"
     "       tracecensus run [OPTIONS] JOB\n"
-    "       tracecensus help [census | run]\n"
+    "       tracecensus bench [OPTIONS] INPUT...\n"
+    "       tracecensus help [census | run | bench]\n"
     "       tracecensus -h | --help | -V | --version\n"
     "\n"
     "census  counts every event of every trace under INPUT and writes the census and\n"
     "        the runtime metrics into OUTDIR (`tracecensus census --help`)\n"
     "run     does the same for a job file (`tracecensus run --help`)\n"
+    "bench   times the census per stage, beside a plain simdjson walk\n"
+    "        (`tracecensus bench --help`)\n"
     "\n"
     "Traces may be plain JSON, gzip or zstd (recognised by their bytes), as a JSON\n"
     "array of events or an object with traceEvents.\n"
@@ -65,10 +92,23 @@ static const char usage_all[] =
     "128 + the signal: 130, 143, 129).\n";
 
 const char *tc_args_usage(tc_cmd cmd) {
-  return cmd == TC_CMD_CENSUS ? usage_census : cmd == TC_CMD_RUN ? usage_run : usage_all;
+  return cmd == TC_CMD_CENSUS  ? usage_census
+         : cmd == TC_CMD_RUN   ? usage_run
+         : cmd == TC_CMD_BENCH ? usage_bench
+                               : usage_all;
 }
 
-enum { OPT_MANIFEST = 256, OPT_SCHEMA, OPT_CHUNK, OPT_NO_METRICS };
+enum {
+  OPT_MANIFEST = 256,
+  OPT_SCHEMA,
+  OPT_CHUNK,
+  OPT_NO_METRICS,
+  OPT_RUNS,
+  OPT_WARMUP,
+  OPT_BASELINE,
+  OPT_EXPORT_JSON,
+  OPT_EXPORT_MD
+};
 
 static const struct option census_opts[] = {
     {"threads", required_argument, NULL, 'T'}, {"output", required_argument, NULL, 'o'},
@@ -77,6 +117,20 @@ static const struct option census_opts[] = {
     {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
     {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
     {"quiet", no_argument, NULL, 'q'}, {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0}};
+
+static const struct option bench_opts[] = {
+    {"threads", required_argument, NULL, 'T'},
+    {"runs", required_argument, NULL, OPT_RUNS},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"baseline", no_argument, NULL, OPT_BASELINE},
+    {"export-json", required_argument, NULL, OPT_EXPORT_JSON},
+    {"export-markdown", required_argument, NULL, OPT_EXPORT_MD},
+    {"manifest", required_argument, NULL, OPT_MANIFEST},
+    {"schema", required_argument, NULL, OPT_SCHEMA},
+    {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
+    {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
     {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
@@ -126,7 +180,7 @@ static tc_err option_error(char **argv, int before, int c, char *why, size_t cap
 
 static tc_err parse_options(int argc, char **argv, const struct option *opts, tc_args *a,
                             char *why, size_t cap) {
-  const char *shorts = a->cmd == TC_CMD_CENSUS ? ":T:o:qvhV" : ":T:qvhV";
+  const char *shorts = a->cmd == TC_CMD_CENSUS ? ":T:o:qvhV" : a->cmd == TC_CMD_BENCH ? ":T:hV" : ":T:qvhV";
   opterr = 0;
   optind = 0; /* glibc: start afresh, whatever an earlier parse left */
   for (;;) {
@@ -176,6 +230,26 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
     case OPT_NO_METRICS:
       a->no_metrics = 1;
       break;
+    case OPT_RUNS:
+      if (!parse_uint(optarg, 1, 100000, &n))
+        return usage_error(why, cap, "--runs needs a count from 1 to 100000, not '%s'", optarg);
+      a->runs = (unsigned)n;
+      break;
+    case OPT_WARMUP:
+      if (!parse_uint(optarg, 0, 100000, &n))
+        return usage_error(why, cap, "--warmup needs a count from 0 to 100000, not '%s'", optarg);
+      a->warmup = (unsigned)n;
+      break;
+    case OPT_BASELINE:
+      a->baseline = 1;
+      break;
+    case OPT_EXPORT_JSON:
+    case OPT_EXPORT_MD:
+      if (!*optarg)
+        return usage_error(why, cap, "%s needs a file name, not ''",
+                           c == OPT_EXPORT_JSON ? "--export-json" : "--export-markdown");
+      *(c == OPT_EXPORT_JSON ? &a->export_json : &a->export_md) = optarg;
+      break;
     default:
       return option_error(argv, before, c, why, cap);
     }
@@ -196,8 +270,11 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
         a->help_for = TC_CMD_CENSUS;
       else if (!strcmp(argv[2], "run"))
         a->help_for = TC_CMD_RUN;
+      else if (!strcmp(argv[2], "bench"))
+        a->help_for = TC_CMD_BENCH;
       else
-        return usage_error(why, cap, "no help on '%s': the commands are census and run", argv[2]);
+        return usage_error(why, cap, "no help on '%s': the commands are census, run and bench",
+                           argv[2]);
     }
     return TC_OK;
   }
@@ -209,12 +286,22 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     a->cmd = TC_CMD_CENSUS;
   else if (!strcmp(cmd, "run"))
     a->cmd = TC_CMD_RUN;
+  else if (!strcmp(cmd, "bench"))
+    a->cmd = TC_CMD_BENCH;
   else
     return usage_error(why, cap, "unknown command '%s'", cmd);
   /* The command's name stands where getopt expects the program's. */
   int n = argc - 1;
   char **v = argv + 1;
-  tc_err e = parse_options(n, v, a->cmd == TC_CMD_CENSUS ? census_opts : run_opts, a, why, cap);
+  if (a->cmd == TC_CMD_BENCH) {
+    a->runs = 5;
+    a->warmup = 1;
+  }
+  tc_err e = parse_options(n, v,
+                           a->cmd == TC_CMD_CENSUS  ? census_opts
+                           : a->cmd == TC_CMD_BENCH ? bench_opts
+                                                    : run_opts,
+                           a, why, cap);
   if (e || a->cmd == TC_CMD_HELP || a->cmd == TC_CMD_VERSION)
     return e;
   int nops = n - optind;
@@ -225,10 +312,11 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     a->job = v[optind];
     return TC_OK;
   }
-  if (!a->outdir)
+  const char *name = a->cmd == TC_CMD_BENCH ? "bench" : "census";
+  if (!a->outdir && a->cmd == TC_CMD_CENSUS)
     return usage_error(why, cap, "census needs -o OUTDIR");
   if (!nops)
-    return usage_error(why, cap, "census needs at least one INPUT");
+    return usage_error(why, cap, "%s needs at least one INPUT", name);
   if (!(a->inputs = malloc((size_t)nops * sizeof *a->inputs)))
     return TC_E_NOMEM;
   for (int i = 0; i < nops; i++)

@@ -8,7 +8,7 @@
 
 #include "util/tc_error.h"
 
-typedef enum { TC_CMD_HELP, TC_CMD_VERSION, TC_CMD_CENSUS, TC_CMD_RUN } tc_cmd;
+typedef enum { TC_CMD_HELP, TC_CMD_VERSION, TC_CMD_CENSUS, TC_CMD_RUN, TC_CMD_BENCH } tc_cmd;
 
 typedef struct {
   tc_cmd cmd;
@@ -20,7 +20,10 @@ typedef struct {
   int no_metrics;
   const char *outdir, *manifest, *schema; /* census; NULL when not given */
   const char *job;                        /* run */
-  const char **inputs;                    /* census: malloc'd, into argv */
+  unsigned runs, warmup;                  /* bench */
+  int baseline;                           /* bench */
+  const char *export_json, *export_md;    /* bench; NULL when not given */
+  const char **inputs;                    /* census, bench: malloc'd, into argv */
   int ninputs;
 } tc_args;
 

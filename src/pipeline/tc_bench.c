@@ -1,0 +1,293 @@
+#include "pipeline/tc_bench.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/tc_stream.h"
+#include "json/tc_walk.h"
+#include "util/tc_sysinfo.h"
+
+#define TC_BENCH_READ (1u << 20)
+
+/* Removes every file in DIR, then DIR. The writers make files only. */
+static void remove_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *de;
+    char path[512];
+    while ((de = readdir(d)) != NULL) {
+      if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+        continue;
+      snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+      unlink(path);
+    }
+    closedir(d);
+  }
+  rmdir(dir);
+}
+
+static double seconds_since(uint64_t t0) { return (double)(tc_clock_ns() - t0) * 1e-9; }
+
+/* User + system CPU seconds of the process so far. */
+static double cpu_seconds(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+         ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
+}
+
+/* One pipeline run, its reports written into a fresh folder under tmpdir. */
+static tc_err pipeline_run(const tc_corpus *corpus, const tc_run_opts *run,
+                           const tc_bench_opts *opts, tc_bench_result *out, tc_bench_sample *s) {
+  char dir[300];
+  snprintf(dir, sizeof dir, "%s/run", out->tmpdir);
+  if (mkdir(dir, 0700) != 0)
+    return TC_E_WRITE;
+  out->rss_reset = tc_peak_rss_reset();
+  double c0 = cpu_seconds();
+  uint64_t t0 = tc_clock_ns();
+  tc_run_result res;
+  tc_err e = tc_run(corpus, run, &res);
+  if (!e) {
+    uint64_t w0 = tc_clock_ns();
+    e = opts->write(opts->write_ctx, corpus, &res, dir);
+    res.stage_ns[TC_CLOCK_WRITE] += tc_clock_ns() - w0;
+    s->wall = seconds_since(t0);
+    s->cpu = cpu_seconds() - c0;
+    s->peak_rss_kib = tc_peak_rss_kib();
+    for (int k = 0; k < TC_CLOCK_COUNT; k++)
+      s->stage[k] = (double)res.stage_ns[k] * 1e-9;
+    out->threads = res.threads;
+    out->simd_kernel = res.simd_kernel;
+    out->json_bytes = res.out_bytes;
+    out->events = res.events;
+    tc_run_result_free(&res, corpus->ntraces);
+  }
+  remove_dir(dir);
+  return e;
+}
+
+/* The plain walk over every trace, one thread. */
+static tc_err walk_run(const tc_corpus *corpus, tc_bench_result *out, tc_bench_sample *s) {
+  tc_walk *w = tc_walk_create();
+  if (!w)
+    return TC_E_NOMEM;
+  double c0 = cpu_seconds();
+  uint64_t t0 = tc_clock_ns();
+  out->walk_err = TC_OK;
+  for (uint32_t i = 0; i < corpus->ntraces; i++) {
+    tc_err e = tc_walk_file(w, corpus->traces[i].path);
+    if (e == TC_E_NOMEM) {
+      tc_walk_free(w);
+      return e;
+    }
+    if (e && !out->walk_err) {
+      out->walk_err = e;
+      snprintf(out->walk_err_path, sizeof out->walk_err_path, "%s", corpus->traces[i].path);
+    }
+  }
+  s->walk = seconds_since(t0);
+  s->walk_cpu = cpu_seconds() - c0;
+  tc_walk_stats st;
+  tc_walk_stats_get(w, &st);
+  out->walk_bytes = st.json_bytes;
+  out->walk_events = st.events;
+  tc_walk_free(w);
+  return TC_OK;
+}
+
+/* Decompression alone over every trace, into one buffer, one thread. */
+static tc_err decompress_run(const tc_corpus *corpus, tc_bench_result *out, tc_bench_sample *s) {
+  char *buf = malloc(TC_BENCH_READ);
+  if (!buf)
+    return TC_E_NOMEM;
+  double c0 = cpu_seconds();
+  uint64_t t0 = tc_clock_ns(), bytes = 0;
+  for (uint32_t i = 0; i < corpus->ntraces; i++) {
+    tc_stream *st;
+    if (tc_stream_open_regular(corpus->traces[i].path, &st))
+      continue;
+    size_t got;
+    while (!tc_stream_read(st, buf, TC_BENCH_READ, &got) && got)
+      bytes += got;
+    tc_stream_close(st);
+  }
+  s->decompress = seconds_since(t0);
+  s->decompress_cpu = cpu_seconds() - c0;
+  out->decompress_bytes = bytes;
+  free(buf);
+  return TC_OK;
+}
+
+static tc_err make_tmpdir(tc_bench_result *out) {
+  const char *base = getenv("TMPDIR");
+  if (!base || !*base)
+    base = "/tmp";
+  int n = snprintf(out->tmpdir, sizeof out->tmpdir, "%s/tracecensus-bench-XXXXXX", base);
+  if (n < 0 || (size_t)n >= sizeof out->tmpdir || !mkdtemp(out->tmpdir))
+    return TC_E_WRITE;
+  return TC_OK;
+}
+
+tc_err tc_bench_run(const tc_corpus *corpus, const tc_run_opts *run, const tc_bench_opts *opts,
+                    tc_bench_result *out) {
+  memset(out, 0, sizeof *out);
+  out->warmup = opts->warmup;
+  out->baseline = opts->baseline;
+  out->sites = corpus->nsites;
+  out->traces = corpus->ntraces;
+  out->file_bytes = corpus->bytes;
+  tc_cpu_model(out->cpu_model, sizeof out->cpu_model);
+  tc_cpu_flags(out->cpu_flags, sizeof out->cpu_flags);
+  out->samples = calloc(opts->runs ? opts->runs : 1, sizeof *out->samples);
+  if (!out->samples)
+    return TC_E_NOMEM;
+  tc_err e = make_tmpdir(out);
+  if (e)
+    return e;
+  tc_run_opts ro = *run;
+  ro.time_stages = 1;
+  /* Warm-ups first, then the measured runs; each run is the pipeline, then
+   * (with the baseline) the walk and decompression alone, so all three
+   * meet the same load. */
+  for (unsigned i = 0; !e && i < opts->warmup + opts->runs; i++) {
+    tc_bench_sample scratch, *s = i < opts->warmup ? &scratch : &out->samples[i - opts->warmup];
+    memset(s, 0, sizeof *s);
+    s->walk = s->decompress = s->walk_cpu = s->decompress_cpu = NAN;
+    e = pipeline_run(corpus, &ro, opts, out, s);
+    if (!e && opts->baseline)
+      e = walk_run(corpus, out, s);
+    if (!e && opts->baseline)
+      e = decompress_run(corpus, out, s);
+    if (!e && i >= opts->warmup)
+      out->nsamples++;
+  }
+  rmdir(out->tmpdir);
+  return e;
+}
+
+void tc_bench_result_free(tc_bench_result *r) {
+  free(r->samples);
+  r->samples = NULL;
+  r->nsamples = 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+tc_bench_stat tc_bench_stats(const double *v, unsigned n) {
+  tc_bench_stat st = {NAN, NAN, NAN};
+  double *s = malloc((n ? n : 1) * sizeof *s);
+  if (!s)
+    return st;
+  unsigned m = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (!isnan(v[i]))
+      s[m++] = v[i];
+  if (m) {
+    qsort(s, m, sizeof *s, cmp_double);
+    /* An even count takes the mean of the middle two, as hyperfine does. */
+    st.median = m % 2 ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
+    st.min = s[0];
+    st.max = s[m - 1];
+  }
+  free(s);
+  return st;
+}
+
+double tc_bench_seconds(const tc_bench_sample *s, tc_bench_series which, int stage) {
+  switch (which) {
+  case TC_BENCH_STAGE:
+    return s->stage[stage];
+  case TC_BENCH_WALL:
+    return s->wall;
+  case TC_BENCH_WALK:
+    return s->walk;
+  case TC_BENCH_DECOMPRESS:
+    return s->decompress;
+  case TC_BENCH_CPU:
+    return s->cpu;
+  case TC_BENCH_WALK_CPU:
+    return s->walk_cpu;
+  case TC_BENCH_DECOMPRESS_CPU:
+    return s->decompress_cpu;
+  }
+  return NAN;
+}
+
+/* The statistics of one series over the runs. */
+static tc_bench_stat stat_of(const tc_bench_result *r, tc_bench_series which, int stage) {
+  double v[r->nsamples ? r->nsamples : 1];
+  for (unsigned i = 0; i < r->nsamples; i++)
+    v[i] = tc_bench_seconds(&r->samples[i], which, stage);
+  return tc_bench_stats(v, r->nsamples);
+}
+
+/* Medians of the per-run peak and of the per-run share of stage K. */
+static tc_bench_stat rss_stat(const tc_bench_result *r) {
+  double v[r->nsamples ? r->nsamples : 1];
+  for (unsigned i = 0; i < r->nsamples; i++)
+    v[i] = (double)r->samples[i].peak_rss_kib;
+  return tc_bench_stats(v, r->nsamples);
+}
+
+static double share_median(const tc_bench_result *r, int k) {
+  double v[r->nsamples ? r->nsamples : 1];
+  for (unsigned i = 0; i < r->nsamples; i++) {
+    const tc_bench_sample *s = &r->samples[i];
+    double sum = 0;
+    for (int j = 0; j < TC_CLOCK_COUNT; j++)
+      sum += s->stage[j];
+    v[i] = sum > 0 ? s->stage[k] / sum : NAN;
+  }
+  return tc_bench_stats(v, r->nsamples).median;
+}
+
+/* Seconds to AMOUNT per second: the reciprocal keeps the median and swaps
+ * min and max. */
+static tc_bench_stat rate_of(tc_bench_stat sec, double amount) {
+  tc_bench_stat r = {amount / sec.median, amount / sec.max, amount / sec.min};
+  return r;
+}
+
+/* The median of the per-run ratios of the baseline's seconds to the run's. */
+static double ratio_of(const tc_bench_result *r, tc_bench_series base, tc_bench_series run) {
+  double v[r->nsamples ? r->nsamples : 1];
+  for (unsigned i = 0; i < r->nsamples; i++)
+    v[i] = tc_bench_seconds(&r->samples[i], base, 0) / tc_bench_seconds(&r->samples[i], run, 0);
+  return tc_bench_stats(v, r->nsamples).median;
+}
+
+static tc_bench_line line_of(tc_bench_stat sec, uint64_t bytes) {
+  tc_bench_line l = {sec, rate_of(sec, (double)bytes / 1e6), NAN};
+  return l;
+}
+
+void tc_bench_summarize(const tc_bench_result *r, tc_bench_summary *out) {
+  for (int k = 0; k < TC_CLOCK_COUNT; k++) {
+    out->stage[k] = line_of(stat_of(r, TC_BENCH_STAGE, k), r->json_bytes);
+    out->stage[k].share = share_median(r, k);
+  }
+  out->whole = line_of(stat_of(r, TC_BENCH_WALL, 0), r->json_bytes);
+  out->events_per_s = rate_of(out->whole.seconds, (double)r->events);
+  out->peak_rss_kib = rss_stat(r);
+  out->walk = line_of(stat_of(r, TC_BENCH_WALK, 0), r->walk_bytes);
+  out->decompress = line_of(stat_of(r, TC_BENCH_DECOMPRESS, 0), r->decompress_bytes);
+  int walk_ok = r->baseline && !r->walk_err;
+  out->ratio_walk = walk_ok ? ratio_of(r, TC_BENCH_WALK, TC_BENCH_WALL) : NAN;
+  out->ratio_decompress = r->baseline ? ratio_of(r, TC_BENCH_DECOMPRESS, TC_BENCH_WALL) : NAN;
+  out->cpu = line_of(stat_of(r, TC_BENCH_CPU, 0), r->json_bytes);
+  out->walk_cpu = line_of(stat_of(r, TC_BENCH_WALK_CPU, 0), r->walk_bytes);
+  out->decompress_cpu = line_of(stat_of(r, TC_BENCH_DECOMPRESS_CPU, 0), r->decompress_bytes);
+  out->ratio_walk_cpu = walk_ok ? ratio_of(r, TC_BENCH_WALK_CPU, TC_BENCH_CPU) : NAN;
+  out->ratio_decompress_cpu =
+      r->baseline ? ratio_of(r, TC_BENCH_DECOMPRESS_CPU, TC_BENCH_CPU) : NAN;
+}
