@@ -43,7 +43,10 @@ struct Counted {
 
 struct tc_walk {
   ondemand::parser parser;
-  std::vector<char> buf;
+  // malloc'd, grown by realloc: no zeroing, and a large block moves by
+  // remapping its pages rather than copying them.
+  char *buf = nullptr;
+  size_t cap = 0;
   Counted names, cats, phs, paths;
   std::string path;
   double ts_sum = 0, dur_sum = 0;
@@ -53,6 +56,7 @@ struct tc_walk {
   error_code value(ondemand::value v);
   error_code event(ondemand::object obj);
   error_code events_of(ondemand::array arr);
+  ~tc_walk() { std::free(buf); }
 };
 
 error_code tc_walk::value(ondemand::value v) {
@@ -165,10 +169,18 @@ static tc_err read_all(tc_walk *w, const char *path, size_t *len) {
     return e;
   size_t n = 0;
   for (;;) {
-    if (w->buf.size() < n + kRead + SIMDJSON_PADDING)
-      w->buf.resize((n + kRead + SIMDJSON_PADDING) * 2);
+    if (w->cap < n + kRead + SIMDJSON_PADDING) {
+      size_t cap = (n + kRead + SIMDJSON_PADDING) * 2;
+      char *b = static_cast<char *>(std::realloc(w->buf, cap));
+      if (!b) {
+        tc_stream_close(s);
+        return TC_E_NOMEM;
+      }
+      w->buf = b;
+      w->cap = cap;
+    }
     size_t got;
-    e = tc_stream_read(s, w->buf.data() + n, kRead, &got);
+    e = tc_stream_read(s, w->buf + n, kRead, &got);
     n += got;
     if (e || got == 0)
       break;
@@ -186,7 +198,7 @@ tc_err tc_walk_file(tc_walk *w, const char *path) {
       return te;
     w->json_bytes += len;
     ondemand::document doc;
-    error_code e = w->parser.iterate(w->buf.data(), len, w->buf.size()).get(doc);
+    error_code e = w->parser.iterate(w->buf, len, w->cap).get(doc);
     ondemand::json_type t;
     if (!e)
       e = doc.type().get(t);
