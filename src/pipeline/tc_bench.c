@@ -55,9 +55,9 @@ static tc_err pipeline_run(const tc_corpus *corpus, const tc_run_opts *run,
   tc_run_result res;
   tc_err e = tc_run(corpus, run, &res);
   if (!e) {
-    uint64_t w0 = tc_clock_ns();
+    uint64_t w0 = tc_clock_cpu_ns();
     e = opts->write(opts->write_ctx, corpus, &res, dir);
-    res.stage_ns[TC_CLOCK_WRITE] += tc_clock_ns() - w0;
+    res.stage_ns[TC_CLOCK_WRITE] += tc_clock_cpu_ns() - w0;
     s->wall = seconds_since(t0);
     s->cpu = cpu_seconds() - c0;
     s->peak_rss_kib = tc_peak_rss_kib();

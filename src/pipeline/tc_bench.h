@@ -38,7 +38,7 @@ typedef struct {
   double wall;                  /* the run, its writers included */
   double cpu;
   double walk_cpu, decompress_cpu;
-  double stage[TC_CLOCK_COUNT]; /* summed over the workers */
+  double stage[TC_CLOCK_COUNT]; /* CPU seconds, summed over the workers */
   uint64_t peak_rss_kib;        /* of this run alone when the peak could be reset */
   double walk, decompress;
 } tc_bench_sample;

@@ -68,11 +68,11 @@ void tc_run_opts_default(tc_run_opts *o) {
 }
 
 /* Stage timing around whole chunk operations; a branch when not asked. */
-static inline uint64_t clock_start(const run_ctx *r) { return r->clocks ? tc_clock_ns() : 0; }
+static inline uint64_t clock_start(const run_ctx *r) { return r->clocks ? tc_clock_cpu_ns() : 0; }
 
 static inline void clock_stop(run_ctx *r, unsigned worker, tc_clock_stage s, uint64_t t0) {
   if (r->clocks)
-    r->clocks[worker].ns[s] += tc_clock_ns() - t0;
+    r->clocks[worker].ns[s] += tc_clock_cpu_ns() - t0;
 }
 
 /* Keeps the TC_TRACE_MAX_ERRORS errors with the smallest indices, so the
@@ -515,7 +515,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     free(cw);
   }
   if (r.clocks) {
-    out->stage_ns[TC_CLOCK_MERGE] = tc_clock_ns() - merge0;
+    out->stage_ns[TC_CLOCK_MERGE] = tc_clock_cpu_ns() - merge0;
     for (unsigned i = 0; i < r.nw; i++)
       for (int k = 0; k < TC_CLOCK_COUNT; k++)
         out->stage_ns[k] += r.clocks[i].ns[k];

@@ -4,10 +4,11 @@
  * around whole operations only: one tc_stream_read of up to 1 MiB, one
  * chunker feed, one chunk's parse, census or fold, the merge, the writers.
  * Never per event, so a run that is not asked pays one predictable branch
- * per chunk operation and nothing else. Each worker adds into its own
- * cache line; the run sums them at the end. A stage's time is therefore
- * summed over the workers: with N threads the stages add up to about N
- * times the wall time less the time workers sat idle. */
+ * per chunk operation and nothing else. The clock is the thread's own CPU
+ * time, so time the thread spent descheduled on a busy machine is not
+ * charged to the stage it was in. Each worker adds into its own cache line;
+ * the run sums them at the end. A stage's time is therefore CPU time summed
+ * over the workers. */
 #ifndef TC_STAGE_CLOCK_H
 #define TC_STAGE_CLOCK_H
 
@@ -30,11 +31,16 @@ const char *tc_clock_stage_label(tc_clock_stage s);
 /* "read_decompress", "chunk", ... for machine outputs; static. */
 const char *tc_clock_stage_key(tc_clock_stage s);
 
-/* Monotonic nanoseconds. */
-static inline uint64_t tc_clock_ns(void) {
+static inline uint64_t tc_clock_read(clockid_t id) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(id, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/* Monotonic wall nanoseconds. */
+static inline uint64_t tc_clock_ns(void) { return tc_clock_read(CLOCK_MONOTONIC); }
+
+/* CPU nanoseconds of the calling thread: what the stage clocks read. */
+static inline uint64_t tc_clock_cpu_ns(void) { return tc_clock_read(CLOCK_THREAD_CPUTIME_ID); }
 
 #endif

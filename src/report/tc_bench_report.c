@@ -35,7 +35,8 @@ void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
     table_line(fp, tc_clock_stage_label((tc_clock_stage)k), &s.stage[k]);
   table_line(fp, "whole run (wall)", &s.whole);
   table_line(fp, "whole run (CPU time)", &s.cpu);
-  fprintf(fp, "  stage times are summed over the threads; MB/s of JSON per stage is one core's\n");
+  fprintf(fp, "  stage times are CPU time summed over the threads: MB/s of JSON per stage is one\n"
+              "  core's; the shares are of the stages' sum\n");
   fprintf(fp, "\n  events/s  %.0f (min %.0f, max %.0f)\n", s.events_per_s.median, s.events_per_s.min,
           s.events_per_s.max);
   fprintf(fp, "  peak RSS  %.1f MiB (min %.1f, max %.1f)%s\n", s.peak_rss_kib.median / 1024,
