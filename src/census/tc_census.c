@@ -19,8 +19,11 @@ struct tc_census_worker {
     tc_sketch dur;
     uint64_t dur_below[TC_DUR_NLIMITS];
     tc_example ex;
+    int kname; /* tc_kernels_name_code, found once per name */
   } *per_name; /* by name id */
   size_t per_name_cap;
+  uint8_t *cat_ut; /* by cat id: tc_kernels_user_timing_cat, found once per cat */
+  size_t cat_ut_cap;
   uint32_t nsites;
   tc_site_acc **sites; /* by site index, lazily created */
 };
@@ -64,6 +67,7 @@ void tc_census_worker_free(tc_census_worker *w) {
     free(w->per_name[i].ex.raw);
   }
   free(w->per_name);
+  free(w->cat_ut);
   for (uint32_t s = 0; s < w->nsites; s++)
     site_free(w->sites[s]);
   free(w->sites);
@@ -83,7 +87,10 @@ static tc_err name_id(tc_census_worker *w, tc_str name, uint32_t *id) {
   tc_err e = tc_map_intern(&w->names, name, id, &inserted);
   if (e || !inserted)
     return e;
-  return TC_GROW(w->per_name, w->per_name_cap, (size_t)*id + 1);
+  if ((e = TC_GROW(w->per_name, w->per_name_cap, (size_t)*id + 1)))
+    return e;
+  w->per_name[*id].kname = tc_kernels_name_code(name);
+  return TC_OK;
 }
 
 static tc_err site_name(tc_site_acc *s, uint32_t id, tc_name_counts **out) {
@@ -171,8 +178,13 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
 
   uint32_t cid, slot;
   int inserted;
-  if ((e = tc_map_intern(&w->cats, ev->cat, &cid, NULL)))
+  if ((e = tc_map_intern(&w->cats, ev->cat, &cid, &inserted)))
     return e;
+  if (inserted) {
+    if ((e = TC_GROW(w->cat_ut, w->cat_ut_cap, (size_t)cid + 1)))
+      return e;
+    w->cat_ut[cid] = (uint8_t)tc_kernels_user_timing_cat(ev->cat);
+  }
   if ((e = tc_imap_intern(&s->cat_idx, (uint64_t)id << 32 | cid, &slot, &inserted)))
     return e;
   if ((e = TC_GROW(s->cat_counts, s->cat_cap, (size_t)slot + 1)))
@@ -211,13 +223,15 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
   /* A missing pid or tid is no process or thread at all, not 0. */
   int64_t pid = (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID;
   int64_t tid = (ev->flags & TC_EV_HAS_TID) ? ev->tid : TC_NO_ID;
-  int task = w->kernels ? tc_kernels_task_kind(ev->name, ev->cat, ph) : -1;
-  if (task >= 0) {
+  int task = -1;
+  int route = w->kernels ? tc_kernels_route(w->per_name[id].kname, w->cat_ut[cid], ph, &task)
+                         : TC_KROUTE_NONE;
+  if (route == TC_KROUTE_TASK) {
     tc_ktask_event t = {pid, tid, ev->ts, (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1,
                         c->events[i].index, ph, (uint8_t)task};
     return tc_seq_push_task(seq, &t);
   }
-  int for_kernels = w->kernels && tc_kernels_wants(ev->name, ev->cat, ph);
+  int for_kernels = route == TC_KROUTE_EVENT;
   if (for_kernels || needs_order(ph)) {
     tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
                    (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, pid, tid, ev->id,
