@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/tc_kernels.h"
 #include "util/tc_sketch.h"
 #include "util/tc_grow.h"
 #include "util/tc_json_valid.h"
@@ -13,27 +12,22 @@
 
 struct tc_census_worker {
   const tc_parser *parser; /* borrowed: path ids are this parser's */
-  int kernels;
   tc_map names, cats;
   struct per_name {
     tc_sketch dur;
     uint64_t dur_below[TC_DUR_NLIMITS];
     tc_example ex;
-    int kname; /* tc_kernels_name_code, found once per name */
   } *per_name; /* by name id */
   size_t per_name_cap;
-  uint8_t *cat_ut; /* by cat id: tc_kernels_user_timing_cat, found once per cat */
-  size_t cat_ut_cap;
   uint32_t nsites;
   tc_site_acc **sites; /* by site index, lazily created */
 };
 
-tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser, int kernels) {
+tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser) {
   tc_census_worker *w = calloc(1, sizeof *w);
   if (!w)
     return NULL;
   w->parser = parser;
-  w->kernels = kernels;
   tc_map_init(&w->names);
   tc_map_init(&w->cats);
   w->nsites = nsites;
@@ -67,7 +61,6 @@ void tc_census_worker_free(tc_census_worker *w) {
     free(w->per_name[i].ex.raw);
   }
   free(w->per_name);
-  free(w->cat_ut);
   for (uint32_t s = 0; s < w->nsites; s++)
     site_free(w->sites[s]);
   free(w->sites);
@@ -87,10 +80,7 @@ static tc_err name_id(tc_census_worker *w, tc_str name, uint32_t *id) {
   tc_err e = tc_map_intern(&w->names, name, id, &inserted);
   if (e || !inserted)
     return e;
-  if ((e = TC_GROW(w->per_name, w->per_name_cap, (size_t)*id + 1)))
-    return e;
-  w->per_name[*id].kname = tc_kernels_name_code(name);
-  return TC_OK;
+  return TC_GROW(w->per_name, w->per_name_cap, (size_t)*id + 1);
 }
 
 static tc_err site_name(tc_site_acc *s, uint32_t id, tc_name_counts **out) {
@@ -153,17 +143,8 @@ static tc_err offer_example(tc_census_worker *w, uint32_t id, tc_origin o,
   return TC_OK;
 }
 
-static int needs_order(char ph) {
-  switch (ph) {
-  case 'B': case 'E': case 's': case 'f': case 'b': case 'e': case 'S': case 'F':
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const tc_chunk *c,
-                        uint32_t i, const tc_parsed *p, tc_seq *seq) {
+                        uint32_t i, const tc_parsed *p) {
   const tc_event *ev = &p->events[i];
   uint32_t id;
   tc_err e = name_id(w, ev->name, &id);
@@ -178,13 +159,8 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
 
   uint32_t cid, slot;
   int inserted;
-  if ((e = tc_map_intern(&w->cats, ev->cat, &cid, &inserted)))
+  if ((e = tc_map_intern(&w->cats, ev->cat, &cid, NULL)))
     return e;
-  if (inserted) {
-    if ((e = TC_GROW(w->cat_ut, w->cat_ut_cap, (size_t)cid + 1)))
-      return e;
-    w->cat_ut[cid] = (uint8_t)tc_kernels_user_timing_cat(ev->cat);
-  }
   if ((e = tc_imap_intern(&s->cat_idx, (uint64_t)id << 32 | cid, &slot, &inserted)))
     return e;
   if ((e = TC_GROW(s->cat_counts, s->cat_cap, (size_t)slot + 1)))
@@ -209,49 +185,18 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
     s->paths[slot].types |= pr->types;
   }
 
-  if ((e = offer_example(w, id, o, c, i, ev)))
-    return e;
-
-  char ph = ev->ph.len == 1 ? ev->ph.ptr[0] : '\0';
-  /* Thread extents are for the kernels' window. Metadata records carry ts 0:
-   * they would stretch every thread's extent. */
-  if (w->kernels && (ev->flags & TC_EV_HAS_TS) && ph != 'M') {
-    double end = ev->ts + ((ev->flags & TC_EV_HAS_DUR) && ev->dur > 0 ? ev->dur : 0);
-    if ((e = tc_seq_span(seq, ev->pid, ev->tid, ev->ts, end)))
-      return e;
-  }
-  /* A missing pid or tid is no process or thread at all, not 0. */
-  int64_t pid = (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID;
-  int64_t tid = (ev->flags & TC_EV_HAS_TID) ? ev->tid : TC_NO_ID;
-  int task = -1;
-  int route = w->kernels ? tc_kernels_route(w->per_name[id].kname, w->cat_ut[cid], ph, &task)
-                         : TC_KROUTE_NONE;
-  if (route == TC_KROUTE_TASK) {
-    tc_ktask_event t = {pid, tid, ev->ts, (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1,
-                        c->events[i].index, ph, (uint8_t)task};
-    return tc_seq_push_task(seq, &t);
-  }
-  int for_kernels = route == TC_KROUTE_EVENT;
-  if (for_kernels || needs_order(ph)) {
-    tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
-                   (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, pid, tid, ev->id,
-                   c->events[i].index, for_kernels,
-                   ev->nwant ? p->wanted + ev->want_begin : NULL, ev->nwant};
-    if ((e = tc_seq_push(seq, &k)))
-      return e;
-  }
-  return TC_OK;
+  return offer_example(w, id, o, c, i, ev);
 }
 
 tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
-                           const tc_parsed *p, tc_seq *seq) {
+                           const tc_parsed *p) {
   tc_site_acc *s = site_of(w, o.site);
   if (!s)
     return TC_E_NOMEM;
   for (uint32_t i = 0; i < p->nevents; i++) {
     if (p->events[i].err)
       continue;
-    tc_err e = add_event(w, s, o, c, i, p, seq);
+    tc_err e = add_event(w, s, o, c, i, p);
     if (e)
       return e;
   }

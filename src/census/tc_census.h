@@ -14,7 +14,6 @@
 
 #include "census/tc_labels.h"
 #include "census/tc_phase.h"
-#include "census/tc_seq.h"
 #include "json/tc_chunker.h"
 #include "json/tc_parser.h"
 #include "util/tc_sketch.h"
@@ -40,16 +39,14 @@ typedef struct {
 
 typedef struct tc_census_worker tc_census_worker;
 
-/* KERNELS: whether events the metric kernels want go to the fold too. */
-tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser, int kernels);
+tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser);
 void tc_census_worker_free(tc_census_worker *w);
 
-/* Adds a parsed chunk (events with err set are skipped: the caller reports
- * them). Events the ordered fold needs are appended to SEQ: every
- * B/E/s/f/b/e/S/F, and those tc_kernels_wants when kernels are on; and the
- * extents of each thread's events (metadata left out) to SEQ's spans. */
+/* Adds a parsed chunk's order-free statistics (events with err set are
+ * skipped: the caller reports them). What needs trace order goes to the
+ * fold through pipeline/tc_route.h, not through here. */
 tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
-                           const tc_parsed *p, tc_seq *seq);
+                           const tc_parsed *p);
 
 /* Adds pair counts for NAME in SITE (called by the fold). */
 tc_err tc_census_add_pairs(tc_census_worker *w, uint32_t site, tc_str name,

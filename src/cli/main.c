@@ -8,29 +8,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "census/tc_schema.h"
 #include "cli/tc_args.h"
 #include "cli/tc_interrupt.h"
 #include "cli/tc_job.h"
 #include "cli/tc_progress.h"
 #include "pipeline/tc_bench.h"
-#include "pipeline/tc_corpus.h"
-#include "pipeline/tc_run.h"
-#include "report/metrics_report.h"
-#include "report/tc_bench_report.h"
-#include "report/tc_census_report.h"
-#include "report/tc_outfile.h"
+#include "pipeline/tc_census_job.h"
+#include "cli/tc_bench_print.h"
 
 enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
-
-/* One census to run, from the command line or a job file. */
-typedef struct {
-  const char *const *inputs;
-  int ninputs;
-  const char *manifest, *schema, *outdir, *job;
-  int verbosity;
-  tc_run_opts *opts;
-} census_job;
 
 /* The reason, the command's synopsis (its usage up to the first blank
  * line) and where the rest is. */
@@ -65,51 +51,22 @@ static const char *default_schema(char *buf, size_t cap) {
   return TC_DEFAULT_SCHEMA;
 }
 
-/* Loads the schema into *out, or says in WHY why not. */
-static tc_err load_schema(const char *path, tc_schema **out, char *why, size_t cap) {
-  int line;
-  tc_err e = tc_schema_load(path, out, &line);
-  if (!e)
-    return TC_OK;
-  if (line)
-    snprintf(why, cap, "%s at line %d", tc_strerror(e), line);
-  else
-    snprintf(why, cap, "cannot open %s", path);
-  return e;
-}
-
-/* Names every INPUT that cannot be reached, each on its own line; returns
- * how many there were and marks them in MISSING. */
-static int name_missing_inputs(const census_job *j, char *missing) {
-  int n = 0;
-  for (int i = 0; i < j->ninputs; i++) {
-    struct stat st;
-    missing[i] = stat(j->inputs[i], &st) != 0;
-    if (missing[i]) {
-      fprintf(stderr, "tracecensus: %s: %s; skipped\n", j->inputs[i], strerror(errno));
-      n++;
-    }
-  }
-  return n;
-}
-
-/* Whether a path the corpus skipped is an INPUT name_missing_inputs named. */
-static int named_missing(const char *path, const census_job *j, const char *missing) {
-  for (int i = 0; i < j->ninputs; i++)
-    if (missing[i] && strcmp(j->inputs[i], path) == 0)
-      return 1;
-  return 0;
-}
+/* One census to run and how chatty to be, for the stage hook. */
+typedef struct {
+  const tc_census_opts *opts;
+  int verbosity;
+  tc_progress progress;
+  tc_progress_view *view;
+} census_cli;
 
 /* What the corpus scan skipped (less the INPUTs named already) and its
- * warnings; returns how many were skipped. */
-static int print_corpus_notes(const tc_corpus *c, const census_job *j, const char *missing) {
-  int n = 0;
+ * warnings. */
+static void print_corpus_notes(const tc_census_outcome *o, const tc_census_opts *j) {
+  const tc_corpus *c = &o->corpus;
   for (uint32_t i = 0; i < c->nskipped; i++) {
     const tc_corpus_note *note = &c->skipped[i];
-    if (named_missing(note->path, j, missing))
+    if (tc_census_note_is_missing_input(o, j, i))
       continue;
-    n++;
     if (note->line)
       fprintf(stderr, "tracecensus: %s:%" PRIu32 ": %s\n", note->path, note->line, note->why);
     else
@@ -117,7 +74,6 @@ static int print_corpus_notes(const tc_corpus *c, const census_job *j, const cha
   }
   for (uint32_t i = 0; i < c->nwarnings; i++)
     fprintf(stderr, "tracecensus: warning: %s\n", c->warnings[i].why);
-  return n;
 }
 
 /* One line per problem, naming the file and where in it. */
@@ -163,23 +119,24 @@ static void print_traces(const tc_corpus *c, const tc_run_result *r) {
 }
 
 /* The end-of-run line: what was counted, what went wrong, how fast. */
-static void print_summary(const census_job *j, const tc_corpus *c, const tc_run_result *r,
-                          int unreadable, int schema_bad) {
+static void print_summary(const tc_census_outcome *o, const char *outdir) {
+  const tc_corpus *c = &o->corpus;
+  const tc_run_totals *t = &o->run.totals;
   uint32_t whole = 0;
   for (uint32_t i = 0; i < c->ntraces; i++)
-    whole += r->traces[i].fatal != TC_OK;
+    whole += o->run.traces[i].fatal != TC_OK;
   fprintf(stderr, "tracecensus: %u sites, %u traces, %" PRIu64 " events, %zu names; errors: ",
-          c->nsites, c->ntraces, r->events, r->census.nevents);
-  if (!r->traces_with_errors && !unreadable && !schema_bad)
+          c->nsites, c->ntraces, t->events, o->run.census.nevents);
+  if (!t->traces_with_errors && !o->unreadable && !o->schema_error)
     fputs("none", stderr);
   else
     fprintf(stderr, "%u traces (%u skipped whole), %" PRIu64 " events skipped, %d inputs unreadable%s",
-            r->traces_with_errors, whole, r->bad_events, unreadable,
-            schema_bad ? ", DevTools schema unreadable" : "");
+            t->traces_with_errors, whole, t->bad_events, o->unreadable,
+            o->schema_error ? ", DevTools schema unreadable" : "");
   fprintf(stderr,
           "; %.1f MB on disk, %.1f MB of JSON in %.2f s (%.0f MB/s of JSON, %u threads) -> %s\n",
-          c->bytes / 1e6, r->out_bytes / 1e6, r->seconds,
-          r->seconds > 0 ? r->out_bytes / 1e6 / r->seconds : 0.0, r->threads, j->outdir);
+          c->bytes / 1e6, t->out_bytes / 1e6, t->seconds,
+          t->seconds > 0 ? t->out_bytes / 1e6 / t->seconds : 0.0, t->threads, outdir);
 }
 
 static void print_set_failure(const char *outdir, tc_err e, const tc_outset_why *why) {
@@ -201,248 +158,139 @@ static void print_leftover(const tc_outset_why *why, int verbosity) {
             "tracecensus did not write\n", why->path, strerror(why->errnum));
 }
 
-/* Runs every writer into DIR; on failure *WHAT names the file or files. */
-static tc_err write_all(const tc_report_ctx *ctx, const tc_run_result *res, const char *dir,
-                        const char **what) {
-  static const struct {
-    const char *name;
-    tc_err (*write)(const tc_report_ctx *, const char *);
-  } writers[] = {{"census.json", tc_write_census_json}, {"census.csv", tc_write_census_csv},
-                 {"census.md", tc_write_census_md}, {"run.json", tc_write_run_json}};
-  tc_err e = TC_OK;
-  for (size_t i = 0; !e && i < sizeof writers / sizeof *writers; i++) {
-    *what = writers[i].name;
-    e = writers[i].write(ctx, dir);
-  }
-  if (!e && res->metrics) {
-    *what = "metrics.*";
-    e = tc_metrics_write(res->metrics, dir);
-  }
-  return e;
-}
-
-/* Runs every writer into the staging folder DIR; on failure says which
- * file and why (the errno the file saw: ENOSPC, EFBIG, EROFS, ...). */
-static tc_err write_reports(const tc_report_ctx *ctx, const tc_run_result *res, const char *dir,
-                            const char *outdir) {
-  const char *what = NULL;
-  tc_err e = write_all(ctx, res, dir, &what);
-  if (!e)
-    return TC_OK;
-  const char *file;
-  int err = tc_outfile_failure(&file);
-  if (e == TC_E_WRITE && err)
-    fprintf(stderr, "tracecensus: %s/%s: cannot write: %s%s", outdir, file, strerror(err),
-            err == EFBIG ? " (the file size limit, ulimit -f)" : "");
-  else
-    fprintf(stderr, "tracecensus: %s/%s: %s", outdir, what, tc_strerror(e));
-  fprintf(stderr, "; %s keeps its previous outputs\n", outdir);
-  return e;
-}
-
-static int run_census(const census_job *j) {
-  /* A schema the user named must load; the bundled one missing only makes
-   * the DevTools fields null and the run's status 1. */
-  char exe_buf[4096], why[512];
-  const char *schema_path = j->schema ? j->schema : default_schema(exe_buf, sizeof exe_buf);
-  tc_schema *schema = NULL;
-  const char *schema_error = NULL;
-  if (load_schema(schema_path, &schema, why, sizeof why)) {
-    fprintf(stderr, "tracecensus: %s: %s%s\n", schema_path, why,
-            j->schema ? "" : "; DevTools fields will be null");
-    if (j->schema)
-      return EXIT_FATAL;
-    schema_error = why;
-  }
-  if (j->manifest && access(j->manifest, R_OK) != 0) {
-    fprintf(stderr, "tracecensus: %s: cannot read the manifest: %s\n", j->manifest, strerror(errno));
-    tc_schema_free(schema);
-    return EXIT_FATAL;
-  }
-  char *missing = calloc((size_t)j->ninputs, 1);
-  int nmissing = missing ? name_missing_inputs(j, missing) : 0;
-  if (!missing || nmissing == j->ninputs) {
-    if (missing)
-      fprintf(stderr, "tracecensus: no INPUT exists (%d named above); nothing written\n", nmissing);
-    free(missing);
-    tc_schema_free(schema);
-    return EXIT_FATAL;
-  }
-  if (j->verbosity > 0) {
+static void print_inputs(const tc_census_outcome *o, const census_cli *cli) {
+  const tc_census_opts *j = cli->opts;
+  for (int i = 0; o->input_errno && i < j->ninputs; i++)
+    if (o->input_errno[i])
+      fprintf(stderr, "tracecensus: %s: %s; skipped\n", j->inputs[i], strerror(o->input_errno[i]));
+  if (o->err == TC_E_NO_INPUT)
+    fprintf(stderr, "tracecensus: no INPUT exists (%d named above); nothing written\n",
+            o->nmissing);
+  if (!o->err && cli->verbosity > 0) {
     fprintf(stderr, "tracecensus: %d inputs into %s; schema %s; metrics %s", j->ninputs, j->outdir,
-            schema_path, j->opts->no_metrics ? "off" : "on");
-    if (j->opts->chunk_bytes)
-      fprintf(stderr, "; chunks of %zu bytes", j->opts->chunk_bytes);
+            j->schema, j->run.no_metrics ? "off" : "on");
+    if (j->run.chunk_bytes)
+      fprintf(stderr, "; chunks of %zu bytes", j->run.chunk_bytes);
     fputc('\n', stderr);
   }
-  tc_outset *set;
-  tc_outset_why sw;
-  tc_err e = tc_interrupt_begin(j->outdir, &set, &sw);
-  if (e) {
-    print_set_failure(j->outdir, e, &sw);
-    free(missing);
-    tc_schema_free(schema);
-    return EXIT_FATAL;
-  }
-  print_leftover(&sw, j->verbosity);
-  if (j->verbosity > 0 && tc_outset_recovered(set))
-    fprintf(stderr, "tracecensus: removed %u leftovers of an interrupted run beside %s\n",
-            tc_outset_recovered(set), j->outdir);
-  tc_corpus corpus;
-  int rc = EXIT_FATAL;
-  e = tc_corpus_scan(j->inputs, j->ninputs, j->manifest, &corpus);
-  if (e) {
-    fprintf(stderr, "tracecensus: %s: %s\n", e == TC_E_NOMEM ? "corpus" : j->manifest,
-            tc_strerror(e));
-    goto out_set;
-  }
-  if (corpus.nsites == 0) {
-    print_corpus_notes(&corpus, j, missing);
+}
+
+static void print_corpus(const tc_census_outcome *o, census_cli *cli) {
+  const tc_census_opts *j = cli->opts;
+  if (o->err == TC_E_NO_SITES) {
+    print_corpus_notes(o, j);
     fprintf(stderr, "tracecensus: no sites found in");
     for (int i = 0; i < j->ninputs; i++)
-      if (!missing[i])
+      if (!o->input_errno[i])
         fprintf(stderr, " %s", j->inputs[i]);
     fputs(" (a corpus folder holds one folder per site); nothing written\n", stderr);
-    goto out_corpus;
+  } else if (o->err) {
+    fprintf(stderr, "tracecensus: %s: %s\n", o->err == TC_E_NOMEM ? "corpus" : j->manifest,
+            tc_strerror(o->err));
+  } else if (cli->verbosity >= 0) {
+    cli->view = tc_progress_start(&cli->progress, o->corpus.bytes, o->corpus.ntraces);
   }
-  tc_progress prog;
-  atomic_init(&prog.bytes_done, 0);
-  atomic_init(&prog.traces_done, 0);
-  j->opts->progress = &prog;
-  tc_progress_view *view =
-      j->verbosity >= 0 ? tc_progress_start(&prog, corpus.bytes, corpus.ntraces) : NULL;
-  tc_run_result res;
-  e = tc_run(&corpus, j->opts, &res);
-  tc_progress_stop(view);
-  if (e) {
-    fprintf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(e));
-    goto out_corpus;
+}
+
+static void print_write_failure(const tc_census_outcome *o, const char *outdir) {
+  if (o->err == TC_E_WRITE && o->errnum)
+    fprintf(stderr, "tracecensus: %s/%s: cannot write: %s%s", outdir, o->failed_file,
+            strerror(o->errnum), o->errnum == EFBIG ? " (the file size limit, ulimit -f)" : "");
+  else
+    fprintf(stderr, "tracecensus: %s/%s: %s", outdir, o->failed_file, tc_strerror(o->err));
+  fprintf(stderr, "; %s keeps its previous outputs\n", outdir);
+}
+
+static void print_end(const tc_census_outcome *o, const census_cli *cli) {
+  const tc_census_opts *j = cli->opts;
+  if (o->err) {
+    fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
+            "previous outputs\n", j->outdir, o->set_why.path, strerror(o->set_why.errnum));
+    return;
   }
-  tc_devtools dt;
-  int have_dt = 0;
-  if (schema) {
-    if ((e = tc_devtools_compute(&res.census, schema, &dt)))
-      schema_error = tc_strerror(e);
-    else
-      have_dt = 1;
-  }
-  tc_report_ctx ctx = {&corpus, &res, j->job, j->manifest, have_dt ? &dt : NULL, schema_path,
-                       schema ? tc_schema_generator(schema) : NULL, schema_error};
-  if (!write_reports(&ctx, &res, tc_outset_dir(set), j->outdir)) {
-    e = tc_interrupt_commit(set, &sw);
-    set = NULL;
-    if (e) {
-      fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
-              "previous outputs\n", j->outdir, sw.path, strerror(sw.errnum));
-    } else {
-      print_leftover(&sw, j->verbosity);
-      int unreadable = nmissing + print_corpus_notes(&corpus, j, missing);
-      print_problems(&corpus, &res);
-      if (j->verbosity > 0)
-        print_traces(&corpus, &res);
-      rc = res.traces_with_errors || unreadable || schema_error ? EXIT_INPUT_ERRORS : EXIT_CLEAN;
-      if (j->verbosity >= 0)
-        print_summary(j, &corpus, &res, unreadable, schema_error != NULL);
+  print_leftover(&o->set_why, cli->verbosity);
+  print_corpus_notes(o, j);
+  print_problems(&o->corpus, &o->run);
+  if (cli->verbosity > 0)
+    print_traces(&o->corpus, &o->run);
+  if (cli->verbosity >= 0)
+    print_summary(o, j->outdir);
+}
+
+/* Says what each stage of the job found, as soon as it is known. */
+static void on_stage(const tc_census_outcome *o, void *user) {
+  census_cli *cli = user;
+  const tc_census_opts *j = cli->opts;
+  switch (o->stage) {
+  case TC_STAGE_OPTIONS:
+    if (o->err)
+      fprintf(stderr, "tracecensus: %s\n", o->why);
+    break;
+  case TC_STAGE_SCHEMA:
+    if (o->schema_error)
+      fprintf(stderr, "tracecensus: %s: %s%s\n", o->schema_path, o->why,
+              j->schema_required ? "" : "; DevTools fields will be null");
+    break;
+  case TC_STAGE_MANIFEST:
+    if (o->err)
+      fprintf(stderr, "tracecensus: %s: cannot read the manifest: %s\n", j->manifest,
+              strerror(o->errnum));
+    break;
+  case TC_STAGE_INPUTS:
+    print_inputs(o, cli);
+    break;
+  case TC_STAGE_OUTSET:
+    if (o->err) {
+      print_set_failure(j->outdir, o->err, &o->set_why);
+      break;
     }
+    print_leftover(&o->set_why, cli->verbosity);
+    if (cli->verbosity > 0 && o->recovered)
+      fprintf(stderr, "tracecensus: removed %u leftovers of an interrupted run beside %s\n",
+              o->recovered, j->outdir);
+    break;
+  case TC_STAGE_CORPUS:
+    print_corpus(o, cli);
+    break;
+  case TC_STAGE_RUN:
+    tc_progress_stop(cli->view);
+    cli->view = NULL;
+    if (o->err)
+      fprintf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(o->err));
+    break;
+  case TC_STAGE_WRITE:
+    if (o->err)
+      print_write_failure(o, j->outdir);
+    break;
+  case TC_STAGE_COMMIT:
+    print_end(o, cli);
+    break;
   }
-  if (have_dt)
-    tc_devtools_free(&dt);
-  tc_run_result_free(&res, corpus.ntraces);
-out_corpus:
-  tc_corpus_free(&corpus);
-out_set:
-  if (set)
-    tc_interrupt_abort(set);
-  free(missing);
-  tc_schema_free(schema);
+}
+
+/* A schema the user named must load; the bundled one missing only makes
+ * the DevTools fields null and the run's status 1. */
+static int run_census(tc_census_opts *j, int verbosity) {
+  char exe_buf[4096];
+  j->schema_required = j->schema != NULL;
+  if (!j->schema)
+    j->schema = default_schema(exe_buf, sizeof exe_buf);
+  census_cli cli = {.opts = j, .verbosity = verbosity};
+  atomic_init(&cli.progress.bytes_done, 0);
+  atomic_init(&cli.progress.traces_done, 0);
+  j->run.progress = &cli.progress;
+  const tc_census_hooks hooks = {tc_interrupt_begin, tc_interrupt_commit, tc_interrupt_abort,
+                                 on_stage, &cli};
+  tc_census_outcome o;
+  tc_err e = tc_census_job_run(j, &hooks, &o);
+  int rc = e ? EXIT_FATAL : tc_census_outcome_clean(&o) ? EXIT_CLEAN : EXIT_INPUT_ERRORS;
+  tc_census_outcome_free(&o);
   return rc;
 }
 
 static void apply_common(const tc_args *a, tc_run_opts *opts) {
   if (a->threads_set)
     opts->threads = a->threads;
-}
-
-/* What the bench's writers need besides the run. */
-typedef struct {
-  const char *manifest, *schema_path, *schema_error;
-  const tc_schema *schema;
-} bench_ctx;
-
-/* The write stage of one bench run: the DevTools view and every writer, as
- * run_census does them. */
-static tc_err bench_write(void *ctx, const tc_corpus *corpus, const tc_run_result *res,
-                          const char *dir) {
-  const bench_ctx *b = ctx;
-  tc_devtools dt;
-  tc_err e = b->schema ? tc_devtools_compute(&res->census, b->schema, &dt) : TC_OK;
-  if (e)
-    return e;
-  tc_report_ctx rc = {corpus, res, NULL, b->manifest, b->schema ? &dt : NULL, b->schema_path,
-                      b->schema ? tc_schema_generator(b->schema) : NULL, b->schema_error};
-  const char *what;
-  e = write_all(&rc, res, dir, &what);
-  if (b->schema)
-    tc_devtools_free(&dt);
-  return e;
-}
-
-/* An export file: written whole, or named with why not. */
-static int bench_export(const char *path, const tc_bench_result *r,
-                        void (*write)(const tc_bench_result *, FILE *)) {
-  FILE *fp = fopen(path, "w");
-  if (fp) {
-    write(r, fp);
-    if (fclose(fp) == 0)
-      return 0;
-  }
-  fprintf(stderr, "tracecensus: %s: cannot write: %s\n", path, strerror(errno));
-  return 1;
-}
-
-static int cmd_bench(const tc_args *a) {
-  char exe_buf[4096], why[512];
-  bench_ctx b = {a->manifest, a->schema ? a->schema : default_schema(exe_buf, sizeof exe_buf),
-                 NULL, NULL};
-  tc_schema *schema = NULL;
-  if (load_schema(b.schema_path, &schema, why, sizeof why)) {
-    fprintf(stderr, "tracecensus: %s: %s\n", b.schema_path, why);
-    if (a->schema)
-      return EXIT_FATAL;
-    b.schema_error = why;
-  }
-  b.schema = schema;
-  tc_run_opts opts;
-  tc_run_opts_default(&opts);
-  apply_common(a, &opts);
-  opts.chunk_bytes = a->chunk_bytes;
-  opts.no_metrics = a->no_metrics;
-  tc_corpus corpus;
-  tc_err e = tc_corpus_scan(a->inputs, a->ninputs, a->manifest, &corpus);
-  if (e || corpus.ntraces == 0) {
-    fprintf(stderr, "tracecensus: %s\n", e ? tc_strerror(e) : "no trace found in the INPUTs");
-    if (!e)
-      tc_corpus_free(&corpus);
-    tc_schema_free(schema);
-    return EXIT_FATAL;
-  }
-  tc_bench_opts bo = {a->runs, a->warmup, a->baseline, bench_write, &b};
-  tc_bench_result r;
-  e = tc_bench_run(&corpus, &opts, &bo, &r);
-  int rc = EXIT_CLEAN;
-  if (e) {
-    fprintf(stderr, "tracecensus: bench failed: %s\n", tc_strerror(e));
-    rc = EXIT_FATAL;
-  } else {
-    tc_bench_write_table(&r, stdout);
-    if ((a->export_json && bench_export(a->export_json, &r, tc_bench_write_json)) ||
-        (a->export_md && bench_export(a->export_md, &r, tc_bench_write_markdown)))
-      rc = EXIT_FATAL;
-  }
-  tc_bench_result_free(&r);
-  tc_corpus_free(&corpus);
-  tc_schema_free(schema);
-  return rc;
 }
 
 static int cmd_census(const tc_args *a) {
@@ -452,9 +300,49 @@ static int cmd_census(const tc_args *a) {
   if (a->chunk_bytes)
     opts.chunk_bytes = a->chunk_bytes;
   opts.no_metrics = a->no_metrics;
-  census_job j = {a->inputs, a->ninputs, a->manifest, a->schema, a->outdir, NULL, a->verbosity,
-                  &opts};
-  return run_census(&j);
+  tc_census_opts j = {.inputs = a->inputs, .ninputs = a->ninputs, .manifest = a->manifest,
+                      .schema = a->schema, .outdir = a->outdir, .run = opts};
+  return run_census(&j, a->verbosity);
+}
+
+/* An export file: written whole, or named with why not. */
+static int bench_export(const char *path, const tc_bench_result *r,
+                        void (*write)(const tc_bench_result *, FILE *)) {
+  FILE *fp = fopen(path, "w");
+  if (fp) {
+    write(r, fp);
+    if (!ferror(fp) && fclose(fp) == 0)
+      return 0;
+  }
+  fprintf(stderr, "tracecensus: %s: cannot write: %s\n", path, strerror(errno));
+  return 1;
+}
+
+static int cmd_bench(const tc_args *a) {
+  char exe_buf[4096];
+  tc_census_opts j = {.inputs = a->inputs, .ninputs = a->ninputs, .manifest = a->manifest,
+                      .schema = a->schema ? a->schema : default_schema(exe_buf, sizeof exe_buf),
+                      .schema_required = a->schema != NULL};
+  tc_run_opts_default(&j.run);
+  apply_common(a, &j.run);
+  j.run.chunk_bytes = a->chunk_bytes;
+  j.run.no_metrics = a->no_metrics;
+  tc_bench_opts bo = {a->runs, a->warmup, a->baseline};
+  tc_bench_result r;
+  tc_err e = tc_bench_run(&j, &bo, &r);
+  int rc = EXIT_CLEAN;
+  if (e) {
+    fprintf(stderr, "tracecensus: bench failed: %s%s%s\n", tc_strerror(e), r.why[0] ? ": " : "",
+            r.why);
+    rc = EXIT_FATAL;
+  } else {
+    tc_bench_write_table(&r, stdout);
+    if ((a->export_json && bench_export(a->export_json, &r, tc_bench_write_json)) ||
+        (a->export_md && bench_export(a->export_md, &r, tc_bench_write_markdown)))
+      rc = EXIT_FATAL;
+  }
+  tc_bench_result_free(&r);
+  return rc;
 }
 
 static int cmd_run(const tc_args *a) {
@@ -469,9 +357,10 @@ static int cmd_run(const tc_args *a) {
     return EXIT_FATAL;
   }
   apply_common(a, &job.run);
-  census_job j = {(const char *const *)job.corpus, job.ncorpus, job.manifest, job.schema,
-                  job.output, a->job, a->verbosity, &job.run};
-  int rc = run_census(&j);
+  tc_census_opts j = {.inputs = (const char *const *)job.corpus, .ninputs = job.ncorpus,
+                      .manifest = job.manifest, .schema = job.schema, .outdir = job.output,
+                      .job = a->job, .run = job.run};
+  int rc = run_census(&j, a->verbosity);
   tc_job_free(&job);
   return rc;
 }

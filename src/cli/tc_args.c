@@ -204,9 +204,10 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
       a->verbosity = a->verbosity < 0 ? 1 : a->verbosity + 1;
       break;
     case 'T':
-      if (!parse_uint(optarg, 0, 1024, &n))
+      if (!parse_uint(optarg, 0, TC_MAX_THREADS, &n))
         return usage_error(why, cap,
-                           "-T needs a thread count from 0 (one per CPU) to 1024, not '%s'", optarg);
+                           "-T needs a thread count from 0 (one per CPU) to %u, not '%s'",
+                           TC_MAX_THREADS, optarg);
       a->threads = (unsigned)n;
       a->threads_set = 1;
       break;
@@ -222,9 +223,9 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
       a->schema = optarg;
       break;
     case OPT_CHUNK:
-      if (!parse_uint(optarg, 4096, TC_MAX_CHUNK_BYTES, &n))
-        return usage_error(why, cap, "--chunk-bytes needs a size from 4096 to 1073741824, not '%s'",
-                           optarg);
+      if (!parse_uint(optarg, TC_MIN_CHUNK_BYTES, TC_MAX_CHUNK_BYTES, &n))
+        return usage_error(why, cap, "--chunk-bytes needs a size from %zu to %zu, not '%s'",
+                           TC_MIN_CHUNK_BYTES, TC_MAX_CHUNK_BYTES, optarg);
       a->chunk_bytes = (size_t)n;
       break;
     case OPT_NO_METRICS:

@@ -1,7 +1,9 @@
 #include "cli/tc_job.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +25,12 @@ static char *dupstr(const char *s) {
   return d;
 }
 
+/* Whether V is a number; its range is the core's to check. */
 static int parse_double(const char *v, double *out) {
   char *end;
   errno = 0;
   double d = strtod(v, &end);
-  if (errno || end == v || *end || !(d > 0) || !isfinite(d))
+  if (errno || end == v || *end)
     return 0;
   *out = d;
   return 1;
@@ -93,51 +96,57 @@ static void unknown_key(const char *key, char *why, size_t cap) {
     snprintf(why, cap, "unknown key '%s'", key);
 }
 
-/* Applies one line; NULL, or why it is wrong (static). An unknown key
- * returns "" for the caller to describe. */
-static const char *apply(tc_job *job, const char *key, const char *val) {
+enum { APPLIED, BAD_VALUE, UNKNOWN_KEY };
+
+/* A numeric value that does not parse is refused in the same words as one
+ * out of range: the core's (tc_run_opts_check), from a value it refuses. */
+#define REFUSED_THREADS UINT_MAX
+#define REFUSED_BYTES SIZE_MAX
+#define REFUSED_RATE NAN
+
+/* Applies one line: APPLIED, BAD_VALUE with why it is wrong in WHY, or
+ * UNKNOWN_KEY for the caller to describe. */
+static int apply(tc_job *job, const char *key, const char *val, char *why, size_t cap) {
   size_t n;
+  int numeric = 1;
   if (strcmp(key, "corpus") == 0) {
+    numeric = 0;
     char **c = realloc(job->corpus, (size_t)(job->ncorpus + 1) * sizeof *c);
-    if (!c)
-      return "out of memory";
-    job->corpus = c;
-    if (!(c[job->ncorpus] = dupstr(val)))
-      return "out of memory";
+    if (!c || !(job->corpus = c, c[job->ncorpus] = dupstr(val)))
+      return snprintf(why, cap, "out of memory"), BAD_VALUE;
     job->ncorpus++;
   } else if (strcmp(key, "manifest") == 0 || strcmp(key, "output") == 0 ||
              strcmp(key, "schema") == 0) {
+    numeric = 0;
     char **dst = key[0] == 'm' ? &job->manifest : key[0] == 'o' ? &job->output : &job->schema;
     free(*dst);
     if (!(*dst = dupstr(val)))
-      return "out of memory";
+      return snprintf(why, cap, "out of memory"), BAD_VALUE;
   } else if (strcmp(key, "threads") == 0) {
-    if (!parse_size(val, &n) || n > 1024)
-      return "threads must be an integer from 0 (all CPUs) to 1024";
-    job->run.threads = (unsigned)n;
+    job->run.threads = parse_size(val, &n) && n <= UINT_MAX ? (unsigned)n : REFUSED_THREADS;
   } else if (strcmp(key, "chunk_bytes") == 0) {
-    if (!parse_size(val, &n) || n < 4096 || n > TC_MAX_CHUNK_BYTES)
-      return "chunk_bytes must be an integer from 4096 to 1073741824";
-    job->run.chunk_bytes = n;
+    /* 0 would mean the default to the core; a job names a size */
+    job->run.chunk_bytes = parse_size(val, &n) && n ? n : REFUSED_BYTES;
   } else if (strcmp(key, "bucket_ms") == 0) {
-    if (!parse_double(val, &job->run.kernels.bucket_ms) || job->run.kernels.bucket_ms < 1)
-      return "bucket_ms must be a number of at least 1";
+    if (!parse_double(val, &job->run.kernels.bucket_ms))
+      job->run.kernels.bucket_ms = REFUSED_RATE;
   } else if (strcmp(key, "refresh_hz") == 0) {
-    if (!parse_double(val, &job->run.kernels.refresh_hz) || job->run.kernels.refresh_hz > 1000)
-      return "refresh_hz must be a number above 0 and at most 1000";
+    if (!parse_double(val, &job->run.kernels.refresh_hz))
+      job->run.kernels.refresh_hz = REFUSED_RATE;
   } else if (strcmp(key, "window_start_mark") == 0 || strcmp(key, "window_end_mark") == 0) {
+    numeric = 0;
     int i = strstr(key, "end") != NULL;
     free(job->marks[i]);
     if (!(job->marks[i] = dupstr(val)))
-      return "out of memory";
+      return snprintf(why, cap, "out of memory"), BAD_VALUE;
     if (i)
       job->run.kernels.window_end_mark = job->marks[i];
     else
       job->run.kernels.window_start_mark = job->marks[i];
   } else {
-    return "";
+    return UNKNOWN_KEY;
   }
-  return NULL;
+  return numeric && tc_run_opts_check(&job->run, why, cap) ? BAD_VALUE : APPLIED;
 }
 
 tc_err tc_job_load(const char *path, tc_job *job, int *line, char *why, size_t cap) {
@@ -169,12 +178,10 @@ tc_err tc_job_load(const char *path, tc_job *job, int *line, char *why, size_t c
     }
     *eq = '\0';
     const char *key = trim(s);
-    const char *bad = apply(job, key, trim(eq + 1));
-    if (bad && *bad)
-      snprintf(why, cap, "%s", bad);
-    else if (bad)
+    int r = apply(job, key, trim(eq + 1), why, cap);
+    if (r == UNKNOWN_KEY)
       unknown_key(key, why, cap);
-    if (bad)
+    if (r != APPLIED)
       e = TC_E_BAD_JOB;
   }
   free(buf);

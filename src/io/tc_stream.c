@@ -112,9 +112,9 @@ static tc_err start(tc_stream *s) {
   s->fmt = sniff(p, n);
   tc_err e = TC_OK;
   if (s->fmt == TC_FMT_GZIP)
-    e = tc_gzip_open(s);
+    e = tc__gzip_open(s);
   else if (s->fmt == TC_FMT_ZSTD)
-    e = tc_zstd_open(s);
+    e = tc__zstd_open(s);
   if (e || s->fmt == TC_FMT_PLAIN || s->fd < 0)
     return e;
   s->ibuf = malloc(s->icap);
@@ -196,9 +196,9 @@ tc_err tc_stream_read(tc_stream *s, void *buf, size_t cap, size_t *got) {
   size_t n = 0;
   tc_err e;
   if (s->fmt == TC_FMT_GZIP)
-    e = tc_gzip_read(s, buf, cap, &n);
+    e = tc__gzip_read(s, buf, cap, &n);
   else if (s->fmt == TC_FMT_ZSTD)
-    e = tc_zstd_read(s, buf, cap, &n);
+    e = tc__zstd_read(s, buf, cap, &n);
   else
     e = plain_read(s, buf, cap, &n);
   s->out_bytes += n;
@@ -236,9 +236,9 @@ void tc_stream_close(tc_stream *s) {
   if (!s)
     return;
   if (s->fmt == TC_FMT_GZIP)
-    tc_gzip_close(s);
+    tc__gzip_close(s);
   else if (s->fmt == TC_FMT_ZSTD)
-    tc_zstd_close(s);
+    tc__zstd_close(s);
   if (s->fd >= 0)
     close(s->fd);
   free(s->ibuf);

@@ -23,7 +23,7 @@ typedef struct {
   int padding;
 } gz_state;
 
-tc_err tc_gzip_open(tc_stream *s) {
+tc_err tc__gzip_open(tc_stream *s) {
   gz_state *g = calloc(1, sizeof *g);
   if (!g)
     return TC_E_NOMEM;
@@ -53,7 +53,7 @@ static tc_err next_member(tc_stream *s, gz_state *g) {
   return p == end ? TC_OK : TC_E_CORRUPT;
 }
 
-tc_err tc_gzip_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got) {
+tc_err tc__gzip_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got) {
   gz_state *g = s->codec;
   z_stream *z = &g->z;
   size_t n = 0;
@@ -92,7 +92,7 @@ tc_err tc_gzip_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got) {
   return e;
 }
 
-void tc_gzip_close(tc_stream *s) {
+void tc__gzip_close(tc_stream *s) {
   gz_state *g = s->codec;
   if (!g)
     return;

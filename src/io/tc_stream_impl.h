@@ -41,15 +41,16 @@ struct tc_stream {
  * block, or sets src_eof and leaves it empty. */
 tc_err tc_stream_fill(tc_stream *s);
 
-/* A back end's read: puts up to CAP bytes at BUF and sets *GOT. TC_OK means
- * it stopped because BUF is full or the stream ended cleanly (*GOT < CAP);
+/* The back ends, internal to src/io (hence tc__). A back end's read puts
+ * up to CAP bytes at BUF and sets *GOT. TC_OK means it stopped because BUF
+ * is full or the stream ended cleanly (*GOT < CAP);
  * any other code means the stream cannot go on after those *GOT bytes. */
-tc_err tc_gzip_open(tc_stream *s);
-tc_err tc_gzip_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got);
-void tc_gzip_close(tc_stream *s);
+tc_err tc__gzip_open(tc_stream *s);
+tc_err tc__gzip_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got);
+void tc__gzip_close(tc_stream *s);
 
-tc_err tc_zstd_open(tc_stream *s);
-tc_err tc_zstd_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got);
-void tc_zstd_close(tc_stream *s);
+tc_err tc__zstd_open(tc_stream *s);
+tc_err tc__zstd_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got);
+void tc__zstd_close(tc_stream *s);
 
 #endif

@@ -24,7 +24,7 @@ typedef struct {
   size_t last; /* last hint from ZSTD_decompressStream; 0 between frames */
 } zstd_state;
 
-tc_err tc_zstd_open(tc_stream *s) {
+tc_err tc__zstd_open(tc_stream *s) {
   zstd_state *z = malloc(sizeof *z);
   if (!z)
     return TC_E_NOMEM;
@@ -49,7 +49,7 @@ static tc_err zstd_error(size_t ret) {
                                                                  : TC_E_CORRUPT;
 }
 
-tc_err tc_zstd_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got) {
+tc_err tc__zstd_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got) {
   zstd_state *z = s->codec;
   ZSTD_outBuffer out = {buf, cap, 0};
   tc_err e = TC_OK;
@@ -79,7 +79,7 @@ tc_err tc_zstd_read(tc_stream *s, unsigned char *buf, size_t cap, size_t *got) {
   return e;
 }
 
-void tc_zstd_close(tc_stream *s) {
+void tc__zstd_close(tc_stream *s) {
   zstd_state *z = s->codec;
   if (!z)
     return;

@@ -1,6 +1,6 @@
 /* The parser's event model, shared by every stage after it.
  *
- * The JSON types of values (TC_JT_*), one scalar argument value
+ * The JSON types of values (TC_JT_*, util/tc_jtype.h), one scalar argument value
  * (tc_argval), and tc_kevent: the compact form in which the events that need
  * trace order (B/E stacks, flow and async pairing, the metric kernels) are
  * copied out of a parsed chunk and folded in the order they appear in the
@@ -12,20 +12,11 @@
 
 #include <stdint.h>
 
+#include "util/tc_jtype.h"
 #include "util/tc_str.h"
 
 /* The pid or tid of an event that has none: matches no real process. */
 #define TC_NO_ID INT64_MIN
-
-/* JSON type of a value, as a bit so that sets of types fit in a byte. */
-enum {
-  TC_JT_NULL = 1 << 0,
-  TC_JT_BOOL = 1 << 1,
-  TC_JT_NUMBER = 1 << 2,
-  TC_JT_STRING = 1 << 3,
-  TC_JT_ARRAY = 1 << 4,
-  TC_JT_OBJECT = 1 << 5,
-};
 
 /* One scalar argument value whose path is in tc_kernels_arg_paths(). */
 typedef struct {
@@ -49,7 +40,7 @@ typedef struct {
   int64_t pid, tid; /* TC_NO_ID when the event has none */
   tc_str id;   /* id, or id2.local / id2.global, as text; empty if none */
   uint64_t index; /* ordinal of the event in its trace, from 0 */
-  int for_kernels; /* tc_kernels_wants said yes (set by the census, which asked once) */
+  int for_kernels; /* tc_kernels_wants said yes (set by pipeline/tc_route, which asked once) */
   const tc_argval *args;
   uint32_t nargs;
 } tc_kevent;

@@ -1,6 +1,7 @@
 /* The kernels' input side: which events and arguments they need, and the
  * compact copy feed keeps of them (see tc_kstate.h). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,19 +213,35 @@ void tc_kernel_opts_default(tc_kernel_opts *o) {
   o->window_end_mark = NULL;
 }
 
+tc_err tc_kernel_opts_check(const tc_kernel_opts *o, char *why, size_t cap) {
+  if (!(o->bucket_ms >= TC_KERNELS_MIN_BUCKET_MS) || !isfinite(o->bucket_ms)) {
+    snprintf(why, cap, "bucket_ms must be a number of at least %g", TC_KERNELS_MIN_BUCKET_MS);
+    return TC_E_USAGE;
+  }
+  if (!(o->refresh_hz > 0 && o->refresh_hz <= TC_KERNELS_MAX_REFRESH_HZ)) {
+    snprintf(why, cap, "refresh_hz must be a number above 0 and at most %g",
+             TC_KERNELS_MAX_REFRESH_HZ);
+    return TC_E_USAGE;
+  }
+  return TC_OK;
+}
+
 tc_kernels *tc_kernels_create(const tc_kernel_opts *o) {
+  tc_kernel_opts def;
+  tc_kernel_opts_default(&def);
+  if (!o)
+    o = &def;
+  char why[1];
+  if (tc_kernel_opts_check(o, why, sizeof why))
+    return NULL;
   tc_kernels *k = calloc(1, sizeof *k);
   if (!k)
     return NULL;
-  tc_kernel_opts def;
-  tc_kernel_opts_default(&def);
-  /* Options out of range fall back to the defaults rather than make
-   * zero-sized or endless bucket series. */
-  k->bucket_ms = o && o->bucket_ms >= 1 && isfinite(o->bucket_ms) ? o->bucket_ms : def.bucket_ms;
-  k->refresh_hz = o && o->refresh_hz > 0 && o->refresh_hz <= 1000 ? o->refresh_hz : def.refresh_hz;
+  k->bucket_ms = o->bucket_ms;
+  k->refresh_hz = o->refresh_hz;
   int nomem = 0;
-  k->start_mark = tc_kdup(o ? o->window_start_mark : NULL, &nomem);
-  k->end_mark = tc_kdup(o ? o->window_end_mark : NULL, &nomem);
+  k->start_mark = tc_kdup(o->window_start_mark, &nomem);
+  k->end_mark = tc_kdup(o->window_end_mark, &nomem);
   if (nomem) {
     tc_kernels_free(k);
     return NULL;

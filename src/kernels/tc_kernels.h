@@ -37,6 +37,17 @@ typedef struct {
 
 void tc_kernel_opts_default(tc_kernel_opts *o);
 
+/* The limits of the options: a bucket shorter than TC_KERNELS_MIN_BUCKET_MS
+ * would make busy-rate and heap series longer than any reading needs; a
+ * refresh rate must be above 0 and at most TC_KERNELS_MAX_REFRESH_HZ (a
+ * frame budget of at least 1 ms). Both finite. */
+#define TC_KERNELS_MIN_BUCKET_MS 1.0
+#define TC_KERNELS_MAX_REFRESH_HZ 1000.0
+
+/* TC_OK, or TC_E_USAGE with the option out of its limits named in WHY
+ * (CAP bytes), in the words of a job file's key. */
+tc_err tc_kernel_opts_check(const tc_kernel_opts *o, char *why, size_t cap);
+
 /* Argument paths (census notation, e.g. "args.data.jsHeapSizeUsed",
  * "args.data.frames[].processId") whose values the kernels need. Static. */
 const char *const *tc_kernels_arg_paths(size_t *n);
@@ -64,11 +75,11 @@ typedef struct {
  * tc_kernels_wants/feed). */
 int tc_kernels_task_kind(tc_str name, tc_str cat, char ph);
 
-/* The same decisions in two steps, for a caller that interns names and
- * categories (the census): the name's entry in the kernels' table (0: no
- * event of that name is theirs), and whether a cat string holds the
- * user-timing category, each computed once per distinct string; then the
- * route of one event from those two and its phase. TC_KROUTE_TASK sets
+/* The same decisions in one pass, in two steps a caller that interns
+ * names and categories may cache per distinct string: the name's entry in
+ * the kernels' table (0: no event of that name is theirs) and whether a cat
+ * string holds the user-timing category; then the route of one event from
+ * those two and its phase. TC_KROUTE_TASK sets
  * *task to what tc_kernels_task_kind returns; TC_KROUTE_EVENT is
  * tc_kernels_wants without a task kind. */
 enum { TC_KROUTE_NONE, TC_KROUTE_TASK, TC_KROUTE_EVENT };
@@ -76,8 +87,9 @@ int tc_kernels_name_code(tc_str name);
 int tc_kernels_user_timing_cat(tc_str cat);
 int tc_kernels_route(int name_code, int user_timing, char ph, int *task);
 
-/* Copies what it needs from O (mark names included); O may be NULL, and a
- * bucket_ms or refresh_hz <= 0 takes the default. NULL when out of memory. */
+/* Copies what it needs from O (mark names included); O NULL means the
+ * defaults. NULL when out of memory, or when O is outside the limits of
+ * tc_kernel_opts_check: nothing falls back to a default unasked. */
 tc_kernels *tc_kernels_create(const tc_kernel_opts *o);
 
 /* What some part of the trace holds of thread (pid, tid): the earliest and

@@ -9,28 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/tc_corpus.h"
 #include "io/tc_stream.h"
 #include "json/tc_walk.h"
 #include "util/tc_sysinfo.h"
 
 #define TC_BENCH_READ (1u << 20)
-
-/* Removes every file in DIR, then DIR. The writers make files only. */
-static void remove_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d) {
-    struct dirent *de;
-    char path[512];
-    while ((de = readdir(d)) != NULL) {
-      if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-        continue;
-      snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-      unlink(path);
-    }
-    closedir(d);
-  }
-  rmdir(dir);
-}
 
 static double seconds_since(uint64_t t0) { return (double)(tc_clock_ns() - t0) * 1e-9; }
 
@@ -42,34 +26,53 @@ static double cpu_seconds(void) {
          ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
 }
 
-/* One pipeline run, its reports written into a fresh folder under tmpdir. */
-static tc_err pipeline_run(const tc_corpus *corpus, const tc_run_opts *run,
-                           const tc_bench_opts *opts, tc_bench_result *out, tc_bench_sample *s) {
+/* What the job's stage hook records of one run. */
+typedef struct {
+  tc_bench_result *out;
+  tc_bench_sample *s;
+  uint64_t write0; /* the main thread's CPU clock when the run stage ended */
+} run_watch;
+
+static void on_stage(const tc_census_outcome *o, void *user) {
+  run_watch *w = user;
+  if (o->err)
+    return;
+  if (o->stage == TC_STAGE_RUN) {
+    const tc_run_result *res = &o->run;
+    for (int k = 0; k < TC_CLOCK_COUNT; k++)
+      w->s->stage[k] = (double)res->stage_ns[k] * 1e-9;
+    w->out->threads = res->totals.threads;
+    w->out->simd_kernel = res->totals.simd_kernel;
+    w->out->json_bytes = res->totals.out_bytes;
+    w->out->events = res->totals.events;
+    w->write0 = tc_clock_cpu_ns();
+  } else if (o->stage == TC_STAGE_WRITE) {
+    w->s->stage[TC_CLOCK_WRITE] += (double)(tc_clock_cpu_ns() - w->write0) * 1e-9;
+  }
+}
+
+/* One whole census job into the temporary folder. */
+static tc_err pipeline_run(const tc_census_opts *job, tc_bench_result *out, tc_bench_sample *s) {
   char dir[300];
-  snprintf(dir, sizeof dir, "%s/run", out->tmpdir);
-  if (mkdir(dir, 0700) != 0)
-    return TC_E_WRITE;
+  snprintf(dir, sizeof dir, "%s/out", out->tmpdir);
+  tc_census_opts j = *job;
+  j.outdir = dir;
+  j.run.time_stages = 1;
+  run_watch w = {out, s, 0};
+  tc_census_hooks hooks = {NULL, NULL, NULL, on_stage, &w};
   out->rss_reset = tc_peak_rss_reset();
   double c0 = cpu_seconds();
   uint64_t t0 = tc_clock_ns();
-  tc_run_result res;
-  tc_err e = tc_run(corpus, run, &res);
-  if (!e) {
-    uint64_t w0 = tc_clock_cpu_ns();
-    e = opts->write(opts->write_ctx, corpus, &res, dir);
-    res.stage_ns[TC_CLOCK_WRITE] += tc_clock_cpu_ns() - w0;
-    s->wall = seconds_since(t0);
-    s->cpu = cpu_seconds() - c0;
-    s->peak_rss_kib = tc_peak_rss_kib();
-    for (int k = 0; k < TC_CLOCK_COUNT; k++)
-      s->stage[k] = (double)res.stage_ns[k] * 1e-9;
-    out->threads = res.threads;
-    out->simd_kernel = res.simd_kernel;
-    out->json_bytes = res.out_bytes;
-    out->events = res.events;
-    tc_run_result_free(&res, corpus->ntraces);
+  tc_census_outcome o;
+  tc_err e = tc_census_job_run(&j, &hooks, &o);
+  s->wall = seconds_since(t0);
+  s->cpu = cpu_seconds() - c0;
+  s->peak_rss_kib = tc_peak_rss_kib();
+  if (e) {
+    out->failed_stage = o.stage;
+    snprintf(out->why, sizeof out->why, "%s", o.why);
   }
-  remove_dir(dir);
+  tc_census_outcome_free(&o);
   return e;
 }
 
@@ -135,24 +138,54 @@ static tc_err make_tmpdir(tc_bench_result *out) {
   return TC_OK;
 }
 
-tc_err tc_bench_run(const tc_corpus *corpus, const tc_run_opts *run, const tc_bench_opts *opts,
-                    tc_bench_result *out) {
+/* Removes what the jobs left in the temporary folder: OUTDIR's files and
+ * OUTDIR, the output set's lock beside it, then the folder. */
+static void remove_tmpdir(const char *tmpdir) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/out", tmpdir);
+  DIR *d = opendir(path);
+  if (d) {
+    struct dirent *de;
+    char file[800];
+    while ((de = readdir(d)) != NULL)
+      if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+        snprintf(file, sizeof file, "%s/%s", path, de->d_name);
+        unlink(file);
+      }
+    closedir(d);
+    rmdir(path);
+  }
+  d = opendir(tmpdir);
+  if (d) {
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL)
+      if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+        snprintf(path, sizeof path, "%s/%s", tmpdir, de->d_name);
+        unlink(path);
+      }
+    closedir(d);
+  }
+  rmdir(tmpdir);
+}
+
+tc_err tc_bench_run(const tc_census_opts *job, const tc_bench_opts *opts, tc_bench_result *out) {
   memset(out, 0, sizeof *out);
   out->warmup = opts->warmup;
   out->baseline = opts->baseline;
-  out->sites = corpus->nsites;
-  out->traces = corpus->ntraces;
-  out->file_bytes = corpus->bytes;
+  /* The baseline reads the files the census reads. */
+  tc_corpus corpus;
+  tc_err e = tc_corpus_scan(job->inputs, job->ninputs, job->manifest, &corpus);
+  if (e) {
+    out->failed_stage = TC_STAGE_CORPUS;
+    return e;
+  }
+  out->sites = corpus.nsites;
+  out->traces = corpus.ntraces;
+  out->file_bytes = corpus.bytes;
   tc_cpu_model(out->cpu_model, sizeof out->cpu_model);
   tc_cpu_flags(out->cpu_flags, sizeof out->cpu_flags);
   out->samples = calloc(opts->runs ? opts->runs : 1, sizeof *out->samples);
-  if (!out->samples)
-    return TC_E_NOMEM;
-  tc_err e = make_tmpdir(out);
-  if (e)
-    return e;
-  tc_run_opts ro = *run;
-  ro.time_stages = 1;
+  e = out->samples ? make_tmpdir(out) : TC_E_NOMEM;
   /* Warm-ups first, then the measured runs; each run is the pipeline, then
    * (with the baseline) the walk and decompression alone, so all three
    * meet the same load. */
@@ -160,15 +193,17 @@ tc_err tc_bench_run(const tc_corpus *corpus, const tc_run_opts *run, const tc_be
     tc_bench_sample scratch, *s = i < opts->warmup ? &scratch : &out->samples[i - opts->warmup];
     memset(s, 0, sizeof *s);
     s->walk = s->decompress = s->walk_cpu = s->decompress_cpu = NAN;
-    e = pipeline_run(corpus, &ro, opts, out, s);
+    e = pipeline_run(job, out, s);
     if (!e && opts->baseline)
-      e = walk_run(corpus, out, s);
+      e = walk_run(&corpus, out, s);
     if (!e && opts->baseline)
-      e = decompress_run(corpus, out, s);
+      e = decompress_run(&corpus, out, s);
     if (!e && i >= opts->warmup)
       out->nsamples++;
   }
-  rmdir(out->tmpdir);
+  if (out->tmpdir[0])
+    remove_tmpdir(out->tmpdir);
+  tc_corpus_free(&corpus);
   return e;
 }
 

@@ -5,30 +5,25 @@
  * puts every variant under the same machine load, so their ratios hold on a
  * shared, noisy machine where lone absolute times do not.
  *
- * Each run writes every report into a fresh folder under a temporary
- * folder (mkdtemp in $TMPDIR, else /tmp), which is emptied after each run
- * and removed at the end: the write stage is measured, nothing reaches a
+ * Each run is the whole census job (tc_census_job_run: options, schema,
+ * inputs, output set, corpus, run, DevTools view and every writer, commit)
+ * with its OUTDIR in a temporary folder (mkdtemp in $TMPDIR, else /tmp)
+ * that is removed at the end: the write stage is measured, nothing reaches a
  * user's folder. The bench never prints; see report/tc_bench_report.h. */
 #ifndef TC_BENCH_H
 #define TC_BENCH_H
 
 #include <stdint.h>
 
-#include "pipeline/tc_corpus.h"
+#include "pipeline/tc_census_job.h"
 #include "pipeline/tc_run.h"
 #include "pipeline/tc_stage_clock.h"
 #include "util/tc_error.h"
-
-/* Writes the reports of run RES over CORPUS into DIR, an empty folder. */
-typedef tc_err (*tc_bench_write_fn)(void *ctx, const tc_corpus *corpus, const tc_run_result *res,
-                                    const char *dir);
 
 typedef struct {
   unsigned runs;   /* measured runs, >= 1 */
   unsigned warmup; /* runs before them, not recorded */
   int baseline;    /* also the plain walk and decompression alone */
-  tc_bench_write_fn write;
-  void *write_ctx;
 } tc_bench_opts;
 
 /* One measured run. Seconds; the baseline's are NaN without --baseline.
@@ -56,6 +51,9 @@ typedef struct {
   char cpu_model[128];
   char cpu_flags[256];
   char tmpdir[256];        /* where the runs wrote (removed) */
+  /* A job that failed: the stage, and why (tc_census_outcome's why). */
+  tc_census_stage failed_stage;
+  char why[512];
   /* Baseline: decompressed bytes the walk and the decompression read (equal
    * to json_bytes unless a stream failed), what the walk counted, and the
    * first file it could not walk. */
@@ -64,12 +62,11 @@ typedef struct {
   char walk_err_path[256];
 } tc_bench_result;
 
-/* Runs the bench over CORPUS with run options RUN (time_stages is set
- * here). Fails on memory, a temporary folder that cannot be made, a run
- * that fails, or a write that fails (the write function's error). Free OUT
- * with tc_bench_result_free whatever it returns. */
-tc_err tc_bench_run(const tc_corpus *corpus, const tc_run_opts *run, const tc_bench_opts *opts,
-                    tc_bench_result *out);
+/* Runs the bench over the census JOB (its outdir is ignored, and its
+ * run.time_stages set here). Fails on memory, a temporary folder that
+ * cannot be made, or a job that fails (failed_stage and why say where).
+ * Free OUT with tc_bench_result_free whatever it returns. */
+tc_err tc_bench_run(const tc_census_opts *job, const tc_bench_opts *opts, tc_bench_result *out);
 
 void tc_bench_result_free(tc_bench_result *r);
 

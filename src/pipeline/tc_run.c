@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,7 +10,8 @@
 
 #include "census/tc_census.h"
 #include "census/tc_pairing.h"
-#include "census/tc_seq.h"
+#include "pipeline/tc_route.h"
+#include "pipeline/tc_seq.h"
 #include "json/tc_parser.h"
 #include "pool/tc_pool.h"
 
@@ -67,8 +69,33 @@ void tc_run_opts_default(tc_run_opts *o) {
   tc_kernel_opts_default(&o->kernels);
 }
 
+tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap) {
+  char none[1];
+  if (!why) {
+    why = none;
+    cap = sizeof none;
+  }
+  if (o->threads > TC_MAX_THREADS) {
+    snprintf(why, cap, "threads must be an integer from 0 (all CPUs) to %u", TC_MAX_THREADS);
+    return TC_E_USAGE;
+  }
+  if (o->chunk_bytes && (o->chunk_bytes < TC_MIN_CHUNK_BYTES || o->chunk_bytes > TC_MAX_CHUNK_BYTES)) {
+    snprintf(why, cap, "chunk_bytes must be an integer from %zu to %zu", TC_MIN_CHUNK_BYTES,
+             TC_MAX_CHUNK_BYTES);
+    return TC_E_USAGE;
+  }
+  if (o->inflight > TC_MAX_INFLIGHT) {
+    snprintf(why, cap, "inflight must be an integer from 0 (2 per thread and 2) to %u",
+             TC_MAX_INFLIGHT);
+    return TC_E_USAGE;
+  }
+  return tc_kernel_opts_check(&o->kernels, why, cap);
+}
+
 /* Stage timing around whole chunk operations; a branch when not asked. */
-static inline uint64_t clock_start(const run_ctx *r) { return r->clocks ? tc_clock_cpu_ns() : 0; }
+static inline uint64_t clock_start(const run_ctx *r) {
+  return r->clocks ? tc_clock_cpu_ns() : 0;
+}
 
 static inline void clock_stop(run_ctx *r, unsigned worker, tc_clock_stage s, uint64_t t0) {
   if (r->clocks)
@@ -205,7 +232,9 @@ static void chunk_task(void *arg, unsigned worker) {
   uint64_t good = 0, lenient = 0;
   if (!e) {
     t0 = clock_start(r);
-    e = tc_census_add_chunk(w->census, o, c, &p, &s->seq);
+    e = tc_census_add_chunk(w->census, o, c, &p);
+    if (!e)
+      e = tc_route_chunk(c, &p, !r->opts.no_metrics, &s->seq);
     for (size_t i = 0; i < p.nevents; i++) {
       good += p.events[i].err == TC_OK;
       lenient += p.events[i].err == TC_OK && (p.events[i].flags & TC_EV_LENIENT);
@@ -439,7 +468,7 @@ static tc_err setup_workers(run_ctx *r) {
     if (!r->workers[i].parser)
       return TC_E_NOMEM;
     r->workers[i].census =
-        tc_census_worker_create(r->corpus->nsites, r->workers[i].parser, !r->opts.no_metrics);
+        tc_census_worker_create(r->corpus->nsites, r->workers[i].parser);
     if (!r->workers[i].census)
       return TC_E_NOMEM;
   }
@@ -456,6 +485,8 @@ static void free_workers(run_ctx *r) {
 
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out) {
   memset(out, 0, sizeof *out);
+  if (tc_run_opts_check(opts, NULL, 0))
+    return TC_E_USAGE;
   double t0 = now_seconds();
   run_ctx r;
   memset(&r, 0, sizeof r);
@@ -525,18 +556,18 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   free(order);
   out->traces = r.status;
   out->metrics = r.metrics;
-  out->threads = r.nw;
-  out->simd_kernel = tc_parser_kernel();
+  out->totals.threads = r.nw;
+  out->totals.simd_kernel = tc_parser_kernel();
   for (uint32_t i = 0; r.status && i < corpus->ntraces; i++) {
     const tc_trace_status *st = &r.status[i];
-    out->in_bytes += st->in_bytes;
-    out->out_bytes += st->out_bytes;
-    out->events += st->events;
-    out->bad_events += st->bad_events;
-    out->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
+    out->totals.in_bytes += st->in_bytes;
+    out->totals.out_bytes += st->out_bytes;
+    out->totals.events += st->events;
+    out->totals.bad_events += st->bad_events;
+    out->totals.traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
                                st->shape.trailing_bytes;
   }
-  out->seconds = now_seconds() - t0;
+  out->totals.seconds = now_seconds() - t0;
   if (e) {
     tc_run_result_free(out, corpus->ntraces);
   }

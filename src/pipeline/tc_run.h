@@ -22,10 +22,11 @@
 #include "io/tc_stream.h"
 #include "json/tc_chunker.h"
 #include "kernels/tc_kernels.h"
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_stage_clock.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_metrics_set.h"
+#include "reduce/tc_run_facts.h"
 #include "util/tc_error.h"
 
 /* Counters a progress display may read while the run goes on. */
@@ -46,46 +47,39 @@ typedef struct {
 
 void tc_run_opts_default(tc_run_opts *o);
 
-/* Chunk offsets are 32-bit: chunks stay well below 4 GiB. */
+/* The limits of tc_run_opts, checked by tc_run_opts_check and so by tc_run
+ * and tc_census_job_run; the command line and job files name them in
+ * their messages.
+ *   threads      0 (one per online CPU) to TC_MAX_THREADS
+ *   chunk_bytes  0 (the default, 1 MiB) or TC_MIN_CHUNK_BYTES to
+ *                TC_MAX_CHUNK_BYTES: the chunker keeps offsets in a chunk
+ *                as 32-bit numbers, so a chunk stays well below 4 GiB
+ *   inflight     0 (2 x threads + 2) to TC_MAX_INFLIGHT chunks per trace
+ *   kernels      tc_kernel_opts_check (bucket_ms, refresh_hz) */
+#define TC_MAX_THREADS 1024u
+#define TC_MIN_CHUNK_BYTES ((size_t)4096)
 #define TC_MAX_CHUNK_BYTES ((size_t)1 << 30)
+#define TC_MAX_INFLIGHT 4096u
 
-#define TC_TRACE_MAX_ERRORS 20
-
-/* What happened to one trace file. */
-typedef struct {
-  tc_err fatal;          /* could not be read at all (open, not a trace, ...) */
-  tc_err stream_err;     /* the stream ended badly (truncated, corrupt) */
-  uint64_t stream_offset;/* decompressed offset where it did */
-  tc_format format;
-  uint64_t in_bytes, out_bytes;
-  uint64_t elements;     /* elements of the events array */
-  uint64_t events;       /* event records parsed and counted */
-  uint64_t bad_events;   /* elements skipped, with the reasons below */
-  uint64_t lenient_events; /* counted events that only Perfetto's rules read */
-  tc_chunk_error errors[TC_TRACE_MAX_ERRORS]; /* the first ones, by index */
-  size_t nerrors;
-  tc_trace_shape shape;  /* metadata points into meta below */
-  char *meta;            /* owned copy of the metadata JSON, or NULL */
-  uint64_t chunks;
-} tc_trace_status;
+/* TC_OK, or TC_E_USAGE with the first option out of its limits named in
+ * WHY (CAP bytes; WHY may be NULL), in the words of a job file's key:
+ * "threads must be an integer from 0 (all CPUs) to 1024". */
+tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap);
 
 typedef struct {
   tc_census_result census;
   tc_metrics_set *metrics; /* every trace's metrics; NULL with no_metrics */
   tc_trace_status *traces; /* parallel to corpus->traces */
-  unsigned threads;
-  uint64_t in_bytes, out_bytes, events, bad_events;
-  uint32_t traces_with_errors;
-  double seconds;
-  const char *simd_kernel;
+  tc_run_totals totals;
   /* With time_stages: nanoseconds per stage summed over the workers
    * (TC_CLOCK_WRITE is the writer's to add); else zeros. */
   uint64_t stage_ns[TC_CLOCK_COUNT];
 } tc_run_result;
 
 /* Runs the census over CORPUS. Per-trace problems are recorded in
- * out->traces and never stop the run; only memory or thread failure
- * returns an error. Free with tc_run_result_free. */
+ * out->traces and never stop the run; only options out of their limits
+ * (TC_E_USAGE, see tc_run_opts_check) or memory or thread failure return
+ * an error. Free with tc_run_result_free. */
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out);
 
 void tc_run_result_free(tc_run_result *r, uint32_t ntraces);

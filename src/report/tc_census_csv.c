@@ -92,7 +92,7 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
     return e;
   tc_wbuf b;
   tc_wbuf_init(&b, tc_outfile_fp(f));
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   tc_wbuf_puts(&b, "name,records,sites,sites_total,usage,records_per_site,categories,phases,"
                   "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
                   "dur_records,dur_median_us,dur_p95_us,duration,arg_paths,devtools_known,"

@@ -176,7 +176,7 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir) {
   tc_err e = tc_outfile_open(outdir, "census.json", &f);
   if (e)
     return e;
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   uint32_t with_traces = 0;
   for (uint32_t i = 0; i < c->corpus->nsites; i++)
     with_traces += c->corpus->sites[i].ntraces > 0;

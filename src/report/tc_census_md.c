@@ -126,7 +126,7 @@ static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_de
 }
 
 static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   tc_wbuf_puts(b, "# Trace event census\n\n");
   thousands(b, r->records);
   tc_wbuf_puts(b, " event records of ");
@@ -143,8 +143,8 @@ static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
     tc_wbuf_puts(b, c->schema_error);
     tc_wbuf_puts(b, ").\n\n");
   }
-  if (c->run->traces_with_errors) {
-    tc_wbuf_u64(b, c->run->traces_with_errors);
+  if (c->totals->traces_with_errors) {
+    tc_wbuf_u64(b, c->totals->traces_with_errors);
     tc_wbuf_puts(b, " traces had errors; run.json lists every one with its file and byte offset.\n\n");
   }
 }
@@ -156,7 +156,7 @@ tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir) {
     return e;
   tc_wbuf b;
   tc_wbuf_init(&b, tc_outfile_fp(f));
-  const tc_census_result *r = &c->run->census;
+  const tc_census_result *r = c->census;
   md_header(&b, c);
   for (size_t i = 0; i < r->nevents; i++)
     md_event(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL);

@@ -7,16 +7,19 @@
 
 #include <stddef.h>
 
-#include "pipeline/tc_corpus.h"
-#include "pipeline/tc_run.h"
+#include "io/tc_corpus.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_devtools.h"
+#include "reduce/tc_run_facts.h"
 #include "report/tc_wbuf.h"
 
-/* Everything a census report needs besides the tables. */
+/* What the census writers read: the reduced results of a run, never the
+ * run itself. Every pointer is borrowed and outlives the writers' calls. */
 typedef struct {
   const tc_corpus *corpus;
-  const tc_run_result *run;
+  const tc_census_result *census;
+  const tc_trace_status *traces; /* parallel to corpus->traces */
+  const tc_run_totals *totals;
   const char *job;      /* job file, or NULL for an ad-hoc run */
   const char *manifest; /* or NULL */
   /* DevTools' view, or NULL when the schema could not be loaded; then

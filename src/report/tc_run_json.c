@@ -35,7 +35,7 @@ static tc_str chrome_version(tc_str meta) {
 
 static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
   const tc_trace *t = &c->corpus->traces[i];
-  const tc_trace_status *st = &c->run->traces[i];
+  const tc_trace_status *st = &c->traces[i];
   tc_jsonw_obj(w);
   tc_jsonw_key(w, "path");
   tc_jsonw_str(w, t->path);
@@ -48,6 +48,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
   if (st->fatal) {
     tc_jsonw_key(w, "error");
     tc_jsonw_str(w, tc_strerror(st->fatal));
+    tc_jsonw_key(w, "error_name");
+    tc_jsonw_str(w, tc_err_name(st->fatal));
     if (st->fatal == TC_E_NOT_TRACE) {
       tc_jsonw_key(w, "error_json_offset");
       tc_jsonw_uint(w, st->shape.not_trace_offset);
@@ -74,6 +76,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
   if (st->stream_err) {
     tc_jsonw_key(w, "stream_error");
     tc_jsonw_str(w, tc_strerror(st->stream_err));
+    tc_jsonw_key(w, "stream_error_name");
+    tc_jsonw_str(w, tc_err_name(st->stream_err));
     tc_jsonw_key(w, "stream_error_json_offset");
     tc_jsonw_uint(w, st->stream_offset);
   }
@@ -89,6 +93,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i) {
     tc_jsonw_uint(w, st->errors[k].offset);
     tc_jsonw_key(w, "error");
     tc_jsonw_str(w, tc_strerror(st->errors[k].code));
+    tc_jsonw_key(w, "error_name");
+    tc_jsonw_str(w, tc_err_name(st->errors[k].code));
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
@@ -142,7 +148,7 @@ static void write_versions(tc_jsonw *w, const tc_report_ctx *c) {
   tc_str *v = malloc((n ? n : 1) * sizeof *v);
   tc_jsonw_obj(w);
   for (uint32_t i = 0; v && i < n; i++) {
-    tc_str s = chrome_version(c->run->traces[i].shape.metadata);
+    tc_str s = chrome_version(c->traces[i].shape.metadata);
     if (s.len)
       v[k++] = s;
   }
@@ -194,7 +200,7 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
   tc_err e = tc_outfile_open(outdir, "run.json", &f);
   if (e)
     return e;
-  const tc_run_result *r = c->run;
+  const tc_run_totals *r = c->totals;
   tc_jsonw w;
   tc_jsonw_init(&w, tc_outfile_fp(f), 1);
   tc_jsonw_obj(&w);

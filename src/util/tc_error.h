@@ -1,7 +1,7 @@
 /* Error codes shared by every module of the core library.
  *
- * One X-macro drives both the enum and its message table, so a code can never
- * lack a message. Functions return tc_err (TC_OK == 0) and never print. */
+ * One X-macro drives the enum, its message table and its names, so a code
+ * can never lack a message or a name. Functions return tc_err (TC_OK == 0) and never print. */
 #ifndef TC_ERROR_H
 #define TC_ERROR_H
 
@@ -31,7 +31,9 @@
   X(EMPTY_EVENT, "event is an empty object")                                   \
   X(TRAILING_DATA, "data after the end of the trace")                          \
   X(NOT_REGULAR, "not a regular file")                                         \
-  X(BAD_BINARY, "corrupt or truncated binary state")
+  X(BAD_BINARY, "corrupt or truncated binary state")                          \
+  X(NO_INPUT, "no INPUT exists")                                               \
+  X(NO_SITES, "no sites found")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,
@@ -42,7 +44,14 @@ typedef enum {
 
 #define TC_OK TC_E_OK
 
-/* Static message for a code; never NULL. */
+/* Static message for a code; never NULL. English for people: it may be
+ * reworded. */
 const char *tc_strerror(tc_err e);
+
+/* Static, stable name of a code for machines: the enum's name in lower
+ * case ("nomem", "not_trace", "trailing_data"), "unknown" for a value
+ * outside the enum. Names are never reused or renamed; run.json writes
+ * them beside the messages. Thread-safe. */
+const char *tc_err_name(tc_err e);
 
 #endif

@@ -1,7 +1,7 @@
 /* The value profile of one argument path (issue 14): what the values are,
  * in constant memory, mergeable, with nothing kept per record.
  *
- * Per JSON type (TC_JT_* of json/tc_event.h) a count, and the
+ * Per JSON type (TC_JT_* of util/tc_jtype.h) a count, and the
  * sentinels 0, -1, '' (empty string), null and false.
  *   numbers  exact min and max, integer or fractional, and nearest-rank
  *            quantiles: exact while the numbers take at most
@@ -45,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "json/tc_event.h"
+#include "util/tc_jtype.h"
 #include "util/tc_sketch.h"
 #include "util/tc_bin.h"
 #include "util/tc_hll.h"

@@ -54,7 +54,7 @@ static int setup(void **state) {
   if (!f)
     return -1;
   f->parser = tc_parser_create(NULL, 0);
-  f->w = f->parser ? tc_census_worker_create(NSITES, f->parser, 0) : NULL;
+  f->w = f->parser ? tc_census_worker_create(NSITES, f->parser) : NULL;
   if (!f->w) {
     tc_parser_free(f->parser);
     free(f);

@@ -104,6 +104,22 @@ class BadInputs(unittest.TestCase):
         self.assertEqual(f['errors'][0]['event_index'], 1)
         self.assertIn('whole', self.census)
 
+    def test_every_error_has_its_stable_name(self):
+        # Each message has the code's name beside it: the enum's name in
+        # lower case (src/util/tc_error.h), for machines to match on.
+        self.assertEqual(self.files['gz-cut']['stream_error_name'], 'truncated')
+        self.assertEqual(self.files['no-events']['error_name'], 'no_events')
+        self.assertEqual(self.files['not-trace']['error_name'], 'not_trace')
+        self.assertEqual(self.files['empty']['error_name'], 'empty_trace')
+        self.assertEqual([e['error_name'] for e in self.files['not-object']['errors']],
+                         ['not_object', 'not_object'])
+        self.assertEqual(self.files['cut-event']['errors'][0]['error_name'], 'truncated_json')
+        for f in self.run_json['files']:
+            for key in ('error', 'stream_error'):
+                self.assertEqual(key in f, key + '_name' in f, (f['site'], key))
+            for e in f['errors']:
+                self.assertRegex(e['error_name'], r'^[a-z][a-z0-9_]*$')
+
     def test_good_site_fully_counted(self):
         names = {}
         for ev in self.good_events:

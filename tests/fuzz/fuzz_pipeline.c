@@ -23,10 +23,10 @@
 #include <ftw.h>
 
 #include "census/tc_schema.h"
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "reduce/tc_devtools.h"
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_census_report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -172,13 +172,18 @@ static void census(unsigned threads, size_t chunk, const char *out, outputs *o) 
   tc_devtools dt;
   int have_dt = schema && tc_devtools_compute(&r.census, schema, &dt) == TC_OK;
   fresh_dir(out);
-  tc_report_ctx ctx = {&c, &r, NULL, NULL, have_dt ? &dt : NULL, TC_DEFAULT_SCHEMA,
-                       schema ? tc_schema_generator(schema) : NULL,
+  tc_report_ctx ctx = {&c, &r.census, r.traces, &r.totals, NULL, NULL, have_dt ? &dt : NULL,
+                       TC_DEFAULT_SCHEMA, schema ? tc_schema_generator(schema) : NULL,
                        have_dt ? NULL : "no schema"};
+  tc_metrics_reduction *mr;
+  if (tc_metrics_reduce(r.metrics, &mr))
+    abort();
   if (tc_write_census_json(&ctx, out) || tc_write_census_csv(&ctx, out) ||
       tc_write_census_md(&ctx, out) || tc_write_run_json(&ctx, out) ||
-      tc_metrics_write(r.metrics, out))
+      tc_write_metrics_csv(mr, out) || tc_write_metrics_json(mr, out) ||
+      tc_write_metrics_md(mr, out))
     abort();
+  tc_metrics_reduction_free(mr);
   read_outputs(out, o);
   if (have_dt)
     tc_devtools_free(&dt);

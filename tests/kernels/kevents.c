@@ -5,8 +5,11 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -96,3 +99,32 @@ tc_trace_metrics *finish_ref(tc_kernels *k, const char *site, const char *trace,
 }
 
 tc_trace_metrics *finish(tc_kernels *k) { return finish_ref(k, "example.com", "example.json", 0); }
+
+char *report_of(const tc_metrics_reduction *r, metrics_writer fn) {
+  char dir[] = "/tmp/tc-metrics-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  assert_int_equal(fn(r, dir), TC_OK);
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  struct dirent *de;
+  char path[256] = "";
+  while ((de = readdir(d)))
+    if (de->d_name[0] != '.') {
+      assert_string_equal(path, ""); /* exactly one file */
+      snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    }
+  closedir(d);
+  FILE *fp = fopen(path, "rb");
+  assert_non_null(fp);
+  fseek(fp, 0, SEEK_END);
+  long len = ftell(fp);
+  rewind(fp);
+  char *buf = malloc((size_t)len + 1);
+  assert_non_null(buf);
+  assert_int_equal(fread(buf, 1, (size_t)len, fp), (size_t)len);
+  buf[len] = '\0';
+  fclose(fp);
+  unlink(path);
+  rmdir(dir);
+  return buf;
+}

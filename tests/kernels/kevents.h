@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "kernels/tc_kernels.h"
+#include "report/tc_metrics_report.h"
 
 #define MS 1000.0 /* trace timestamps are microseconds */
 #define MAIN 1    /* the main thread's tid in every test process */
@@ -29,5 +30,12 @@ void span(tc_kernels *k, int64_t pid, int64_t tid, double from, double to);
 /* Finishes and frees K; the metrics are the caller's. */
 tc_trace_metrics *finish_ref(tc_kernels *k, const char *site, const char *trace, int truncated);
 tc_trace_metrics *finish(tc_kernels *k);
+
+/* A metrics writer (tc_write_metrics_csv, ...). */
+typedef tc_err (*metrics_writer)(const tc_metrics_reduction *, const char *);
+
+/* The one file FN writes from R, read back from a scratch folder;
+ * malloc'd, NUL-terminated. */
+char *report_of(const tc_metrics_reduction *r, metrics_writer fn);
 
 #endif

@@ -558,7 +558,7 @@ static void user_timing_measures(void **state) {
 /* ---- reduction and reports ---------------------------------------------- */
 
 #include "reduce/tc_metrics_set.h"
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 
 /* A trace with long tasks of the given lengths in a 1 s window. */
 static tc_trace_metrics *trace_with(const char *site, const char *path, double long_ms) {
@@ -568,15 +568,6 @@ static tc_trace_metrics *trace_with(const char *site, const char *path, double l
 }
 
 /* What writer FN writes for R, as a string the caller frees. */
-static char *report_of(const tc_metrics_reduction *r, void (*fn)(const tc_metrics_reduction *, FILE *)) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *fp = open_memstream(&buf, &len);
-  assert_non_null(fp);
-  fn(r, fp);
-  fclose(fp);
-  return buf;
-}
 
 /* Site b.com has TBTs 0, 100, 300 -> median (rank 2 of 3) 100; a.com one
  * trace. Added in two different orders, the reductions and every report are
@@ -606,15 +597,14 @@ static void reduction_median_and_order(void **state) {
   NEAR(r1->sites[1].values[tbt], 100);
   NEAR(r1->sites[0].values[tbt], 30);
   assert_int_equal(r1->corpus[tbt].n, 2);
-  void (*writers[])(const tc_metrics_reduction *, FILE *) = {
-      tc_metrics_write_csv, tc_metrics_write_json, tc_metrics_write_md};
+  metrics_writer writers[] = {tc_write_metrics_csv, tc_write_metrics_json, tc_write_metrics_md};
   for (int w = 0; w < 3; w++) {
     char *a = report_of(r1, writers[w]), *b = report_of(r2, writers[w]);
     assert_string_equal(a, b);
     free(a);
     free(b);
   }
-  char *csv = report_of(r1, tc_metrics_write_csv);
+  char *csv = report_of(r1, tc_write_metrics_csv);
   assert_non_null(strstr(csv, "site,trace,"));
   assert_non_null(strstr(csv, ",busy_mean_pct,"));
   assert_non_null(strstr(csv, ",long_tasks,tbt_ms,"));
@@ -682,7 +672,7 @@ static void concurrent_adds_and_merge(void **state) {
   assert_int_equal(tc_metrics_reduce(a, &r2), TC_OK);
   assert_int_equal(r1->nsites, 7);
   assert_int_equal(r1->na_traces[TC_GROUP_BUSY][TC_NA_NO_MAIN_THREAD], ADDERS * PER_ADDER);
-  char *x = report_of(r1, tc_metrics_write_json), *y = report_of(r2, tc_metrics_write_json);
+  char *x = report_of(r1, tc_write_metrics_json), *y = report_of(r2, tc_write_metrics_json);
   assert_string_equal(x, y);
   free(x);
   free(y);
@@ -701,7 +691,7 @@ static void csv_na_cells_are_empty_with_reason(void **state) {
   assert_int_equal(tc_metrics_set_add(s, finish_ref(k, "x", "x.json", 0)), TC_OK);
   tc_metrics_reduction *r;
   assert_int_equal(tc_metrics_reduce(s, &r), TC_OK);
-  char *csv = report_of(r, tc_metrics_write_csv);
+  char *csv = report_of(r, tc_write_metrics_csv);
   assert_non_null(strstr(csv, ",,,,,no_task_events,"));
   assert_null(strstr(csv, ",0,no_task_events"));
   free(csv);
@@ -791,7 +781,7 @@ static void unreadable_trace_keeps_its_row(void **state) {
   }
   assert_int_equal(r->corpus[field_index(r, "tbt_ms")].n, 1);
 
-  char *csv = report_of(r, tc_metrics_write_csv);
+  char *csv = report_of(r, tc_write_metrics_csv);
   char *head[160], *row[160];
   char *csv2 = strdup(csv);
   size_t nh = csv_cells(csv, "site,", head, 160);
@@ -817,7 +807,7 @@ static void unreadable_trace_keeps_its_row(void **state) {
   free(csv);
   free(csv2);
 
-  char *json = report_of(r, tc_metrics_write_json);
+  char *json = report_of(r, tc_write_metrics_json);
   assert_non_null(strstr(json, "\"trace\": \"b/1.json\",\n   \"flags\": [],\n   \"error\": "
                                "\"not a trace: expected a JSON array or an object\",\n"));
   assert_non_null(strstr(json, "\"trace\": \"a/1.json\",\n   \"flags\": [],\n   \"error\": null,\n"));
@@ -826,7 +816,7 @@ static void unreadable_trace_keeps_its_row(void **state) {
   assert_non_null(strstr(json, "\"busy\": {\n    \"trace_unreadable\": 1\n   }"));
   free(json);
 
-  char *md = report_of(r, tc_metrics_write_md);
+  char *md = report_of(r, tc_write_metrics_md);
   assert_non_null(strstr(md, "\n2 traces from 2 sites. 1 trace could not be read: every "
                              "metric n/a (see Unreadable traces).\n"));
   assert_non_null(strstr(md, "## Unreadable traces\n"));
@@ -864,7 +854,7 @@ static void site_with_only_unreadable_traces(void **state) {
     assert_true(isnan(c->values[f]));
     assert_int_equal(r->corpus[f].n, 0);
   }
-  char *json = report_of(r, tc_metrics_write_json);
+  char *json = report_of(r, tc_write_metrics_json);
   assert_non_null(strstr(json, "\"site\": \"c.com\",\n   \"traces\": [\n    \"c/1.json\",\n"
                                "    \"c/2.json\"\n   ],\n   \"traces_unreadable\": 2,\n"
                                "   \"no_trace_reason\": null,\n"));
@@ -879,7 +869,7 @@ static void site_with_only_unreadable_traces(void **state) {
   assert_non_null(strstr(json, "\"error\": \"object has no traceEvents array\""));
   assert_non_null(strstr(json, "\"error\": \"cannot open file\""));
   free(json);
-  char *md = report_of(r, tc_metrics_write_md);
+  char *md = report_of(r, tc_write_metrics_md);
   assert_non_null(strstr(md, "\n2 traces from 1 sites. 2 traces could not be read"));
   assert_non_null(strstr(md, "\n| c.com | c/1.json | object has no traceEvents array |\n"
                              "| c.com | c/2.json | cannot open file |\n"));
@@ -921,11 +911,11 @@ static void mixed_site_reports_its_readable_trace(void **state) {
     assert_int_equal(m->measured[g], na == TC_NA_NONE);
   }
   assert_int_equal(m->na[TC_GROUP_FRAMES], TC_NA_NO_LAYER_TREE);
-  char *json = report_of(r, tc_metrics_write_json);
+  char *json = report_of(r, tc_write_metrics_json);
   assert_non_null(strstr(json, "\"site\": \"m.com\",\n   \"traces\": [\n    \"m/0.json\",\n"
                                "    \"m/1.json\"\n   ],\n   \"traces_unreadable\": 1,\n"));
   free(json);
-  char *md = report_of(r, tc_metrics_write_md);
+  char *md = report_of(r, tc_write_metrics_md);
   assert_non_null(strstr(md, "\n| m.com | 2 |"));
   assert_non_null(strstr(md, "\n2 traces from 1 sites. 1 trace could not be read"));
   free(md);
@@ -971,7 +961,7 @@ static void sites_without_trace_are_listed_not_measured(void **state) {
 
   /* A row for every site of the crawl: n/a throughout, the crawl's reason
    * as its error. */
-  char *csv = report_of(r, tc_metrics_write_csv);
+  char *csv = report_of(r, tc_write_metrics_csv);
   char *head[160], *row[160];
   char *csv2 = strdup(csv);
   size_t nh = csv_cells(csv, "site,", head, 160);
@@ -993,12 +983,12 @@ static void sites_without_trace_are_listed_not_measured(void **state) {
   }
   free(csv);
   free(csv2);
-  csv = report_of(r, tc_metrics_write_csv);
+  csv = report_of(r, tc_write_metrics_csv);
   assert_non_null(strstr(csv, "\nd.com,"));
   assert_true(strstr(csv, "\na.com,") < strstr(csv, "\nd.com,"));
   assert_true(strstr(csv, "\nd.com,") < strstr(csv, "\nz.com,"));
   free(csv);
-  char *json = report_of(r, tc_metrics_write_json);
+  char *json = report_of(r, tc_write_metrics_json);
   assert_non_null(strstr(json, "\"site\": \"z.com\",\n   \"traces\": [],\n"
                                "   \"traces_unreadable\": 0,\n"
                                "   \"no_trace_reason\": \"navigation timeout\",\n"));
@@ -1008,7 +998,7 @@ static void sites_without_trace_are_listed_not_measured(void **state) {
   assert_null(strstr(json, "\"late\""));
   assert_null(strstr(json, "net::ERR_NAME"));
   free(json);
-  char *md = report_of(r, tc_metrics_write_md);
+  char *md = report_of(r, tc_write_metrics_md);
   assert_non_null(strstr(md, "\n1 traces from 1 sites. 2 more sites of the crawl left no "
                              "trace: every metric n/a (see Sites without a trace).\n"));
   assert_non_null(strstr(md, "\n| d.com | dns failure |\n| z.com | navigation timeout |\n"));
@@ -1064,8 +1054,7 @@ static void missing_data_reports_do_not_depend_on_order(void **state) {
   assert_string_equal(r1->sites[3].no_trace_reason, "crash");
   assert_null(r1->sites[0].no_trace_reason);
   assert_int_equal(r1->sites[0].na[TC_GROUP_BUSY], TC_NA_NO_TRACE);
-  void (*writers[])(const tc_metrics_reduction *, FILE *) = {
-      tc_metrics_write_csv, tc_metrics_write_json, tc_metrics_write_md};
+  metrics_writer writers[] = {tc_write_metrics_csv, tc_write_metrics_json, tc_write_metrics_md};
   for (int w = 0; w < 3; w++) {
     char *a = report_of(r1, writers[w]), *b = report_of(r2, writers[w]);
     assert_string_equal(a, b);

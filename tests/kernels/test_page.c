@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "kevents.h"
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 
 #define BROWSER 1 /* the browser process */
 #define POPUP 30  /* Chrome's omnibox popup renderer */
@@ -458,12 +458,7 @@ static void absurd_timestamps_raise_the_bucket(void **state) {
 static char *csv_of(tc_metrics_set *s) {
   tc_metrics_reduction *r;
   assert_int_equal(tc_metrics_reduce(s, &r), TC_OK);
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *fp = open_memstream(&buf, &len);
-  assert_non_null(fp);
-  tc_metrics_write_csv(r, fp);
-  fclose(fp);
+  char *buf = report_of(r, tc_write_metrics_csv);
   tc_metrics_reduction_free(r);
   return buf;
 }

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "testdir.h"
 
 static void site_of_file_strips_every_ending(void **state) {

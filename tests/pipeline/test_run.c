@@ -19,7 +19,7 @@
 #include <zlib.h>
 
 #include "census/tc_phase.h"
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
 #include "reduce/tc_metrics_set.h"
 #include "testdir.h"
@@ -298,7 +298,7 @@ static void check_against_model(const tc_run_result *r, const model *m) {
   /* Nothing but the model's names: the broken event is not counted. */
   assert_int_equal(r->census.nevents, m->nnames);
   assert_int_equal(r->census.records, records);
-  assert_int_equal(r->events, records);
+  assert_int_equal(r->totals.events, records);
 
   uint64_t bad = 0, in = 0, out = 0;
   for (uint32_t i = 0; i < NTRACES; i++) {
@@ -324,11 +324,11 @@ static void check_against_model(const tc_run_result *r, const model *m) {
     in += tm->in_bytes;
     out += tm->out_bytes;
   }
-  assert_int_equal(r->bad_events, bad);
-  assert_int_equal(r->in_bytes, in);
-  assert_int_equal(r->out_bytes, out);
+  assert_int_equal(r->totals.bad_events, bad);
+  assert_int_equal(r->totals.in_bytes, in);
+  assert_int_equal(r->totals.out_bytes, out);
   /* a (bad events), c (fatal), d (truncated). */
-  assert_int_equal(r->traces_with_errors, 3);
+  assert_int_equal(r->totals.traces_with_errors, 3);
   assert_true(r->traces[0].shape.object_form);
   assert_string_equal(r->traces[0].meta, "{\"k\":\"v\"}");
   assert_true(r->traces[3].shape.cut_event);
@@ -430,9 +430,9 @@ static void run_config(const tc_corpus *c, const config *cf, tc_run_result *r) {
   atomic_init(&prog.traces_done, 0);
   o.progress = &prog;
   assert_int_equal(tc_run(c, &o, r), TC_OK);
-  assert_int_equal(r->threads, cf->threads);
+  assert_int_equal(r->totals.threads, cf->threads);
   assert_int_equal(atomic_load(&prog.traces_done), c->ntraces);
-  assert_int_equal(atomic_load(&prog.bytes_done), r->in_bytes);
+  assert_int_equal(atomic_load(&prog.bytes_done), r->totals.in_bytes);
   if (cf->no_metrics) {
     assert_null(r->metrics);
   } else {
@@ -500,7 +500,7 @@ static void real_traces_same_in_every_config(void **state) {
   for (size_t i = 0; i < NCONFIGS; i++) {
     run_config(&c, &configs[i], &r[i]);
     assert_true(r[i].census.records > 1000);
-    assert_int_equal(r[i].events, r[i].census.records);
+    assert_int_equal(r[i].totals.events, r[i].census.records);
     check_census_same(&r[0].census, &r[i].census);
     check_status_same(&r[0], &r[i], N);
     if (r[i].metrics)
@@ -527,6 +527,65 @@ static void empty_corpus_runs(void **state) {
   tc_run_result_free(&r, 0);
 }
 
+/* Every limit of tc_run_opts_check at its edges, and tc_run refusing
+ * options outside them (a chunk of 2 GiB would overflow the chunker's
+ * 32-bit offsets) before it reads anything. */
+static void options_outside_their_limits_are_refused(void **state) {
+  (void)state;
+  tc_run_opts o;
+  char why[128];
+  tc_run_opts_default(&o);
+  assert_int_equal(tc_run_opts_check(&o, why, sizeof why), TC_OK);
+  static const struct {
+    unsigned threads;
+    size_t chunk;
+    unsigned inflight;
+    double bucket_ms, refresh_hz;
+    const char *why; /* NULL: accepted */
+  } cases[] = {
+      {0, 0, 0, 200, 60, NULL},
+      {TC_MAX_THREADS, TC_MAX_CHUNK_BYTES, TC_MAX_INFLIGHT, 1, 1000, NULL},
+      {1, TC_MIN_CHUNK_BYTES, 1, 1e9, 1e-300, NULL},
+      {TC_MAX_THREADS + 1, 0, 0, 200, 60, "threads must be an integer from 0 (all CPUs) to 1024"},
+      {1, TC_MIN_CHUNK_BYTES - 1, 0, 200, 60, "chunk_bytes must be an integer from 4096 to 1073741824"},
+      {1, TC_MAX_CHUNK_BYTES + 1, 0, 200, 60, "chunk_bytes must be an integer from 4096 to 1073741824"},
+      {1, (size_t)1 << 31, 0, 200, 60, "chunk_bytes must be an integer from 4096 to 1073741824"},
+      {1, 0, TC_MAX_INFLIGHT + 1, 200, 60, "inflight must be an integer from 0 (2 per thread and 2) to 4096"},
+      {1, 0, 0, 0.5, 60, "bucket_ms must be a number of at least 1"},
+      {1, 0, 0, INFINITY, 60, "bucket_ms must be a number of at least 1"},
+      {1, 0, 0, NAN, 60, "bucket_ms must be a number of at least 1"},
+      {1, 0, 0, 200, 0, "refresh_hz must be a number above 0 and at most 1000"},
+      {1, 0, 0, 200, 1000.5, "refresh_hz must be a number above 0 and at most 1000"},
+      {1, 0, 0, 200, NAN, "refresh_hz must be a number above 0 and at most 1000"},
+  };
+  tc_corpus empty = {0};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tc_run_opts_default(&o);
+    o.threads = cases[i].threads;
+    o.chunk_bytes = cases[i].chunk;
+    o.inflight = cases[i].inflight;
+    o.kernels.bucket_ms = cases[i].bucket_ms;
+    o.kernels.refresh_hz = cases[i].refresh_hz;
+    why[0] = '\0';
+    tc_err want = cases[i].why ? TC_E_USAGE : TC_OK;
+    assert_int_equal(tc_run_opts_check(&o, why, sizeof why), want);
+    assert_int_equal(tc_run_opts_check(&o, NULL, 0), want);
+    if (cases[i].why)
+      assert_string_equal(why, cases[i].why);
+    /* the kernels refuse them too, rather than fall back to a default */
+    int kernels_ok = !(cases[i].why && (strncmp(cases[i].why, "bucket", 6) == 0 ||
+                                        strncmp(cases[i].why, "refresh", 7) == 0));
+    tc_kernels *k = tc_kernels_create(&o.kernels);
+    assert_int_equal(k != NULL, kernels_ok);
+    tc_kernels_free(k);
+    if (!cases[i].why)
+      continue;
+    tc_run_result r;
+    assert_int_equal(tc_run(&empty, &o, &r), TC_E_USAGE);
+    tc_run_result_free(&r, 0);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s THIRD_PARTY_TRACES_DIR\n", argv[0]);
@@ -537,6 +596,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(small_corpus_matches_model_in_every_config),
       cmocka_unit_test(real_traces_same_in_every_config),
       cmocka_unit_test(empty_corpus_runs),
+      cmocka_unit_test(options_outside_their_limits_are_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "census/tc_pairing.h"
 #include "json/tc_chunker.h"
 #include "json/tc_parser.h"
+#include "pipeline/tc_route.h"
 #include "reduce/tc_census_result.h"
 #include "util/tc_sketch.h"
 
@@ -178,7 +179,8 @@ static void run_trace(workers *ws, uint32_t t) {
     assert_int_equal(p.events[0].err, TC_OK);
     tc_seq seq;
     tc_seq_init(&seq);
-    assert_int_equal(tc_census_add_chunk(ws->w[k], o, chunks[c], &p, &seq), TC_OK);
+    assert_int_equal(tc_census_add_chunk(ws->w[k], o, chunks[c], &p), TC_OK);
+    assert_int_equal(tc_route_chunk(chunks[c], &p, 0, &seq), TC_OK);
     for (size_t i = 0; i < seq.nevents; i++)
       assert_int_equal(tc_pairing_feed(pairing, &seq.events[i]), TC_OK);
     tc_seq_free(&seq);
@@ -195,7 +197,7 @@ static int setup(void **state) {
     return -1;
   for (int k = 0; k < NWORKERS; k++) {
     ws->parser[k] = tc_parser_create(NULL, 0);
-    ws->w[k] = ws->parser[k] ? tc_census_worker_create(NSITES, ws->parser[k], 0) : NULL;
+    ws->w[k] = ws->parser[k] ? tc_census_worker_create(NSITES, ws->parser[k]) : NULL;
     if (!ws->w[k])
       return -1;
   }
@@ -496,7 +498,7 @@ static void test_empty_workers(void **state) {
   workers *ws = *state;
   tc_parser *p = tc_parser_create(NULL, 0);
   assert_non_null(p);
-  tc_census_worker *idle = tc_census_worker_create(NSITES, p, 0);
+  tc_census_worker *idle = tc_census_worker_create(NSITES, p);
   assert_non_null(idle);
   tc_census_worker *three[3] = {idle, ws->w[0], ws->w[1]};
   tc_census_result r;

@@ -1,4 +1,4 @@
-#include "pipeline/tc_corpus.h"
+#include "io/tc_corpus.h"
 
 #include <dirent.h>
 #include <errno.h>

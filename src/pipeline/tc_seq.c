@@ -1,4 +1,4 @@
-#include "census/tc_seq.h"
+#include "pipeline/tc_seq.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "report/tc_bench_report.h"
+#include "cli/tc_bench_print.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The rules behind every metric, in words, so each report states how its
  * numbers were extracted (harness 5.3: "state the extraction rule"). The
  * main-thread rule of each trace is in that trace's own record. */
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 
 static const tc_metrics_rule rules[] = {
     {"main_thread",
@@ -105,6 +105,6 @@ static const tc_metrics_rule rules[] = {
     {NULL, NULL},
 };
 
-const tc_metrics_rule *tc_metrics_rules(void) {
+const tc_metrics_rule *tc__metrics_rules(void) {
   return rules;
 }

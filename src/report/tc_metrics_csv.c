@@ -15,18 +15,18 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_wbuf.h"
 
 static void cell_str(tc_wbuf *b, const char *s) {
   if (!s)
     s = "";
   if (!strpbrk(s, ",\"\r\n")) {
-    tc_metrics_put_text(b, tc_str_c(s), 0);
+    tc__metrics_put_text(b, tc_str_c(s), 0);
     return;
   }
   tc_wbuf_putc(b, '"');
-  tc_metrics_put_text(b, tc_str_c(s), 1);
+  tc__metrics_put_text(b, tc_str_c(s), 1);
   tc_wbuf_putc(b, '"');
 }
 
@@ -194,7 +194,7 @@ static void site_row(const tc_metrics_reduction *r, const tc_site_metrics *s, tc
   tc_wbuf_putc(b, '\n');
 }
 
-void tc_metrics_write_csv(const tc_metrics_reduction *r, FILE *fp) {
+static void fill_csv(const tc_metrics_reduction *r, FILE *fp) {
   tc_wbuf b;
   tc_wbuf_init(&b, fp);
   header(r, &b);
@@ -206,4 +206,8 @@ void tc_metrics_write_csv(const tc_metrics_reduction *r, FILE *fp) {
       row(r, r->traces[s->first + t], &b);
   }
   tc_wbuf_flush(&b);
+}
+
+tc_err tc_write_metrics_csv(const tc_metrics_reduction *r, const char *outdir) {
+  return tc__metrics_file(r, outdir, "metrics.csv", fill_csv);
 }

@@ -3,10 +3,10 @@
  * part of a valid sequence as U+FFFD, the way tc_jsonw writes it in the
  * JSON outputs, so a site has one spelling in every report. */
 
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 #include "util/tc_json_valid.h"
 
-void tc_metrics_put_text(tc_wbuf *b, tc_str text, int csv_quoted) {
+void tc__metrics_put_text(tc_wbuf *b, tc_str text, int csv_quoted) {
   const char *s = text.ptr;
   size_t len = text.len, run = 0; /* bytes from s + run_start that go out as they are */
   size_t run_start = 0;

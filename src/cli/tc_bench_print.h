@@ -3,8 +3,8 @@
  * --export-markdown). Every figure comes from tc_bench_summarize; the JSON
  * holds raw numbers in fixed units (seconds, MB/s of decompressed JSON,
  * events/s, KiB) with null for what was not measured. The caller owns FP. */
-#ifndef TC_BENCH_REPORT_H
-#define TC_BENCH_REPORT_H
+#ifndef TC_BENCH_PRINT_H
+#define TC_BENCH_PRINT_H
 
 #include <stdio.h>
 

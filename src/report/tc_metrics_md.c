@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_wbuf.h"
 
 static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
@@ -15,7 +15,7 @@ static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
 static void md_text(tc_wbuf *b, const char *s) {
   for (size_t n; s && *s; s += n) {
     n = strcspn(s, "|\n\r");
-    tc_metrics_put_text(b, (tc_str){s, n}, 0);
+    tc__metrics_put_text(b, (tc_str){s, n}, 0);
     if (s[n] == '|')
       tc_wbuf_put(b, "\\|", 2);
     else if (s[n])
@@ -189,7 +189,7 @@ static void count_of(tc_wbuf *b, size_t n, const char *thing) {
     tc_wbuf_putc(b, 's');
 }
 
-void tc_metrics_write_md(const tc_metrics_reduction *r, FILE *fp) {
+static void fill_md(const tc_metrics_reduction *r, FILE *fp) {
   tc_wbuf b;
   tc_wbuf_init(&b, fp);
   tc_wbuf_puts(&b, "# Runtime metrics\n\n");
@@ -213,7 +213,7 @@ void tc_metrics_write_md(const tc_metrics_reduction *r, FILE *fp) {
   without_trace(r, &b);
   sites(r, &b);
   tc_wbuf_puts(&b, "\n## Rules\n\n");
-  for (const tc_metrics_rule *rule = tc_metrics_rules(); rule->key; rule++) {
+  for (const tc_metrics_rule *rule = tc__metrics_rules(); rule->key; rule++) {
     tc_wbuf_puts(&b, "- **");
     tc_wbuf_puts(&b, rule->key);
     tc_wbuf_puts(&b, "**: ");
@@ -221,4 +221,8 @@ void tc_metrics_write_md(const tc_metrics_reduction *r, FILE *fp) {
     tc_wbuf_puts(&b, ".\n");
   }
   tc_wbuf_flush(&b);
+}
+
+tc_err tc_write_metrics_md(const tc_metrics_reduction *r, const char *outdir) {
+  return tc__metrics_file(r, outdir, "metrics.md", fill_md);
 }

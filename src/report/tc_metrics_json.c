@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/metrics_report.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_jsonw.h"
 
 static const double corpus_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
@@ -449,7 +449,7 @@ static void corpus(tc_jsonw *w, const tc_metrics_reduction *r) {
   tc_jsonw_obj_end(w);
 }
 
-void tc_metrics_write_json(const tc_metrics_reduction *r, FILE *fp) {
+static void fill_json(const tc_metrics_reduction *r, FILE *fp) {
   tc_jsonw w;
   tc_jsonw_init(&w, fp, 1);
   tc_jsonw_obj(&w);
@@ -457,7 +457,7 @@ void tc_metrics_write_json(const tc_metrics_reduction *r, FILE *fp) {
   tc_jsonw_str(&w, "tracecensus-metrics/1");
   tc_jsonw_key(&w, "rules");
   tc_jsonw_obj(&w);
-  for (const tc_metrics_rule *rule = tc_metrics_rules(); rule->key; rule++) {
+  for (const tc_metrics_rule *rule = tc__metrics_rules(); rule->key; rule++) {
     tc_jsonw_key(&w, rule->key);
     tc_jsonw_str(&w, rule->text);
   }
@@ -475,4 +475,8 @@ void tc_metrics_write_json(const tc_metrics_reduction *r, FILE *fp) {
   corpus(&w, r);
   tc_jsonw_obj_end(&w);
   tc_jsonw_end(&w);
+}
+
+tc_err tc_write_metrics_json(const tc_metrics_reduction *r, const char *outdir) {
+  return tc__metrics_file(r, outdir, "metrics.json", fill_json);
 }

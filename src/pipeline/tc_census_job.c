@@ -1,0 +1,220 @@
+#include "pipeline/tc_census_job.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/tc_outfile.h"
+
+/* ---- the writers: one row per output file, run in this order ---- */
+
+static tc_err write_census_json(const tc_census_outcome *o, const char *dir) {
+  return tc_write_census_json(&o->report, dir);
+}
+
+static tc_err write_census_csv(const tc_census_outcome *o, const char *dir) {
+  return tc_write_census_csv(&o->report, dir);
+}
+
+static tc_err write_census_md(const tc_census_outcome *o, const char *dir) {
+  return tc_write_census_md(&o->report, dir);
+}
+
+static tc_err write_run_json(const tc_census_outcome *o, const char *dir) {
+  return tc_write_run_json(&o->report, dir);
+}
+
+/* metrics.csv, metrics.json, metrics.md; none after --no-metrics. */
+static tc_err write_metrics_csv(const tc_census_outcome *o, const char *dir) {
+  return o->metrics ? tc_write_metrics_csv(o->metrics, dir) : TC_OK;
+}
+
+static tc_err write_metrics_json(const tc_census_outcome *o, const char *dir) {
+  return o->metrics ? tc_write_metrics_json(o->metrics, dir) : TC_OK;
+}
+
+static tc_err write_metrics_md(const tc_census_outcome *o, const char *dir) {
+  return o->metrics ? tc_write_metrics_md(o->metrics, dir) : TC_OK;
+}
+
+static const struct {
+  const char *name; /* the file, for a failure's message */
+  tc_err (*write)(const tc_census_outcome *o, const char *dir);
+} writers[] = {
+    {"census.json", write_census_json},
+    {"census.csv", write_census_csv},
+    {"census.md", write_census_md},
+    {"run.json", write_run_json},
+    {"metrics.csv", write_metrics_csv},
+    {"metrics.json", write_metrics_json},
+    {"metrics.md", write_metrics_md},
+};
+
+/* Runs every writer into DIR; on failure names the file and its errno
+ * (ENOSPC, EFBIG, EROFS, ...). */
+static tc_err write_all(tc_census_outcome *o, const char *dir) {
+  for (size_t i = 0; i < sizeof writers / sizeof *writers; i++) {
+    tc_err e = writers[i].write(o, dir);
+    if (e) {
+      const char *file;
+      int err = tc_outfile_failure(&file);
+      o->failed_file = e == TC_E_WRITE && err ? file : writers[i].name;
+      o->errnum = e == TC_E_WRITE ? err : 0;
+      return e;
+    }
+  }
+  return TC_OK;
+}
+
+/* ---- the stages ---- */
+
+static tc_err load_schema(const tc_census_opts *opts, tc_census_outcome *o) {
+  o->schema_path = opts->schema;
+  if (!opts->schema) {
+    o->schema_error = "no DevTools schema given";
+    return TC_OK;
+  }
+  tc_err e = tc_schema_load(opts->schema, &o->schema, &o->schema_line);
+  if (!e)
+    return TC_OK;
+  if (o->schema_line)
+    snprintf(o->why, sizeof o->why, "%s at line %d", tc_strerror(e), o->schema_line);
+  else
+    snprintf(o->why, sizeof o->why, "cannot open %s", opts->schema);
+  o->schema_error = o->why;
+  return opts->schema_required ? e : TC_OK;
+}
+
+static tc_err check_manifest(const tc_census_opts *opts, tc_census_outcome *o) {
+  if (opts->manifest && access(opts->manifest, R_OK) != 0) {
+    o->errnum = errno;
+    return TC_E_OPEN;
+  }
+  return TC_OK;
+}
+
+static tc_err check_inputs(const tc_census_opts *opts, tc_census_outcome *o) {
+  o->input_errno = calloc(opts->ninputs > 0 ? (size_t)opts->ninputs : 1, sizeof *o->input_errno);
+  if (!o->input_errno)
+    return TC_E_NOMEM;
+  for (int i = 0; i < opts->ninputs; i++) {
+    struct stat st;
+    if (stat(opts->inputs[i], &st) != 0) {
+      o->input_errno[i] = errno ? errno : ENOENT;
+      o->nmissing++;
+    }
+  }
+  return o->nmissing == opts->ninputs ? TC_E_NO_INPUT : TC_OK;
+}
+
+static tc_err scan_corpus(const tc_census_opts *opts, tc_census_outcome *o) {
+  tc_err e = tc_corpus_scan(opts->inputs, opts->ninputs, opts->manifest, &o->corpus);
+  if (e)
+    return e;
+  o->unreadable = o->nmissing;
+  for (uint32_t i = 0; i < o->corpus.nskipped; i++)
+    o->unreadable += !tc_census_note_is_missing_input(o, opts, i);
+  return o->corpus.nsites ? TC_OK : TC_E_NO_SITES;
+}
+
+/* The reductions the writers read (the DevTools view when a schema
+ * loaded, the metrics' sites and corpus distributions), then every writer. */
+static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, const char *dir) {
+  if (o->run.metrics) {
+    tc_err e = tc_metrics_reduce(o->run.metrics, &o->metrics);
+    if (e) {
+      o->failed_file = "metrics.*";
+      return e;
+    }
+  }
+  if (o->schema) {
+    tc_err e = tc_devtools_compute(&o->run.census, o->schema, &o->devtools);
+    if (e)
+      o->schema_error = tc_strerror(e);
+    else
+      o->have_devtools = 1;
+  }
+  o->report = (tc_report_ctx){
+      .corpus = &o->corpus,
+      .census = &o->run.census,
+      .traces = o->run.traces,
+      .totals = &o->run.totals,
+      .job = opts->job,
+      .manifest = opts->manifest,
+      .devtools = o->have_devtools ? &o->devtools : NULL,
+      .schema_path = o->schema_path,
+      .schema_generator = o->schema ? tc_schema_generator(o->schema) : NULL,
+      .schema_error = o->schema_error,
+  };
+  return write_all(o, dir);
+}
+
+/* Marks stage S done (or failed with E) and tells the caller. */
+static tc_err reached(tc_census_outcome *o, const tc_census_hooks *h, tc_census_stage s,
+                      tc_err e) {
+  o->stage = s;
+  o->err = e;
+  if (h && h->stage)
+    h->stage(o, h->user);
+  return e;
+}
+
+tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hooks,
+                         tc_census_outcome *o) {
+  memset(o, 0, sizeof *o);
+  static const tc_census_hooks none;
+  const tc_census_hooks *h = hooks ? hooks : &none;
+  tc_err (*set_begin)(const char *, tc_outset **, tc_outset_why *) =
+      h->set_begin ? h->set_begin : tc_outset_begin;
+  tc_err (*set_commit)(tc_outset *, tc_outset_why *) = h->set_commit ? h->set_commit
+                                                                     : tc_outset_commit;
+  void (*set_abort)(tc_outset *) = h->set_abort ? h->set_abort : tc_outset_abort;
+
+  if (reached(o, h, TC_STAGE_OPTIONS, tc_run_opts_check(&opts->run, o->why, sizeof o->why)) ||
+      reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) ||
+      reached(o, h, TC_STAGE_MANIFEST, check_manifest(opts, o)) ||
+      reached(o, h, TC_STAGE_INPUTS, check_inputs(opts, o)))
+    return o->err;
+  tc_outset *set = NULL;
+  tc_err e = set_begin(opts->outdir, &set, &o->set_why);
+  if (!e)
+    o->recovered = tc_outset_recovered(set);
+  if (reached(o, h, TC_STAGE_OUTSET, e))
+    return o->err;
+  if (!reached(o, h, TC_STAGE_CORPUS, scan_corpus(opts, o)) &&
+      !reached(o, h, TC_STAGE_RUN, tc_run(&o->corpus, &opts->run, &o->run)) &&
+      !reached(o, h, TC_STAGE_WRITE, write_outputs(opts, o, tc_outset_dir(set)))) {
+    /* commit frees the set whether it succeeds or not */
+    return reached(o, h, TC_STAGE_COMMIT, set_commit(set, &o->set_why));
+  }
+  set_abort(set);
+  return o->err;
+}
+
+int tc_census_note_is_missing_input(const tc_census_outcome *o, const tc_census_opts *opts,
+                                    uint32_t i) {
+  const char *path = o->corpus.skipped[i].path;
+  for (int k = 0; k < opts->ninputs; k++)
+    if (o->input_errno[k] && strcmp(opts->inputs[k], path) == 0)
+      return 1;
+  return 0;
+}
+
+int tc_census_outcome_clean(const tc_census_outcome *o) {
+  return !o->err && !o->run.totals.traces_with_errors && !o->unreadable && !o->schema_error;
+}
+
+void tc_census_outcome_free(tc_census_outcome *o) {
+  if (o->have_devtools)
+    tc_devtools_free(&o->devtools);
+  tc_metrics_reduction_free(o->metrics);
+  /* both leave a zeroed struct on failure, and free one as nothing */
+  tc_run_result_free(&o->run, o->corpus.ntraces);
+  tc_corpus_free(&o->corpus);
+  free(o->input_errno);
+  tc_schema_free(o->schema);
+  memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,27 @@
+/* Per-event routing: which of a parsed chunk's events go, beside the
+ * census's order-free tables, to the in-order fold (tc_seq), and in which
+ * form.
+ *
+ *   census   every event without an error (tc_census_add_chunk)
+ *   pairing  every B/E/s/f/b/e/S/F, as a tc_kevent
+ *   kernels  with metrics on: the complete ('X') task slices
+ *            tc_kernels_task_kind recognises, in the compact
+ *            tc_ktask_event (an X slice needs no pairing); the other events
+ *            tc_kernels_wants (tc_kevent with for_kernels set); and each
+ *            thread's time extent, metadata left out
+ *
+ * This is the one place that knows both the census and the kernels, so
+ * neither includes the other. */
+#ifndef TC_ROUTE_H
+#define TC_ROUTE_H
+
+#include "json/tc_chunker.h"
+#include "json/tc_parser.h"
+#include "pipeline/tc_seq.h"
+#include "util/tc_error.h"
+
+/* Appends what the fold needs of chunk C, parsed into P, to SEQ, in event
+ * order; events with err set are skipped. KERNELS: metrics are on. */
+tc_err tc_route_chunk(const tc_chunk *c, const tc_parsed *p, int kernels, tc_seq *seq);
+
+#endif

@@ -1,0 +1,44 @@
+/* What a run learnt about its input beside the tables: what happened to
+ * each trace file and the run's totals. The pipeline fills them (tc_run);
+ * the writers (run.json, census.md) and the command line read them. Plain
+ * data, so the report stage needs no pipeline header to read a run. */
+#ifndef TC_RUN_FACTS_H
+#define TC_RUN_FACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/tc_stream.h"
+#include "json/tc_chunker.h"
+#include "util/tc_error.h"
+
+#define TC_TRACE_MAX_ERRORS 20
+
+/* What happened to one trace file. */
+typedef struct {
+  tc_err fatal;          /* could not be read at all (open, not a trace, ...) */
+  tc_err stream_err;     /* the stream ended badly (truncated, corrupt) */
+  uint64_t stream_offset;/* decompressed offset where it did */
+  tc_format format;
+  uint64_t in_bytes, out_bytes;
+  uint64_t elements;     /* elements of the events array */
+  uint64_t events;       /* event records parsed and counted */
+  uint64_t bad_events;   /* elements skipped, with the reasons below */
+  uint64_t lenient_events; /* counted events that only Perfetto's rules read */
+  tc_chunk_error errors[TC_TRACE_MAX_ERRORS]; /* the first ones, by index */
+  size_t nerrors;
+  tc_trace_shape shape;  /* metadata points into meta below */
+  char *meta;            /* owned copy of the metadata JSON, or NULL */
+  uint64_t chunks;
+} tc_trace_status;
+
+/* The run's totals over every trace, and how it ran. */
+typedef struct {
+  unsigned threads;
+  uint64_t in_bytes, out_bytes, events, bad_events;
+  uint32_t traces_with_errors;
+  double seconds;
+  const char *simd_kernel; /* static */
+} tc_run_totals;
+
+#endif

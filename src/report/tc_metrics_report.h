@@ -1,0 +1,44 @@
+/* The metric reports: metrics.csv (one row per trace), metrics.json (every
+ * trace with its series and tasks, the sites, the corpus, the rules used)
+ * and metrics.md (a summary for people), written next to the census.
+ *
+ * Each file is written atomically (tc_outfile): a reader never sees half a
+ * report. Output depends only on the reduction, never on the order traces
+ * were added to its set. */
+#ifndef TC_METRICS_REPORT_H
+#define TC_METRICS_REPORT_H
+
+#include <stdio.h>
+
+#include "reduce/tc_metrics_set.h"
+#include "report/tc_wbuf.h"
+#include "util/tc_error.h"
+#include "util/tc_str.h"
+
+/* The three files, each written atomically into OUTDIR from a reduction
+ * (tc_metrics_reduce) and named as here; TC_E_WRITE when the file cannot
+ * be written (tc_outfile_failure says why). */
+tc_err tc_write_metrics_csv(const tc_metrics_reduction *r, const char *outdir);
+tc_err tc_write_metrics_json(const tc_metrics_reduction *r, const char *outdir);
+tc_err tc_write_metrics_md(const tc_metrics_reduction *r, const char *outdir);
+
+/* ---- internal to the metrics writers ---- */
+
+/* Writes the file NAME into OUTDIR with FILL. */
+tc_err tc__metrics_file(const tc_metrics_reduction *r, const char *outdir, const char *name,
+                        void (*fill)(const tc_metrics_reduction *r, FILE *fp));
+
+/* The extraction rules, stated once for metrics.json and metrics.md:
+ * NULL-terminated {key, text} pairs, static. */
+typedef struct {
+  const char *key;
+  const char *text;
+} tc_metrics_rule;
+
+const tc_metrics_rule *tc__metrics_rules(void);
+
+/* Writes S as UTF-8, invalid bytes as U+FFFD; with CSV_QUOTED, doubles
+ * each '"' for a quoted CSV cell. For the writers. */
+void tc__metrics_put_text(tc_wbuf *b, tc_str s, int csv_quoted);
+
+#endif

@@ -1,0 +1,86 @@
+"""The golden test: the bundled job (jobs/bundled.job, the census and metrics
+of corpus/crawl with its manifest) run into a temp dir must write exactly the
+committed reports/bundled/, file for file and byte for byte, except the
+run.json fields that are facts of this run and this host, named below.
+
+A change that alters any output fails here; when it is meant to, regenerate
+reports/bundled/ (bash scripts/main.sh) and commit it with the change."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from e2e_common import BINARY, ROOT
+
+GOLDEN = os.path.join(ROOT, 'reports', 'bundled')
+JOB = os.path.join(ROOT, 'jobs', 'bundled.job')
+
+# run.json keys whose values are timings or facts of the host, not of the
+# input: wall time, throughput, peak memory, worker count, the simdjson
+# kernel the CPU chose, and the job file's path (a temp copy here).
+HOST_FACTS = ('seconds', 'json_mb_per_s', 'peak_rss_kib', 'threads', 'simdjson_kernel', 'job')
+HOST_LINE = re.compile(r'^\s*"(%s)": ' % '|'.join(HOST_FACTS))
+
+
+def job_into(outdir, path):
+    """The bundled job with its output redirected to OUTDIR."""
+    with open(JOB, encoding='utf-8') as f:
+        lines = f.read().splitlines()
+    out = [l for l in lines if not re.match(r'\s*output\s*=', l)]
+    assert len(out) == len(lines) - 1, 'bundled.job names no output'
+    out.append('output = ' + outdir)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(out) + '\n')
+
+
+def diff_run_json(golden, fresh):
+    """Line by line; a line of a HOST_FACTS key must match only in its key."""
+    g, n = golden.splitlines(), fresh.splitlines()
+    problems = []
+    if len(g) != len(n):
+        problems.append('run.json: %d lines, golden has %d' % (len(n), len(g)))
+    for i, (a, b) in enumerate(zip(g, n), 1):
+        ma, mb = HOST_LINE.match(a), HOST_LINE.match(b)
+        if ma and mb and ma.group(1) == mb.group(1):
+            continue
+        if a != b:
+            problems.append('run.json:%d: golden %r, now %r' % (i, a, b))
+    return problems
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix='tc-golden-')
+    outdir = os.path.join(tmp, 'out')
+    job = os.path.join(tmp, 'bundled.job')
+    job_into(outdir, job)
+    p = subprocess.run([BINARY, 'run', '-q', '-T', '2', job], cwd=ROOT, capture_output=True,
+                       text=True, timeout=600)
+    if p.returncode != 0:
+        sys.exit('the bundled job failed (%d): %s' % (p.returncode, p.stderr))
+    golden = sorted(os.listdir(GOLDEN))
+    fresh = sorted(os.listdir(outdir))
+    problems = []
+    if golden != fresh:
+        problems.append('files: golden %s, now %s' % (golden, fresh))
+    for name in sorted(set(golden) & set(fresh)):
+        with open(os.path.join(GOLDEN, name), encoding='utf-8') as f:
+            a = f.read()
+        with open(os.path.join(outdir, name), encoding='utf-8') as f:
+            b = f.read()
+        if name == 'run.json':
+            problems += diff_run_json(a, b)
+        elif a != b:
+            al, bl = a.splitlines(), b.splitlines()
+            first = next((i for i, (x, y) in enumerate(zip(al, bl)) if x != y), min(len(al), len(bl)))
+            problems.append('%s differs from line %d (golden %d lines, now %d)'
+                            % (name, first + 1, len(al), len(bl)))
+    subprocess.run(['rm', '-rf', tmp], check=False)
+    if problems:
+        sys.exit('reports/bundled differs:\n  ' + '\n  '.join(problems[:40]))
+    print('golden: %d files identical to reports/bundled (run.json less %s)'
+          % (len(golden), ', '.join(HOST_FACTS)))
+
+
+if __name__ == '__main__':
+    main()
