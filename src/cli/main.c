@@ -2,6 +2,7 @@
  * to the user or exits; everything else is the core library. */
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,6 +375,11 @@ int main(int argc, char **argv) {
     return EXIT_FATAL;
   }
 #endif
+  /* Chunk buffers (about 1 MiB) and the parsers' indexes are freed and
+   * allocated again all run long: kept by malloc rather than unmapped and
+   * trimmed, they are not faulted in afresh each time. */
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
   tc_interrupt_install();
   tc_args a;
   char why[256];
