@@ -86,6 +86,22 @@ static void json_line(tc_jsonw *w, const tc_bench_result *r, const tc_bench_line
   tc_jsonw_arr_end(w);
 }
 
+/* Opens the object KEY of one baseline (left open for the caller's own
+ * members): wall and CPU lines, per-run times, the bytes it read. */
+static void json_baseline(tc_jsonw *w, const tc_bench_result *r, const char *key,
+                          const tc_bench_line *wall, const tc_bench_line *cpu,
+                          tc_bench_series series, uint64_t bytes) {
+  tc_jsonw_key(w, key);
+  tc_jsonw_obj(w);
+  json_line(w, r, wall, series, 0);
+  tc_jsonw_key(w, "cpu");
+  tc_jsonw_obj(w);
+  json_line(w, r, cpu, series == TC_BENCH_WALK ? TC_BENCH_WALK_CPU : TC_BENCH_DECOMPRESS_CPU, 0);
+  tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "json_bytes");
+  tc_jsonw_uint(w, bytes);
+}
+
 void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
   tc_bench_summary s;
   tc_bench_summarize(r, &s);
@@ -154,15 +170,7 @@ void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
     tc_jsonw_null(&w);
   } else {
     tc_jsonw_obj(&w);
-    tc_jsonw_key(&w, "plain_walk");
-    tc_jsonw_obj(&w);
-    json_line(&w, r, &s.walk, TC_BENCH_WALK, 0);
-    tc_jsonw_key(&w, "cpu");
-    tc_jsonw_obj(&w);
-    json_line(&w, r, &s.walk_cpu, TC_BENCH_WALK_CPU, 0);
-    tc_jsonw_obj_end(&w);
-    tc_jsonw_key(&w, "json_bytes");
-    tc_jsonw_uint(&w, r->walk_bytes);
+    json_baseline(&w, r, "plain_walk", &s.walk, &s.walk_cpu, TC_BENCH_WALK, r->walk_bytes);
     tc_jsonw_key(&w, "events");
     tc_jsonw_uint(&w, r->walk_events);
     tc_jsonw_key(&w, "error");
@@ -170,15 +178,8 @@ void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
     tc_jsonw_key(&w, "error_path");
     tc_jsonw_str(&w, r->walk_err ? r->walk_err_path : NULL);
     tc_jsonw_obj_end(&w);
-    tc_jsonw_key(&w, "decompress");
-    tc_jsonw_obj(&w);
-    json_line(&w, r, &s.decompress, TC_BENCH_DECOMPRESS, 0);
-    tc_jsonw_key(&w, "cpu");
-    tc_jsonw_obj(&w);
-    json_line(&w, r, &s.decompress_cpu, TC_BENCH_DECOMPRESS_CPU, 0);
-    tc_jsonw_obj_end(&w);
-    tc_jsonw_key(&w, "json_bytes");
-    tc_jsonw_uint(&w, r->decompress_bytes);
+    json_baseline(&w, r, "decompress", &s.decompress, &s.decompress_cpu, TC_BENCH_DECOMPRESS,
+                  r->decompress_bytes);
     tc_jsonw_obj_end(&w);
     tc_jsonw_key(&w, "ratios");
     tc_jsonw_obj(&w);

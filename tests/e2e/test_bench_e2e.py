@@ -4,7 +4,6 @@ stage, the ratios and the metadata; the counts in them (bytes, traces,
 events) agree with a census run and with independent Python counts. No
 timing value is ever compared: only that each is a positive number and that
 median, min and max are ordered."""
-import gzip
 import json
 import os
 import re
@@ -13,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-from e2e_common import BINARY, ROOT, THIRD_PARTY, load, run_census
+from e2e_common import BINARY, ROOT, THIRD_PARTY, load, read_trace, run_census
 
 STAGES = [('read_decompress', 'read + decompress'), ('chunk', 'chunk'), ('parse', 'parse'),
           ('census_tables', 'census tables'), ('kernels', 'kernels'), ('merge', 'merge'),
@@ -105,13 +104,8 @@ def check_structure(table, data, markdown, left, runs):
 
 
 def python_events(path):
-    """Event objects of a trace, by Python's json (the walk's count)."""
-    with open(path, 'rb') as f:
-        raw = f.read()
-    if raw[:2] == b'\x1f\x8b':
-        raw = gzip.decompress(raw)
-    doc = json.loads(raw)
-    events = doc.get('traceEvents', []) if isinstance(doc, dict) else doc
+    """JSON bytes and event objects of a trace, by Python's json (the walk's count)."""
+    raw, events = read_trace(path)
     return len(raw), sum(isinstance(e, dict) for e in events)
 
 
