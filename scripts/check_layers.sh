@@ -2,9 +2,10 @@
 # The folders of src/ are stages in the data's order, and a stage includes
 # only stages below it (and itself):
 #
-#   util -> io, pool -> json -> census, kernels -> reduce -> report -> pipeline -> cli
+#   util -> io, pool -> json -> census, kernels -> reduce -> report -> pipeline, diff -> cli
 #
-# io and pool are siblings, so are census and kernels: neither of a pair
+# io and pool are siblings, so are census and kernels, and pipeline (the
+# census run) and diff (two runs' outputs compared): neither of a pair
 # includes the other. Every `#include "FOLDER/..."` in src/ is checked
 # against this order; each one that breaks it is named with its file and
 # line, and the script fails. Run from anywhere: bash scripts/check_layers.sh
@@ -15,14 +16,14 @@ grep -rnE --include='*.c' --include='*.h' --include='*.cpp' --include='*.hpp' \
   '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' src |
 awk '
 BEGIN {
-  order = "util -> io, pool -> json -> census, kernels -> reduce -> report -> pipeline -> cli"
+  order = "util -> io, pool -> json -> census, kernels -> reduce -> report -> pipeline, diff -> cli"
   rank["util"] = 0
   rank["io"] = 1; rank["pool"] = 1
   rank["json"] = 2
   rank["census"] = 3; rank["kernels"] = 3
   rank["reduce"] = 4
   rank["report"] = 5
-  rank["pipeline"] = 6
+  rank["pipeline"] = 6; rank["diff"] = 6
   rank["cli"] = 7
 }
 {

@@ -6,7 +6,7 @@
 #      report.png is its screenshot)
 #   2. ASan+UBSan build, every C suite and the end-to-end suite (not the
 #      browser test: test_html runs the demo page's writer under them)
-#   3. TSan build, the pool and the end-to-end suite (threads)
+#   3. TSan build, the pool, pipeline and end-to-end suites (threads)
 #   4. fuzz targets, a short run each over their seeds
 #   5. the DevTools schema regenerated from pinned npm packages equals the
 #      committed data file
@@ -69,7 +69,7 @@ step "TSan"
 bash scripts/build.sh build-tsan -Db_sanitize=thread -Db_lundef=false -Db_lto=false \
   -Dbuildtype=debugoptimized || give_up "TSan build failed"
 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs --num-processes 1 \
-  --suite pool --suite e2e
+  --suite pool --suite pipeline --suite e2e
 count build-tsan
 
 step "fuzz targets (30 s each, or as tests/fuzz/NAME.options says)"

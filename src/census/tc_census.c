@@ -13,12 +13,6 @@
 struct tc_census_worker {
   const tc_parser *parser; /* borrowed: path ids are this parser's */
   tc_map names, cats;
-  struct per_name {
-    tc_sketch dur;
-    uint64_t dur_below[TC_DUR_NLIMITS];
-    tc_example ex;
-  } *per_name; /* by name id */
-  size_t per_name_cap;
   uint32_t nsites;
   tc_site_acc **sites; /* by site index, lazily created */
 };
@@ -42,8 +36,13 @@ tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *pars
 static void site_free(tc_site_acc *s) {
   if (!s)
     return;
+  for (uint32_t i = 0; i < s->name_idx.count; i++) {
+    tc_sketch_free(&s->detail[i].dur);
+    free(s->detail[i].ex.raw);
+  }
   tc_imap_free(&s->name_idx);
   free(s->names);
+  free(s->detail);
   free(s->name_ids);
   tc_imap_free(&s->cat_idx);
   free(s->cat_counts);
@@ -55,12 +54,6 @@ static void site_free(tc_site_acc *s) {
 void tc_census_worker_free(tc_census_worker *w) {
   if (!w)
     return;
-  uint32_t n = tc_map_count(&w->names);
-  for (uint32_t i = 0; i < n && i < w->per_name_cap; i++) {
-    tc_sketch_free(&w->per_name[i].dur);
-    free(w->per_name[i].ex.raw);
-  }
-  free(w->per_name);
   for (uint32_t s = 0; s < w->nsites; s++)
     site_free(w->sites[s]);
   free(w->sites);
@@ -75,12 +68,15 @@ static tc_site_acc *site_of(tc_census_worker *w, uint32_t site) {
   return w->sites[site];
 }
 
+void tc_census_site_release(tc_census_worker *w, uint32_t site) {
+  if (site < w->nsites) {
+    site_free(w->sites[site]);
+    w->sites[site] = NULL;
+  }
+}
+
 static tc_err name_id(tc_census_worker *w, tc_str name, uint32_t *id) {
-  int inserted;
-  tc_err e = tc_map_intern(&w->names, name, id, &inserted);
-  if (e || !inserted)
-    return e;
-  return TC_GROW(w->per_name, w->per_name_cap, (size_t)*id + 1);
+  return tc_map_intern(&w->names, name, id, NULL);
 }
 
 static tc_err site_name(tc_site_acc *s, uint32_t id, tc_name_counts **out) {
@@ -89,6 +85,8 @@ static tc_err site_name(tc_site_acc *s, uint32_t id, tc_name_counts **out) {
   tc_err e = tc_imap_intern(&s->name_idx, id, &slot, &inserted);
   if (!e)
     e = TC_GROW(s->names, s->names_cap, (size_t)slot + 1);
+  if (!e)
+    e = TC_GROW(s->detail, s->detail_cap, (size_t)slot + 1);
   if (!e)
     e = TC_GROW(s->name_ids, s->ids_cap, (size_t)slot + 1);
   if (e) {
@@ -120,13 +118,13 @@ int tc_example_cmp(const tc_example *a, const tc_example *b) {
   return 0;
 }
 
-static tc_err offer_example(tc_census_worker *w, uint32_t id, tc_origin o,
-                            const tc_chunk *c, uint32_t i, const tc_event *ev) {
+static tc_err offer_example(tc_name_detail *d, tc_origin o, const tc_chunk *c, uint32_t i,
+                            const tc_event *ev) {
   const tc_chunk_event *ce = &c->events[i];
   size_t len = ce->end - ce->start;
   tc_example cand = {1, len > TC_EXAMPLE_PREFERRED, UINT32_MAX - ev->npres,
                      o.site, o.trace, ce->index, NULL, len};
-  tc_example *cur = &w->per_name[id].ex;
+  tc_example *cur = &d->ex;
   if (tc_example_cmp(&cand, cur) >= 0)
     return TC_OK;
   /* The parser skips values it does not read: only bytes that are JSON
@@ -153,6 +151,7 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
   tc_name_counts *nc;
   if ((e = site_name(s, id, &nc)))
     return e;
+  tc_name_detail *d = &s->detail[nc - s->names];
   int phase = tc_phase_index(ev->ph);
   nc->ph[phase]++;
   nc->ph_args[phase] += ev->npres > 0;
@@ -168,11 +167,10 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
   s->cat_counts[slot]++;
 
   if (ev->flags & TC_EV_HAS_DUR) {
-    struct per_name *pn = &w->per_name[id];
-    if ((e = tc_sketch_add(&pn->dur, ev->dur)))
+    if ((e = tc_sketch_add(&d->dur, ev->dur)))
       return e;
     for (int k = 0; k < TC_DUR_NLIMITS; k++)
-      pn->dur_below[k] += ev->dur < TC_DUR_LIMITS[k];
+      d->dur_below[k] += ev->dur < TC_DUR_LIMITS[k];
   }
 
   for (uint32_t k = 0; k < ev->npres; k++) {
@@ -185,7 +183,7 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
     s->paths[slot].types |= pr->types;
   }
 
-  return offer_example(w, id, o, c, i, ev);
+  return offer_example(d, o, c, i, ev);
 }
 
 tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
@@ -224,16 +222,4 @@ const tc_parser *tc_census_parser(const tc_census_worker *w) { return w->parser;
 
 const tc_site_acc *tc_census_site(const tc_census_worker *w, uint32_t site) {
   return site < w->nsites ? w->sites[site] : NULL;
-}
-
-const tc_sketch *tc_census_dur(const tc_census_worker *w, uint32_t name_id) {
-  return &w->per_name[name_id].dur;
-}
-
-const tc_example *tc_census_example(const tc_census_worker *w, uint32_t name_id) {
-  return &w->per_name[name_id].ex;
-}
-
-const uint64_t *tc_census_dur_below(const tc_census_worker *w, uint32_t name_id) {
-  return w->per_name[name_id].dur_below;
 }

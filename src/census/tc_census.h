@@ -2,10 +2,12 @@
  *
  * Each worker owns a tc_census_worker and adds the chunks it parses to it:
  * per site and event name, records by phase; categories; argument paths
- * with their types; and, per name across the corpus, the duration sketch
- * and one example event. Everything here is a sum, a union or a minimum
- * under a fixed order, so the final tables (tc_census_merge) do not depend
- * on which worker saw which chunk. Not thread-safe: one owner. */
+ * with their types; the duration sketch and one example event. Everything
+ * here is a sum, a union or a minimum under a fixed order, so a site's
+ * tables (tc_site_census_extract) do not depend on which worker saw which
+ * chunk. Everything is kept per site, so a finished site's tables can be
+ * taken out (tc_census_site_release) and memory follows the sites in
+ * flight, not the corpus. Not thread-safe: one owner. */
 #ifndef TC_CENSUS_H
 #define TC_CENSUS_H
 
@@ -74,12 +76,21 @@ typedef struct {
   size_t len;
 } tc_example;
 
+/* Per site and name: what the duration class and the example need. */
+typedef struct {
+  tc_sketch dur; /* of "dur", microseconds */
+  uint64_t dur_below[TC_DUR_NLIMITS]; /* exact counts below TC_DUR_LIMITS */
+  tc_example ex;
+} tc_name_detail;
+
 /* One site's tables. Names are sparse (a site sees a few hundred of the
  * corpus's names), so memory follows what each site holds, not sites times
  * all names. */
 typedef struct {
   tc_imap name_idx;      /* worker name id -> slot */
   tc_name_counts *names; /* by slot */
+  tc_name_detail *detail; /* by slot */
+  size_t detail_cap;
   uint32_t *name_ids;    /* by slot: the worker name id */
   size_t names_cap, ids_cap;
   tc_imap cat_idx;       /* (name id << 32 | cat id) -> index */
@@ -95,15 +106,11 @@ const tc_map *tc_census_cats(const tc_census_worker *w);
 const tc_parser *tc_census_parser(const tc_census_worker *w);
 /* NULL if the worker saw nothing of SITE. */
 const tc_site_acc *tc_census_site(const tc_census_worker *w, uint32_t site);
-const tc_sketch *tc_census_dur(const tc_census_worker *w, uint32_t name_id);
-const tc_example *tc_census_example(const tc_census_worker *w, uint32_t name_id);
+/* Frees SITE's tables (once no chunk of it is in flight). */
+void tc_census_site_release(tc_census_worker *w, uint32_t site);
 
 /* Counts of NAME_ID in a site's tables, or NULL if the site has none. */
 const tc_name_counts *tc_site_name(const tc_site_acc *s, uint32_t name_id);
-
-/* Records of NAME_ID with dur below each of TC_DUR_LIMITS (exact, so the
- * duration class never depends on the sketch's rounding). */
-const uint64_t *tc_census_dur_below(const tc_census_worker *w, uint32_t name_id);
 
 /* Order of example candidates: smaller is preferred. */
 int tc_example_cmp(const tc_example *a, const tc_example *b);

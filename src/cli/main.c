@@ -10,12 +10,13 @@
 #include <unistd.h>
 
 #include "cli/tc_args.h"
+#include "cli/tc_bench_print.h"
 #include "cli/tc_interrupt.h"
 #include "cli/tc_job.h"
 #include "cli/tc_progress.h"
+#include "diff/tc_diff_job.h"
 #include "pipeline/tc_bench.h"
 #include "pipeline/tc_census_job.h"
-#include "cli/tc_bench_print.h"
 
 enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
 
@@ -27,6 +28,8 @@ static int fail_usage(const char *msg, tc_cmd cmd) {
           end ? (int)(end - u + 1) : (int)strlen(u), u,
           cmd == TC_CMD_CENSUS  ? "census "
           : cmd == TC_CMD_RUN   ? "run "
+          : cmd == TC_CMD_MERGE ? "merge "
+          : cmd == TC_CMD_DIFF  ? "diff "
           : cmd == TC_CMD_BENCH ? "bench "
                                 : "");
   return EXIT_FATAL;
@@ -172,6 +175,10 @@ static void print_inputs(const tc_census_outcome *o, const census_cli *cli) {
             j->schema, j->run.no_metrics ? "off" : "on");
     if (j->run.chunk_bytes)
       fprintf(stderr, "; chunks of %zu bytes", j->run.chunk_bytes);
+    if (j->run.state_dir)
+      fprintf(stderr, "; state in %s", j->run.state_dir);
+    if (j->state_only)
+      fprintf(stderr, "; shard %u of %u", j->run.shard, j->run.nshards);
     fputc('\n', stderr);
   }
 }
@@ -218,6 +225,72 @@ static void print_end(const tc_census_outcome *o, const census_cli *cli) {
     print_summary(o, j->outdir);
 }
 
+/* A partial state file that failed: which, where in it and why. */
+static void print_state_failure(tc_err e, const tc_state_why *w) {
+  int bad = e == TC_E_BAD_BINARY || e == TC_E_PARTIAL_VERSION || e == TC_E_NOT_PARTIAL;
+  fprintf(stderr, "tracecensus: %s: %s", w->path, tc_strerror(e));
+  if (bad)
+    fprintf(stderr, " at byte %" PRIu64 "%s%s (remove it to run its site again)", w->offset,
+            w->reason ? ": " : "", w->reason ? w->reason : "");
+  else if (w->errnum)
+    fprintf(stderr, ": %s", strerror(w->errnum));
+  fputs("; nothing written\n", stderr);
+}
+
+/* The end of a run with a state folder: what was reused, and for a shard
+ * (which writes no OUTDIR) its problems and its own summary line. */
+static void print_state_end(const tc_census_outcome *o, const census_cli *cli) {
+  const tc_census_opts *j = cli->opts;
+  const tc_run_result *r = &o->run;
+  if (cli->verbosity > 0)
+    fprintf(stderr, "tracecensus: %u traces (%u sites) reused from %s; %u sites run and saved\n",
+            r->traces_reused, r->sites_reused, j->run.state_dir, r->sites_saved);
+  if (!j->state_only)
+    return;
+  print_corpus_notes(o, j);
+  print_problems(&o->corpus, &o->run);
+  if (cli->verbosity > 0)
+    print_traces(&o->corpus, &o->run);
+  if (cli->verbosity >= 0)
+    fprintf(stderr,
+            "tracecensus: shard %u/%u: %u of %u sites, %" PRIu64 " events, %u traces with "
+            "errors; state in %s (tracecensus merge writes the outputs)\n",
+            j->run.shard, j->run.nshards, r->sites_run, o->corpus.nsites, r->totals.events,
+            r->totals.traces_with_errors, j->run.state_dir);
+}
+
+/* SIGINT or SIGTERM stopped a run with a state folder: what was kept and
+ * how to go on; then the process dies of that signal. */
+static _Noreturn void end_interrupted(const tc_census_outcome *o, const census_cli *cli,
+                                      int sig) {
+  const tc_census_opts *j = cli->opts;
+  fprintf(stderr, "tracecensus: stopped: %u of %u sites done (%u saved by this run) in %s; ",
+          o->run.sites_saved + o->run.sites_reused, o->run.sites_run, o->run.sites_saved,
+          j->run.state_dir);
+  if (j->state_only)
+    fputs("nothing else written", stderr);
+  else
+    fprintf(stderr, "%s keeps its previous outputs", j->outdir);
+  fputs(". To resume, run the same command again\n", stderr);
+  tc_interrupt_die(sig);
+}
+
+static void print_merge_failure(const tc_census_outcome *o) {
+  if (o->err == TC_E_STATE_INCOMPLETE || o->err == TC_E_STATE_MISMATCH) {
+    fprintf(stderr, "tracecensus: %s: %s; nothing written\n", tc_strerror(o->err),
+            o->merge.missing ? o->merge.missing : "");
+    if (o->merge.nmissing)
+      fprintf(stderr, "tracecensus: %u sites have no partial: run their shards again, or give "
+              "the state folders that hold them\n", o->merge.nmissing);
+  } else if (o->merge.file.path[0]) {
+    print_state_failure(o->err, &o->merge.file);
+  } else {
+    fprintf(stderr, "tracecensus: merge failed: %s; nothing written\n", tc_strerror(o->err));
+  }
+}
+
+static atomic_int stop_signal;
+
 /* Says what each stage of the job found, as soon as it is known. */
 static void on_stage(const tc_census_outcome *o, void *user) {
   census_cli *cli = user;
@@ -253,11 +326,25 @@ static void on_stage(const tc_census_outcome *o, void *user) {
   case TC_STAGE_CORPUS:
     print_corpus(o, cli);
     break;
+  case TC_STAGE_STATE:
+    if (o->err)
+      print_state_failure(o->err, &o->state_why);
+    break;
   case TC_STAGE_RUN:
     tc_progress_stop(cli->view);
     cli->view = NULL;
-    if (o->err)
+    if (o->err == TC_E_INTERRUPTED)
+      end_interrupted(o, cli, atomic_load(&stop_signal));
+    if (o->err && o->run.state_why.path[0])
+      print_state_failure(o->err, &o->run.state_why);
+    else if (o->err)
       fprintf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(o->err));
+    else if (j->run.state_dir)
+      print_state_end(o, cli);
+    break;
+  case TC_STAGE_MERGE:
+    if (o->err)
+      print_merge_failure(o);
     break;
   case TC_STAGE_WRITE:
     if (o->err)
@@ -271,7 +358,7 @@ static void on_stage(const tc_census_outcome *o, void *user) {
 
 /* A schema the user named must load; the bundled one missing only makes
  * the DevTools fields null and the run's status 1. */
-static int run_census(tc_census_opts *j, int verbosity) {
+static int run_census(tc_census_opts *j, int verbosity, int merge) {
   char exe_buf[4096];
   j->schema_required = j->schema != NULL;
   if (!j->schema)
@@ -280,18 +367,31 @@ static int run_census(tc_census_opts *j, int verbosity) {
   atomic_init(&cli.progress.bytes_done, 0);
   atomic_init(&cli.progress.traces_done, 0);
   j->run.progress = &cli.progress;
+  if (j->run.state_dir) {
+    j->run.stop = &stop_signal;
+    tc_interrupt_defer(&stop_signal, j->run.state_dir);
+  }
   const tc_census_hooks hooks = {tc_interrupt_begin, tc_interrupt_commit, tc_interrupt_abort,
                                  on_stage, &cli};
   tc_census_outcome o;
-  tc_err e = tc_census_job_run(j, &hooks, &o);
+  tc_err e = merge ? tc_census_merge_run(j, &hooks, &o)
+                                     : tc_census_job_run(j, &hooks, &o);
   int rc = e ? EXIT_FATAL : tc_census_outcome_clean(&o) ? EXIT_CLEAN : EXIT_INPUT_ERRORS;
   tc_census_outcome_free(&o);
+  /* A signal after the last trace started: the outputs are complete (and
+   * in place), but the user asked the process to end. */
+  if (atomic_load(&stop_signal))
+    tc_interrupt_die(atomic_load(&stop_signal));
   return rc;
 }
 
 static void apply_common(const tc_args *a, tc_run_opts *opts) {
   if (a->threads_set)
     opts->threads = a->threads;
+  if (a->state)
+    opts->state_dir = a->state;
+  opts->shard = a->shard;
+  opts->nshards = a->nshards;
 }
 
 static int cmd_census(const tc_args *a) {
@@ -302,8 +402,17 @@ static int cmd_census(const tc_args *a) {
     opts.chunk_bytes = a->chunk_bytes;
   opts.no_metrics = a->no_metrics;
   tc_census_opts j = {.inputs = a->inputs, .ninputs = a->ninputs, .manifest = a->manifest,
-                      .schema = a->schema, .outdir = a->outdir, .run = opts};
-  return run_census(&j, a->verbosity);
+                      .schema = a->schema, .outdir = a->outdir, .run = opts,
+                      .state_only = a->nshards > 0};
+  return run_census(&j, a->verbosity, 0);
+}
+
+static int cmd_merge(const tc_args *a) {
+  tc_run_opts opts;
+  tc_run_opts_default(&opts);
+  tc_census_opts j = {.inputs = a->inputs, .ninputs = a->ninputs, .schema = a->schema,
+                      .outdir = a->outdir, .run = opts};
+  return run_census(&j, a->verbosity, 1);
 }
 
 /* An export file: written whole, or named with why not. */
@@ -357,12 +466,62 @@ static int cmd_run(const tc_args *a) {
       fprintf(stderr, "tracecensus: %s: %s\n", a->job, why);
     return EXIT_FATAL;
   }
+  if (job.state && !a->state)
+    job.run.state_dir = job.state;
   apply_common(a, &job.run);
+  if (a->nshards && !job.run.state_dir) {
+    tc_job_free(&job);
+    return fail_usage("--shard needs a state folder: --state DIR or the job's `state`", TC_CMD_RUN);
+  }
   tc_census_opts j = {.inputs = (const char *const *)job.corpus, .ninputs = job.ncorpus,
                       .manifest = job.manifest, .schema = job.schema, .outdir = job.output,
-                      .job = a->job, .run = job.run};
-  int rc = run_census(&j, a->verbosity);
+                      .job = a->job, .run = job.run, .state_only = a->nshards > 0};
+  int rc = run_census(&j, a->verbosity, 0);
   tc_job_free(&job);
+  return rc;
+}
+
+/* Says why output folder DIR could not be read for diff. */
+static void print_diff_load_failure(const char *dir, tc_err e, const tc_diff_why *why) {
+  fprintf(stderr, "tracecensus: %s/%s: ", dir, why->file ? why->file : "");
+  if (e == TC_E_OPEN)
+    fprintf(stderr, "cannot read: %s", strerror(why->errnum));
+  else if (e == TC_E_BAD_JSON && why->offset >= 0)
+    fprintf(stderr, "%s at byte %lld (%s)", tc_strerror(e), why->offset, why->detail);
+  else if (e == TC_E_BAD_OUTPUT || e == TC_E_BAD_JSON)
+    fprintf(stderr, "%s: %s", tc_strerror(e), why->detail);
+  else
+    fputs(tc_strerror(e), stderr);
+  fputs("; nothing compared\n", stderr);
+}
+
+/* diff: 0 no differences, 1 differences, 2 trouble (diff(1)'s convention). */
+static int cmd_diff(const tc_args *a) {
+  const tc_diff_hooks hooks = {tc_interrupt_begin, tc_interrupt_commit, tc_interrupt_abort};
+  tc_diff_outcome o;
+  tc_err e = tc_diff_job_run(a->diff_a, a->diff_b, a->outdir, &hooks, &o);
+  int rc = EXIT_FATAL;
+  if (o.stage == TC_DIFF_READ_A || o.stage == TC_DIFF_READ_B) {
+    if (e)
+      print_diff_load_failure(o.stage == TC_DIFF_READ_A ? a->diff_a : a->diff_b, e, &o.read_why);
+  } else if (o.stage == TC_DIFF_COMPARE && e) {
+    fprintf(stderr, "tracecensus: diff: %s\n", tc_strerror(e));
+  } else if (o.stage == TC_DIFF_COMPARE) {
+    tc_diff_write_md(o.diff, stdout);
+    rc = fflush(stdout) == 0 && !ferror(stdout) ? o.diff->changed : EXIT_FATAL;
+  } else if (o.stage == TC_DIFF_OUTSET) {
+    print_set_failure(a->outdir, e, &o.set_why);
+  } else if (o.stage == TC_DIFF_WRITE) {
+    fprintf(stderr, "tracecensus: %s/%s: cannot write: %s; %s keeps its previous outputs\n",
+            a->outdir, o.failed_file, o.errnum ? strerror(o.errnum) : tc_strerror(e), a->outdir);
+  } else if (e) {
+    fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
+            "previous outputs\n", a->outdir, o.set_why.path, strerror(o.set_why.errnum));
+  } else {
+    print_leftover(&o.set_why, 0);
+    rc = o.diff->changed;
+  }
+  tc_diff_outcome_free(&o);
   return rc;
 }
 
@@ -395,6 +554,10 @@ int main(int argc, char **argv) {
     rc = (puts("tracecensus " TC_VERSION), EXIT_CLEAN);
   else if (a.cmd == TC_CMD_CENSUS)
     rc = cmd_census(&a);
+  else if (a.cmd == TC_CMD_MERGE)
+    rc = cmd_merge(&a);
+  else if (a.cmd == TC_CMD_DIFF)
+    rc = cmd_diff(&a);
   else if (a.cmd == TC_CMD_BENCH)
     rc = cmd_bench(&a);
   else

@@ -12,7 +12,8 @@
 
 static const char usage_census[] =
     "usage: tracecensus census [-T N] [-q | -v] [--manifest FILE] [--schema FILE]\n"
-    "                          [--chunk-bytes B] [--no-metrics] -o OUTDIR [--] INPUT...\n"
+    "                          [--chunk-bytes B] [--no-metrics] [--state DIR [--shard I/N]]\n"
+    "                          -o OUTDIR [--] INPUT...\n"
     "\n"
     "Counts every event of every trace under INPUT (corpus directories, one\n"
     "subdirectory per site, or single trace files, each its own site) and writes\n"
@@ -29,18 +30,26 @@ static const char usage_census[] =
     "      --chunk-bytes=B  size of the chunks big traces are split into\n"
     "                       (4096 to 1073741824, default 1048576)\n"
     "      --no-metrics     census only, no metric kernels (to measure what they cost)\n"
+    "      --state=DIR      keep each finished site's partial state in DIR; run again\n"
+    "                       with the same DIR to resume, reusing every site whose\n"
+    "                       traces did not change (-v says how many)\n"
+    "      --shard=I/N      only the I-th of N shares of the sites (0 <= I < N), by a\n"
+    "                       hash of the site name; needs --state, writes no OUTDIR\n"
+    "                       (then -o is not needed): `tracecensus merge` adds them up\n"
     "  -q, --quiet          no progress and no summary line; problems are still named\n"
     "  -v, --verbose        also the settings, one line per trace, and what was cleaned\n"
     "  -h, --help           this text;  -V, --version  the version\n";
 
 static const char usage_run[] =
-    "usage: tracecensus run [-T N] [-q | -v] [--] JOB\n"
+    "usage: tracecensus run [-T N] [-q | -v] [--state DIR] [--shard I/N] [--] JOB\n"
     "\n"
     "Runs the census described by a job file (jobs/*.job: corpus, manifest, output,\n"
-    "threads, chunk_bytes, schema, bucket_ms, refresh_hz, window_start_mark,\n"
+    "threads, chunk_bytes, schema, state, bucket_ms, refresh_hz, window_start_mark,\n"
     "window_end_mark), exactly as `census` would with the same settings.\n"
     "\n"
     "  -T, --threads=N  worker threads, overriding the job's `threads`\n"
+    "      --state=DIR  partial state folder, overriding the job's `state`\n"
+    "      --shard=I/N  only shard I of N, into the state folder (see census --help)\n"
     "  -q, --quiet      no progress and no summary line; problems are still named\n"
     "  -v, --verbose    also the settings, one line per trace, and what was cleaned\n"
     "  -h, --help       this text;  -V, --version  the version\n";
@@ -69,16 +78,54 @@ static const char usage_bench[] =
     "      --manifest, --schema, --chunk-bytes, --no-metrics  as for census\n"
     "  -h, --help               this text;  -V, --version  the version\n";
 
+static const char usage_merge[] =
+    "usage: tracecensus merge [-q | -v] [--schema FILE] -o OUTDIR [--] STATEDIR...\n"
+    "\n"
+    "Adds up the partial state of the shards of one census (the DIRs of\n"
+    "`census --state DIR --shard I/N`, in any order) into OUTDIR: the same files,\n"
+    "byte for byte, as one run over the whole corpus. Refuses, naming what is\n"
+    "missing, when a site of the corpus has no partial in any STATEDIR.\n"
+    "\n"
+    "  -o, --output=OUTDIR  output folder, replaced as a whole (as census)\n"
+    "      --schema=FILE    DevTools schema (default: the bundled one)\n"
+    "  -q, --quiet          no summary line; problems are still named\n"
+    "  -v, --verbose        also one line per trace\n"
+    "  -h, --help           this text;  -V, --version  the version\n";
+
+static const char usage_diff[] =
+    "usage: tracecensus diff [-o OUTDIR] [--] A B\n"
+    "\n"
+    "Compares two output folders of tracecensus, A the baseline and B the current\n"
+    "crawl: events new in B and vanished from A, records per surveyed site and\n"
+    "share of sites with their change, argument paths and undeclared args that\n"
+    "appeared or vanished, the median and p90 across sites of busy rate, TBT, long\n"
+    "tasks, frame intervals and heap growth, and the sites whose metrics changed.\n"
+    "change = (B - A) / |A|; \"not comparable\" instead when the baseline is zero,\n"
+    "the sample counts differ or the conditions differ (S, the sites, a site's\n"
+    "Chrome major version or trace config, the metric options), saying what differs.\n"
+    "\n"
+    "  -o, --output=OUTDIR  write diff.md, diff.json, diff.csv and diff.html into\n"
+    "                       OUTDIR as one set (default: diff.md to stdout)\n"
+    "  -h, --help           this text;  -V, --version  the version\n"
+    "\n"
+    "Exit status, as diff(1)'s: 0 no differences, 1 differences, 2 trouble (a\n"
+    "folder lacks census.json or run.json, a file is not valid JSON or not an\n"
+    "output of this version, OUTDIR cannot be written).\n";
+
 static const char usage_all[] =
     "usage: tracecensus census [OPTIONS] -o OUTDIR INPUT...\n"
     "       tracecensus run [OPTIONS] JOB\n"
+    "       tracecensus merge [OPTIONS] -o OUTDIR STATEDIR...\n"
+    "       tracecensus diff [-o OUTDIR] A B\n"
     "       tracecensus bench [OPTIONS] INPUT...\n"
-    "       tracecensus help [census | run | bench]\n"
+    "       tracecensus help [census | run | merge | diff | bench]\n"
     "       tracecensus -h | --help | -V | --version\n"
     "\n"
     "census  counts every event of every trace under INPUT and writes the census and\n"
     "        the runtime metrics into OUTDIR (`tracecensus census --help`)\n"
     "run     does the same for a job file (`tracecensus run --help`)\n"
+    "merge   adds up the partial state of shards into OUTDIR (`tracecensus merge --help`)\n"
+    "diff    compares two output folders (`tracecensus diff --help`)\n"
     "bench   times the census per stage, beside a plain simdjson walk\n"
     "        (`tracecensus bench --help`)\n"
     "\n"
@@ -89,11 +136,14 @@ static const char usage_all[] =
     "written, and run.json says what was skipped); 2 usage or fatal error, nothing\n"
     "written (OUTDIR keeps its previous outputs); killed by SIGINT, SIGTERM or SIGHUP\n"
     "the run removes its partial outputs and dies of that signal (a shell shows\n"
-    "128 + the signal: 130, 143, 129).\n";
+    "128 + the signal: 130, 143, 129); with --state it first finishes the traces\n"
+    "in progress and saves their sites, and the same command resumes.\n";
 
 const char *tc_args_usage(tc_cmd cmd) {
   return cmd == TC_CMD_CENSUS  ? usage_census
          : cmd == TC_CMD_RUN   ? usage_run
+         : cmd == TC_CMD_MERGE ? usage_merge
+         : cmd == TC_CMD_DIFF  ? usage_diff
          : cmd == TC_CMD_BENCH ? usage_bench
                                : usage_all;
 }
@@ -103,6 +153,8 @@ enum {
   OPT_SCHEMA,
   OPT_CHUNK,
   OPT_NO_METRICS,
+  OPT_STATE,
+  OPT_SHARD,
   OPT_RUNS,
   OPT_WARMUP,
   OPT_BASELINE,
@@ -116,6 +168,7 @@ static const struct option census_opts[] = {
     {"schema", required_argument, NULL, OPT_SCHEMA},
     {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
     {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
+    {"state", required_argument, NULL, OPT_STATE}, {"shard", required_argument, NULL, OPT_SHARD},
     {"quiet", no_argument, NULL, 'q'}, {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
@@ -137,8 +190,18 @@ static const struct option bench_opts[] = {
 /* Run takes the census options that do not belong in the job file. */
 static const struct option run_opts[] = {
     {"threads", required_argument, NULL, 'T'}, {"quiet", no_argument, NULL, 'q'},
+    {"state", required_argument, NULL, OPT_STATE}, {"shard", required_argument, NULL, OPT_SHARD},
     {"verbose", no_argument, NULL, 'v'},       {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},       {NULL, 0, NULL, 0}};
+
+static const struct option merge_opts[] = {
+    {"output", required_argument, NULL, 'o'}, {"schema", required_argument, NULL, OPT_SCHEMA},
+    {"quiet", no_argument, NULL, 'q'},        {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0}};
+static const struct option diff_opts[] = {
+    {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
 
 __attribute__((format(printf, 3, 4))) static tc_err usage_error(char *why, size_t cap,
                                                                 const char *fmt, ...) {
@@ -180,7 +243,11 @@ static tc_err option_error(char **argv, int before, int c, char *why, size_t cap
 
 static tc_err parse_options(int argc, char **argv, const struct option *opts, tc_args *a,
                             char *why, size_t cap) {
-  const char *shorts = a->cmd == TC_CMD_CENSUS ? ":T:o:qvhV" : a->cmd == TC_CMD_BENCH ? ":T:hV" : ":T:qvhV";
+  const char *shorts = a->cmd == TC_CMD_CENSUS  ? ":T:o:qvhV"
+                       : a->cmd == TC_CMD_MERGE ? ":o:qvhV"
+                       : a->cmd == TC_CMD_DIFF  ? ":o:hV"
+                       : a->cmd == TC_CMD_BENCH ? ":T:hV"
+                                                : ":T:qvhV";
   opterr = 0;
   optind = 0; /* glibc: start afresh, whatever an earlier parse left */
   for (;;) {
@@ -251,6 +318,27 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
                            c == OPT_EXPORT_JSON ? "--export-json" : "--export-markdown");
       *(c == OPT_EXPORT_JSON ? &a->export_json : &a->export_md) = optarg;
       break;
+    case OPT_STATE:
+      if (!*optarg)
+        return usage_error(why, cap, "--state needs a folder name, not ''");
+      a->state = optarg;
+      break;
+    case OPT_SHARD: {
+      char *slash = strchr(optarg, '/');
+      unsigned long long i, nn;
+      if (slash)
+        *slash = '\0';
+      int ok = slash && parse_uint(optarg, 0, 1000000, &i) && parse_uint(slash + 1, 1, 1000000, &nn) &&
+               i < nn;
+      if (slash)
+        *slash = '/';
+      if (!ok)
+        return usage_error(why, cap, "--shard needs I/N with 0 <= I < N (shard I of N), not '%s'",
+                           optarg);
+      a->shard = (unsigned)i;
+      a->nshards = (unsigned)nn;
+      break;
+    }
     default:
       return option_error(argv, before, c, why, cap);
     }
@@ -271,10 +359,15 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
         a->help_for = TC_CMD_CENSUS;
       else if (!strcmp(argv[2], "run"))
         a->help_for = TC_CMD_RUN;
+      else if (!strcmp(argv[2], "merge"))
+        a->help_for = TC_CMD_MERGE;
+      else if (!strcmp(argv[2], "diff"))
+        a->help_for = TC_CMD_DIFF;
       else if (!strcmp(argv[2], "bench"))
         a->help_for = TC_CMD_BENCH;
       else
-        return usage_error(why, cap, "no help on '%s': the commands are census, run and bench",
+        return usage_error(why, cap,
+                           "no help on '%s': the commands are census, run, merge, diff and bench",
                            argv[2]);
     }
     return TC_OK;
@@ -287,6 +380,10 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     a->cmd = TC_CMD_CENSUS;
   else if (!strcmp(cmd, "run"))
     a->cmd = TC_CMD_RUN;
+  else if (!strcmp(cmd, "merge"))
+    a->cmd = TC_CMD_MERGE;
+  else if (!strcmp(cmd, "diff"))
+    a->cmd = TC_CMD_DIFF;
   else if (!strcmp(cmd, "bench"))
     a->cmd = TC_CMD_BENCH;
   else
@@ -300,12 +397,16 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
   }
   tc_err e = parse_options(n, v,
                            a->cmd == TC_CMD_CENSUS  ? census_opts
+                           : a->cmd == TC_CMD_RUN   ? run_opts
+                           : a->cmd == TC_CMD_DIFF  ? diff_opts
                            : a->cmd == TC_CMD_BENCH ? bench_opts
-                                                    : run_opts,
+                                                    : merge_opts,
                            a, why, cap);
   if (e || a->cmd == TC_CMD_HELP || a->cmd == TC_CMD_VERSION)
     return e;
   int nops = n - optind;
+  if (a->nshards && !a->state && a->cmd == TC_CMD_CENSUS)
+    return usage_error(why, cap, "--shard needs --state DIR (the merge reads the shards' state)");
   if (a->cmd == TC_CMD_RUN) {
     if (nops != 1)
       return nops ? usage_error(why, cap, "run takes one JOB, not %d", nops)
@@ -313,11 +414,22 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     a->job = v[optind];
     return TC_OK;
   }
-  const char *name = a->cmd == TC_CMD_BENCH ? "bench" : "census";
-  if (!a->outdir && a->cmd == TC_CMD_CENSUS)
-    return usage_error(why, cap, "census needs -o OUTDIR");
+  if (a->cmd == TC_CMD_DIFF) {
+    if (nops != 2)
+      return usage_error(why, cap, "diff takes two output folders A and B, not %d", nops);
+    a->diff_a = v[optind];
+    a->diff_b = v[optind + 1];
+    return TC_OK;
+  }
+  const char *name = a->cmd == TC_CMD_MERGE ? "merge" : "census";
+  if (a->cmd != TC_CMD_BENCH && !a->outdir && !a->nshards)
+    return usage_error(why, cap, "%s needs -o OUTDIR", name);
+  if (a->outdir && a->nshards)
+    return usage_error(why, cap, "a --shard run writes only its state: no -o (merge writes OUTDIR)");
   if (!nops)
-    return usage_error(why, cap, "%s needs at least one INPUT", name);
+    return usage_error(why, cap, a->cmd == TC_CMD_MERGE   ? "merge needs at least one STATEDIR"
+                                 : a->cmd == TC_CMD_BENCH ? "bench needs at least one INPUT"
+                                                          : "census needs at least one INPUT");
   if (!(a->inputs = malloc((size_t)nops * sizeof *a->inputs)))
     return TC_E_NOMEM;
   for (int i = 0; i < nops; i++)

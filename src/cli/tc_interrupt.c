@@ -17,6 +17,10 @@ static atomic_flag handling = ATOMIC_FLAG_INIT;
 
 static const int handled[] = {SIGINT, SIGTERM, SIGHUP};
 
+/* tc_interrupt_defer's flag: the first signal only sets it. */
+static _Atomic(atomic_int *) deferred;
+static _Atomic(const char *) deferred_dir;
+
 static void say(const char *s) {
   if (write(STDERR_FILENO, s, strlen(s)) < 0) {
     /* Nowhere left to say it. */
@@ -24,6 +28,15 @@ static void say(const char *s) {
 }
 
 static void on_signal(int sig) {
+  atomic_int *flag = atomic_load(&deferred);
+  int none = 0;
+  if (flag && atomic_compare_exchange_strong(flag, &none, sig)) {
+    say(sig == SIGINT ? "tracecensus: interrupted (SIGINT)" : sig == SIGTERM ? "tracecensus: terminated (SIGTERM)" : "tracecensus: hung up (SIGHUP)");
+    say("; finishing the traces in progress and saving their sites in ");
+    say(atomic_load(&deferred_dir));
+    say(" (a second signal stops at once)\n");
+    return;
+  }
   /* A second signal, maybe on another thread, waits for the first to end
    * the process. */
   if (atomic_flag_test_and_set(&handling))
@@ -97,4 +110,25 @@ void tc_interrupt_abort(tc_outset *set) {
   atomic_store(&watched, NULL);
   atomic_store(&state, NOTHING_WRITTEN);
   unblock(&old);
+}
+
+void tc_interrupt_defer(atomic_int *flag, const char *state_dir) {
+  atomic_store(&deferred_dir, state_dir);
+  atomic_store(&deferred, flag);
+}
+
+_Noreturn void tc_interrupt_die(int sig) {
+  sigset_t old;
+  block(&old);
+  tc_outset *set = atomic_load(&watched);
+  if (set)
+    tc_outset_abort(set);
+  atomic_store(&watched, NULL);
+  signal(sig, SIG_DFL);
+  sigset_t one;
+  sigemptyset(&one);
+  sigaddset(&one, sig);
+  pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+  raise(sig);
+  _exit(128 + sig);
 }

@@ -17,14 +17,6 @@ static char *trim(char *s) {
   return s;
 }
 
-static char *dupstr(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (d)
-    memcpy(d, s, n);
-  return d;
-}
-
 /* Whether V is a number; its range is the core's to check. */
 static int parse_double(const char *v, double *out) {
   char *end;
@@ -49,7 +41,7 @@ static int parse_size(const char *v, size_t *out) {
 static const char *const keys[] = {"corpus",      "manifest",   "output",
                                    "schema",      "threads",    "chunk_bytes",
                                    "bucket_ms",   "refresh_hz", "window_start_mark",
-                                   "window_end_mark"};
+                                   "window_end_mark", "state"};
 
 /* Edit distance (insertions, deletions, substitutions, swaps of neighbours)
  * between two short keys, capped at 3: enough to tell a typo from a
@@ -112,15 +104,18 @@ static int apply(tc_job *job, const char *key, const char *val, char *why, size_
   if (strcmp(key, "corpus") == 0) {
     numeric = 0;
     char **c = realloc(job->corpus, (size_t)(job->ncorpus + 1) * sizeof *c);
-    if (!c || !(job->corpus = c, c[job->ncorpus] = dupstr(val)))
+    if (!c || !(job->corpus = c, c[job->ncorpus] = strdup(val)))
       return snprintf(why, cap, "out of memory"), BAD_VALUE;
     job->ncorpus++;
   } else if (strcmp(key, "manifest") == 0 || strcmp(key, "output") == 0 ||
-             strcmp(key, "schema") == 0) {
+             strcmp(key, "schema") == 0 || strcmp(key, "state") == 0) {
     numeric = 0;
-    char **dst = key[0] == 'm' ? &job->manifest : key[0] == 'o' ? &job->output : &job->schema;
+    char **dst = key[0] == 'm'               ? &job->manifest
+                 : key[0] == 'o'             ? &job->output
+                 : strcmp(key, "schema") == 0 ? &job->schema
+                                             : &job->state;
     free(*dst);
-    if (!(*dst = dupstr(val)))
+    if (!(*dst = strdup(val)))
       return snprintf(why, cap, "out of memory"), BAD_VALUE;
   } else if (strcmp(key, "threads") == 0) {
     job->run.threads = parse_size(val, &n) && n <= UINT_MAX ? (unsigned)n : REFUSED_THREADS;
@@ -137,7 +132,7 @@ static int apply(tc_job *job, const char *key, const char *val, char *why, size_
     numeric = 0;
     int i = strstr(key, "end") != NULL;
     free(job->marks[i]);
-    if (!(job->marks[i] = dupstr(val)))
+    if (!(job->marks[i] = strdup(val)))
       return snprintf(why, cap, "out of memory"), BAD_VALUE;
     if (i)
       job->run.kernels.window_end_mark = job->marks[i];
@@ -203,6 +198,7 @@ void tc_job_free(tc_job *job) {
   free(job->manifest);
   free(job->output);
   free(job->schema);
+  free(job->state);
   free(job->marks[0]);
   free(job->marks[1]);
   memset(job, 0, sizeof *job);

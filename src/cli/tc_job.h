@@ -4,7 +4,7 @@
  * taken from the current directory (jobs are run from the repository root).
  * Keys: corpus (required; repeat for several), manifest, output (required),
  * threads, chunk_bytes, bucket_ms, refresh_hz, window_start_mark,
- * window_end_mark, schema. */
+ * window_end_mark, schema, state (the partial state folder, as --state). */
 #ifndef TC_JOB_H
 #define TC_JOB_H
 
@@ -18,6 +18,7 @@ typedef struct {
   char *manifest;
   char *output;
   char *schema;
+  char *state;
   tc_run_opts run;
   char *marks[2]; /* owned copies behind run.kernels' window marks */
 } tc_job;

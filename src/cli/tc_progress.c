@@ -7,6 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/tc_time.h"
+
 struct tc_progress_view {
   tc_progress *p;
   uint64_t total_bytes, total_traces;
@@ -16,15 +18,9 @@ struct tc_progress_view {
   int stop; /* guarded by mu */
 };
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void draw(tc_progress_view *v, double t0) {
   uint64_t b = atomic_load(&v->p->bytes_done), t = atomic_load(&v->p->traces_done);
-  double el = now() - t0, rate = el > 0 ? (double)b / el : 0;
+  double el = tc_now_seconds() - t0, rate = el > 0 ? (double)b / el : 0;
   fprintf(stderr, "\r\033[Ktraces %" PRIu64 "/%" PRIu64 ", %.1f/%.1f MB on disk (%.1f MB/s)", t,
           v->total_traces, b / 1e6, v->total_bytes / 1e6, rate / 1e6);
   if (rate > 0 && v->total_bytes > b) {
@@ -36,16 +32,10 @@ static void draw(tc_progress_view *v, double t0) {
 
 static void *loop(void *arg) {
   tc_progress_view *v = arg;
-  double t0 = now();
+  double t0 = tc_now_seconds();
   pthread_mutex_lock(&v->mu);
   while (!v->stop) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 250000000;
-    if (ts.tv_nsec >= 1000000000) {
-      ts.tv_sec++;
-      ts.tv_nsec -= 1000000000;
-    }
+    struct timespec ts = tc_deadline_ms(250);
     pthread_cond_timedwait(&v->cv, &v->mu, &ts);
     if (!v->stop)
       draw(v, t0);

@@ -21,14 +21,6 @@ typedef struct {
   size_t trace_site_cap, trace_real_cap;
 } builder;
 
-static char *dupstr(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (d)
-    memcpy(d, s, n);
-  return d;
-}
-
 static char *join(const char *a, const char *b) {
   size_t n = strlen(a) + strlen(b) + 2;
   char *s = malloc(n);
@@ -40,7 +32,7 @@ static char *join(const char *a, const char *b) {
 char *tc_corpus_site_of_file(const char *filename) {
   const char *base = strrchr(filename, '/');
   base = base ? base + 1 : filename;
-  char *s = dupstr(base);
+  char *s = strdup(base);
   if (!s)
     return NULL;
   static const char *const endings[] = {".gz", ".zst", ".json", "__trace", ".trace"};
@@ -65,8 +57,8 @@ static tc_err add_note(tc_corpus_note **list, uint32_t *n, size_t *cap, const ch
   if (e)
     return e;
   tc_corpus_note *note = &(*list)[*n];
-  note->path = dupstr(path);
-  note->why = dupstr(why);
+  note->path = strdup(path);
+  note->why = strdup(why);
   note->line = line;
   if (!note->path || !note->why) {
     free(note->path);
@@ -132,7 +124,7 @@ static tc_err add_site(builder *b, const char *name, tc_site **out) {
       return e;
     tc_site *s = &b->c->sites[id];
     memset(s, 0, sizeof *s);
-    if (!(s->name = dupstr(name)))
+    if (!(s->name = strdup(name)))
       return TC_E_NOMEM;
     b->c->nsites++;
   }
@@ -158,8 +150,8 @@ static tc_err add_trace(builder *b, const char *site, char *path, const struct s
   /* A file that vanished since stat keeps its spelling: it fails alone when
    * read. */
   char *real = realpath(path, NULL);
-  b->trace_real[b->c->ntraces] = real ? real : dupstr(path);
-  if (!(b->trace_site[b->c->ntraces] = dupstr(site)) || !b->trace_real[b->c->ntraces]) {
+  b->trace_real[b->c->ntraces] = real ? real : strdup(path);
+  if (!(b->trace_site[b->c->ntraces] = strdup(site)) || !b->trace_real[b->c->ntraces]) {
     free(path);
     return TC_E_NOMEM;
   }
@@ -353,7 +345,7 @@ static tc_err name_input_files(builder *b, input *in, size_t n) {
     size_t files = distinct_files(g + i, end - i);
     for (size_t k = i; k < end && !e; k++) {
       char *folder = files > 1 ? folder_name(g[k]->real) : NULL;
-      g[k]->site = folder ? folder : dupstr(g[k]->base);
+      g[k]->site = folder ? folder : strdup(g[k]->base);
       if (!g[k]->site)
         e = TC_E_NOMEM;
     }
@@ -390,7 +382,7 @@ static tc_err scan_inputs(builder *b, const char *const *inputs, int ninputs) {
     x->base = tc_corpus_site_of_file(x->path);
     x->real = realpath(x->path, NULL);
     if (!x->real)
-      x->real = dupstr(x->path);
+      x->real = strdup(x->path);
     if (!x->base || !x->real)
       e = TC_E_NOMEM;
   }
@@ -399,7 +391,7 @@ static tc_err scan_inputs(builder *b, const char *const *inputs, int ninputs) {
   for (size_t i = 0; i < n && !e; i++) {
     input *x = &in[i];
     if (x->base) {
-      char *p = dupstr(x->path);
+      char *p = strdup(x->path);
       e = p ? add_trace(b, x->site, p, &x->st) : TC_E_NOMEM;
     } else if (!x->err && S_ISDIR(x->st.st_mode)) {
       e = scan_dir(b, x->path);
@@ -471,10 +463,10 @@ static tc_err read_manifest(builder *b, const char *path) {
       break;
     s->in_manifest = 1;
     if (col_status >= 0 && (size_t)col_status < nf && f[col_status][0] && !s->status &&
-        !(s->status = dupstr(f[col_status])))
+        !(s->status = strdup(f[col_status])))
       e = TC_E_NOMEM;
     if (col_reason >= 0 && (size_t)col_reason < nf && f[col_reason][0] && !s->reason &&
-        !(s->reason = dupstr(f[col_reason])))
+        !(s->reason = strdup(f[col_reason])))
       e = TC_E_NOMEM;
   }
   free(line);

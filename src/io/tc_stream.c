@@ -129,9 +129,6 @@ static tc_err open_fd(int fd, tc_stream **out) {
     return TC_E_NOMEM;
   }
   s->fd = fd;
-  struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-    s->file_size = (uint64_t)st.st_size;
   /* Only a hint for the kernel's read-ahead; failure changes nothing. */
   (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   tc_err e = read_head(s);
@@ -176,7 +173,6 @@ tc_err tc_stream_open_mem(const void *data, size_t len, tc_stream **out) {
   s->fd = -1;
   s->mem = data;
   s->mem_len = len;
-  s->file_size = len;
   tc_err e = start(s);
   if (e) {
     tc_stream_close(s);
@@ -230,7 +226,6 @@ uint64_t tc_stream_in_bytes(const tc_stream *s) {
 
 uint64_t tc_stream_out_bytes(const tc_stream *s) { return s->out_bytes; }
 
-uint64_t tc_stream_file_size(const tc_stream *s) { return s->file_size; }
 
 void tc_stream_close(tc_stream *s) {
   if (!s)

@@ -48,9 +48,6 @@ const char *tc_format_name(tc_format f);
 uint64_t tc_stream_in_bytes(const tc_stream *s);
 uint64_t tc_stream_out_bytes(const tc_stream *s);
 
-/* Size of the underlying file in bytes (for progress), 0 if unknown. */
-uint64_t tc_stream_file_size(const tc_stream *s);
-
 /* Accepts NULL. */
 void tc_stream_close(tc_stream *s);
 

@@ -31,7 +31,6 @@ struct tc_stream {
   uint64_t src_bytes; /* everything ever put in the window */
 
   uint64_t out_bytes;
-  uint64_t file_size;
   tc_err err; /* sticky: once set, every later read returns it */
 
   void *codec; /* back end state, owned by the back end */

@@ -1,8 +1,8 @@
-/* Step 4b: bucketed busy rate (harness 5.1).
+/* Step 4b: bucketed busy rate.
  *
  * The top-level tasks are merged into a union first, so overlapping tasks
  * are never counted twice, and each merged interval is charged only to the
- * buckets it covers, found from its start and end (harness 8.2): the cost is
+ * buckets it covers, found from its start and end: the cost is
  * tasks + buckets, never tasks x buckets. A bucket that meets an invalid
  * stretch (hidden, suspended, clock jump) is discarded. The mean is time-weighted over the valid
  * buckets; median, p95 and max take each valid bucket as one sample, except
@@ -30,7 +30,7 @@ static void charge(const tc_kctx *c, double bucket_us, size_t nb, double *busy, 
   }
 }
 
-tc_err tc_kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   tc_busy_metrics *bm = &m->busy;
   if (c->task_events == 0) {
     bm->na = TC_NA_NO_TASKS;
@@ -38,7 +38,7 @@ tc_err tc_kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   }
   (void)k;
   double bucket_us = c->bucket_us;
-  size_t nb = tc_kbuckets(c);
+  size_t nb = tc__kbuckets(c);
   tc_kspan *u = malloc((c->ntops + 1) * sizeof *u);
   double *busy = calloc(nb + 1, sizeof *busy);
   double *pct = malloc((nb + 1) * sizeof *pct);
@@ -51,7 +51,7 @@ tc_err tc_kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   }
   for (size_t i = 0; i < c->ntops; i++)
     u[i] = (tc_kspan){c->tops[i].s, c->tops[i].e};
-  size_t nu = tc_kspans_union(u, c->ntops);
+  size_t nu = tc__kspans_union(u, c->ntops);
   for (size_t i = 0; i < nu; i++)
     charge(c, bucket_us, nb, busy, u[i].s, u[i].e);
 
@@ -59,14 +59,14 @@ tc_err tc_kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   size_t npct = 0;
   for (size_t i = 0; i < nb; i++) {
     double bs, be;
-    tc_kbucket(c, i, &bs, &be);
-    int r = tc_kvalid_reason(c, bs, be);
+    tc__kbucket(c, i, &bs, &be);
+    int r = tc__kvalid_reason(c, bs, be);
     if (r >= 0) {
       m->discarded[TC_SAMPLE_BUCKET][r]++;
       bm->series_pct[i] = NAN;
       continue;
     }
-    double p = tc_kround(100.0 * busy[i] / (be - bs));
+    double p = tc__kround(100.0 * busy[i] / (be - bs));
     bm->series_pct[i] = p;
     busy_sum += busy[i];
     len_sum += be - bs;
@@ -81,8 +81,8 @@ tc_err tc_kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     bm->na = TC_NA_ALL_INVALID;
   } else {
     double mean;
-    bm->mean_pct = tc_kround(100.0 * busy_sum / len_sum);
-    tc_ksummary(pct, npct, &mean, &bm->p50_pct, &bm->p95_pct, &bm->max_pct);
+    bm->mean_pct = tc__kround(100.0 * busy_sum / len_sum);
+    tc__ksummary(pct, npct, &mean, &bm->p50_pct, &bm->p95_pct, &bm->max_pct);
   }
   free(u);
   free(busy);

@@ -240,8 +240,8 @@ tc_kernels *tc_kernels_create(const tc_kernel_opts *o) {
   k->bucket_ms = o->bucket_ms;
   k->refresh_hz = o->refresh_hz;
   int nomem = 0;
-  k->start_mark = tc_kdup(o->window_start_mark, &nomem);
-  k->end_mark = tc_kdup(o->window_end_mark, &nomem);
+  k->start_mark = tc__kdup(o->window_start_mark, &nomem);
+  k->end_mark = tc__kdup(o->window_end_mark, &nomem);
   if (nomem) {
     tc_kernels_free(k);
     return NULL;
@@ -312,7 +312,7 @@ static tc_kthread *thread_of(tc_kernels *k, int64_t pid, int64_t tid) {
   if ((k->threads.n + 1) * 2 > k->nslots && rehash(k, k->nslots ? k->nslots * 2 : 64))
     return NULL;
   tc_kthread t = {.pid = pid, .tid = tid};
-  if (tc_kvec_push(&k->threads, t))
+  if (tc__kvec_push(&k->threads, t))
     return NULL;
   size_t h = thread_hash(pid, tid) & (k->nslots - 1);
   while (k->slots[h] != UINT32_MAX)
@@ -398,7 +398,7 @@ static void feed_slice(tc_kernels *k, tc_ktask_vec *v, tc_kindex_vec *open,
     task.e = ev->ts + ev->dur;
   else
     task.flags = TC_KTASK_UNBOUNDED; /* Chrome writes X without dur for a slice still open */
-  if (tc_kvec_push(v, task) || (ev->ph == 'B' && tc_kvec_push(open, (uint32_t)(v->n - 1))))
+  if (tc__kvec_push(v, task) || (ev->ph == 'B' && tc__kvec_push(open, (uint32_t)(v->n - 1))))
     k->nomem = 1;
 }
 
@@ -467,7 +467,7 @@ static const char *elem_str(tc_kernels *k, const tc_kevent *ev, int slot, uint32
 
 static void push_doc(tc_kernels *k, tc_kdoc d) {
   if (d.frame)
-    keep_err(k, tc_kvec_push(&k->docs, d));
+    keep_err(k, tc__kvec_push(&k->docs, d));
 }
 
 /* Lighthouse's findMainFrameIds reads the earliest TracingStartedInBrowser
@@ -569,7 +569,7 @@ static void feed_set_layer_tree(tc_kernels *k, const tc_kevent *ev) {
     return;
   tc_klayer_tree lt = {.pid = ev->pid, .frame = arg_str(k, ev, ARG_DATA_FRAME),
                        .layer_tree = (int64_t)id};
-  keep_err(k, tc_kvec_push(&k->layer_trees, lt));
+  keep_err(k, tc__kvec_push(&k->layer_trees, lt));
 }
 
 /* DrawFrame as an instant; trace_engine ignores the async pairs of very old
@@ -583,7 +583,7 @@ static void feed_frame_event(tc_kernels *k, const tc_kevent *ev, int draw) {
   if (!draw && !arg_num(ev, ARG_DATA_NEEDS_BEGIN_FRAME, &needs))
     return;
   tc_kframe_ev f = {.pid = ev->pid, .layer_tree = (int64_t)id, .ts = ev->ts, .value = needs != 0};
-  keep_err(k, draw ? tc_kvec_push(&k->draws, f) : tc_kvec_push(&k->needs_begin_frame, f));
+  keep_err(k, draw ? tc__kvec_push(&k->draws, f) : tc__kvec_push(&k->needs_begin_frame, f));
 }
 
 static void feed_counters(tc_kernels *k, const tc_kevent *ev) {
@@ -591,12 +591,12 @@ static void feed_counters(tc_kernels *k, const tc_kevent *ev) {
   if (!arg_num(ev, ARG_DATA_HEAP_USED, &used))
     return;
   tc_ksample s = {.pid = ev->pid, .ts = ev->ts, .value = used};
-  keep_err(k, tc_kvec_push(&k->heap, s));
+  keep_err(k, tc__kvec_push(&k->heap, s));
 }
 
 static void feed_switch(tc_kernels *k, const tc_kevent *ev, int power, int on) {
   tc_kswitch s = {.pid = ev->pid, .ts = ev->ts, .on = (uint8_t)on};
-  keep_err(k, power ? tc_kvec_push(&k->power, s) : tc_kvec_push(&k->visibility, s));
+  keep_err(k, power ? tc__kvec_push(&k->power, s) : tc__kvec_push(&k->visibility, s));
 }
 
 /* Marks are instants ('R', 'I', 'i', 'n'); measures are async pairs, 'b'/'e'
@@ -609,7 +609,7 @@ static void feed_user_timing(tc_kernels *k, const tc_kevent *ev) {
   }
   if (ev->ph == 'R' || ev->ph == 'I' || ev->ph == 'i' || ev->ph == 'n') {
     tc_kmark m = {.pid = ev->pid, .name = name, .ts = ev->ts};
-    keep_err(k, tc_kvec_push(&k->marks, m));
+    keep_err(k, tc__kvec_push(&k->marks, m));
     return;
   }
   int begin = ev->ph == 'b' || ev->ph == 'S';
@@ -622,7 +622,7 @@ static void feed_user_timing(tc_kernels *k, const tc_kevent *ev) {
   }
   tc_kasync a = {.pid = ev->pid, .name = name, .id = id, .ts = ev->ts,
                  .index = ev->index, .begin = (uint8_t)begin};
-  keep_err(k, tc_kvec_push(&k->async, a));
+  keep_err(k, tc__kvec_push(&k->async, a));
 }
 
 void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev) {

@@ -1,7 +1,9 @@
 /* Per-trace runtime metrics (the page and its main thread, window, busy
  * rate, long tasks, TBT, lag, frames, JS heap, user timing, forced layouts,
- * every renderer on its own), computed in the census's single pass. See
- * ../shared/seeds/puppeteer-trace-harness.txt sections 3-8.
+ * every renderer on its own), computed in the census's single pass. Each
+ * rule is stated where it is applied and, in words, in every metrics
+ * report (report/tc_metrics_rules.c), so none depends on a text outside
+ * this repository.
  *
  * Lifecycle, all on one thread at a time per trace:
  *   k = tc_kernels_create(&opts)

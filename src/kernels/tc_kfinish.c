@@ -11,7 +11,8 @@
  *   5. frames, heap, user timing and forced layouts, each on its own
  *      events; then every renderer on its own (iframes, browser UI).
  * A truncated trace is n/a throughout: its window end, its last tasks and
- * its survivors are unknown (harness 8.4, thesis "survivorship"). A trace
+ * its survivors are unknown (the tasks still running when a trace stops are
+ * the long ones: keeping what was seen would bias every figure short). A trace
  * that could not be read at all gets its n/a object from
  * tc_metrics_unreadable, so it is counted rather than lost.
  *
@@ -47,18 +48,18 @@ static void ctx_free(tc_kctx *c) {
 }
 
 static tc_err compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
-  tc_err e = tc_kmain_choose(k, c, m);
+  tc_err e = tc__kmain_choose(k, c, m);
   if (e || m->main_na) {
     all_na(m, m->main_na);
     m->main_url_na = m->main_na;
     return e;
   }
-  tc_kwindow_choose(k, c, m);
+  tc__kwindow_choose(k, c, m);
   if (m->window_na) {
     all_na(m, m->window_na);
     return TC_OK;
   }
-  if ((e = tc_kvalid_build(k, c, m)))
+  if ((e = tc__kvalid_build(k, c, m)))
     return e;
   if (m->window_na) {
     all_na(m, m->window_na);
@@ -70,11 +71,11 @@ static tc_err compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   if (need > (double)c->max_buckets)
     c->bucket_us *= ceil(need / (double)c->max_buckets);
   m->busy.bucket_ms = c->bucket_us / 1e3;
-  if ((e = tc_ktasks_collect(k, c, m)) ||
-      (e = tc_kbusy_compute(k, c, m)) || (e = tc_klong_compute(c, m)) ||
-      (e = tc_klag_compute(c, m)) || (e = tc_kframes_compute(k, c, m)) ||
-      (e = tc_kheap_compute(k, c, m)) || (e = tc_kut_compute(k, c, m)) ||
-      (e = tc_klayout_compute(k, c, m)) || (e = tc_krenderers_compute(k, c, m)))
+  if ((e = tc__ktasks_collect(k, c, m)) ||
+      (e = tc__kbusy_compute(k, c, m)) || (e = tc__klong_compute(c, m)) ||
+      (e = tc__klag_compute(c, m)) || (e = tc__kframes_compute(k, c, m)) ||
+      (e = tc__kheap_compute(k, c, m)) || (e = tc__kut_compute(k, c, m)) ||
+      (e = tc__klayout_compute(k, c, m)) || (e = tc__krenderers_compute(k, c, m)))
     return e;
   return TC_OK;
 }
@@ -86,9 +87,9 @@ static tc_trace_metrics *metrics_new(const tc_trace_ref *ref, const char *why) {
   if (!m)
     return NULL;
   int nomem = 0;
-  m->site = tc_kdup(ref ? ref->site : NULL, &nomem);
-  m->trace = tc_kdup(ref ? ref->trace : NULL, &nomem);
-  m->error = tc_kdup(why, &nomem);
+  m->site = tc__kdup(ref ? ref->site : NULL, &nomem);
+  m->trace = tc__kdup(ref ? ref->trace : NULL, &nomem);
+  m->error = tc__kdup(why, &nomem);
   if (nomem) {
     tc_trace_metrics_free(m);
     return NULL;
@@ -122,9 +123,9 @@ tc_err tc_kernels_finish(tc_kernels *k, const tc_trace_ref *ref, tc_trace_metric
   if (!m)
     return TC_E_NOMEM;
   m->busy.bucket_ms = m->busy.bucket_ms_requested = k->bucket_ms;
-  m->frames.budget_ms = tc_kround(1000.0 / k->refresh_hz);
+  m->frames.budget_ms = tc__kround(1000.0 / k->refresh_hz);
   double span_us = k->has_span ? k->last_ts - k->first_ts : 0;
-  m->trace_span_ms = tc_kround(span_us / 1e3);
+  m->trace_span_ms = tc__kround(span_us / 1e3);
 
   tc_kctx c = {0};
   c.max_task_us = span_us > CLAMP_FLOOR_US ? span_us : CLAMP_FLOOR_US;

@@ -1,4 +1,4 @@
-/* Step 5a: frame intervals of the page's own compositor (harness 5.4).
+/* Step 5a: frame intervals of the page's own compositor.
  *
  * The page's compositor is every (pid, layerTreeId) that a SetLayerTreeId in
  * a main renderer gives the main frame (layerTreeId is a per-process counter
@@ -40,7 +40,7 @@ static int ev_cmp(const void *pa, const void *pb) {
 }
 
 static int is_page_tree(const tc_kernels *k, const tc_kctx *c, int64_t pid, int64_t tree) {
-  if (!tc_kctx_is_main_pid(c, pid))
+  if (!tc__kctx_is_main_pid(c, pid))
     return 0;
   for (size_t i = 0; i < k->layer_trees.n; i++) {
     const tc_klayer_tree *lt = &k->layer_trees.v[i];
@@ -80,10 +80,10 @@ static int continuous(const tc_kframe_ev *nb, size_t n, double t, double u) {
   return 1;
 }
 
-tc_err tc_kframes_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__kframes_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   tc_frame_metrics *f = &m->frames;
-  tc_ksort(k->draws.v, k->draws.n, sizeof *k->draws.v, ev_cmp);
-  tc_ksort(k->needs_begin_frame.v, k->needs_begin_frame.n, sizeof *k->needs_begin_frame.v, ev_cmp);
+  tc__ksort(k->draws.v, k->draws.n, sizeof *k->draws.v, ev_cmp);
+  tc__ksort(k->needs_begin_frame.v, k->needs_begin_frame.n, sizeof *k->needs_begin_frame.v, ev_cmp);
   int any_tree = 0;
   for (size_t i = 0; i < k->layer_trees.n && !any_tree; i++)
     any_tree = is_page_tree(k, c, k->layer_trees.v[i].pid, k->layer_trees.v[i].layer_tree);
@@ -114,7 +114,7 @@ tc_err tc_kframes_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
       f->draws++;
       if (have_prev && continuous(nb, nhi - nlo, prev, ts)) {
         continuous_n++;
-        int r = tc_kvalid_reason(c, prev, ts);
+        int r = tc__kvalid_reason(c, prev, ts);
         if (r >= 0)
           m->discarded[TC_SAMPLE_FRAME_INTERVAL][r]++;
         else
@@ -141,7 +141,7 @@ tc_err tc_kframes_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     f->by_vsyncs[vsyncs < TC_VSYNC_BINS - 1 ? (size_t)vsyncs : TC_VSYNC_BINS - 1]++;
   }
   f->missed_vsyncs = missed < UINT32_MAX ? (uint32_t)missed : UINT32_MAX;
-  tc_ksummary(iv, niv, &f->mean_ms, &f->p50_ms, &f->p95_ms, &f->max_ms);
+  tc__ksummary(iv, niv, &f->mean_ms, &f->p50_ms, &f->p95_ms, &f->max_ms);
   free(iv);
   return TC_OK;
 }

@@ -1,5 +1,5 @@
 /* Step 5b: JS heap from UpdateCounters args.data.jsHeapSizeUsed in the main
- * renderer(s) (harness 5.5).
+ * renderer(s).
  *
  * Samples are sparse, so the value at any moment is the latest sample at or
  * before it (forward fill). The start is the value at the window start (the
@@ -19,13 +19,13 @@ static int sample_cmp(const void *pa, const void *pb) {
   return (a->value > b->value) - (a->value < b->value);
 }
 
-tc_err tc_kheap_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__kheap_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   tc_heap_metrics *h = &m->heap;
   size_t n = 0;
   for (size_t i = 0; i < k->heap.n; i++)
-    if (tc_kctx_is_main_pid(c, k->heap.v[i].pid) && k->heap.v[i].ts <= c->we)
+    if (tc__kctx_is_main_pid(c, k->heap.v[i].pid) && k->heap.v[i].ts <= c->we)
       k->heap.v[n++] = k->heap.v[i];
-  tc_ksort(k->heap.v, n, sizeof *k->heap.v, sample_cmp);
+  tc__ksort(k->heap.v, n, sizeof *k->heap.v, sample_cmp);
   const tc_ksample *s = k->heap.v;
   size_t first = 0; /* first sample inside the window */
   while (first < n && s[first].ts < c->ws)
@@ -43,7 +43,7 @@ tc_err tc_kheap_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     if (s[i].value > h->max_bytes)
       h->max_bytes = s[i].value;
 
-  size_t nb = tc_kbuckets(c);
+  size_t nb = tc__kbuckets(c);
   h->series_bytes = malloc((nb + 1) * sizeof *h->series_bytes);
   if (!h->series_bytes)
     return TC_E_NOMEM;
@@ -52,7 +52,7 @@ tc_err tc_kheap_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   double sum = 0;
   for (size_t b = 0; b < nb; b++) {
     double bs, be;
-    tc_kbucket(c, b, &bs, &be);
+    tc__kbucket(c, b, &bs, &be);
     while (next < n && s[next].ts <= be)
       next++;
     h->series_bytes[b] = next > 0 ? s[next - 1].value : NAN;

@@ -51,7 +51,7 @@ static double wait_quantile(const edge *edges, size_t nedges, double idle, doubl
   return at;
 }
 
-tc_err tc_klag_compute(tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__klag_compute(tc_kctx *c, tc_trace_metrics *m) {
   tc_lag_metrics *l = &m->lag;
   if (c->task_events == 0) {
     l->na = TC_NA_NO_TASKS;
@@ -76,8 +76,8 @@ tc_err tc_klag_compute(tc_kctx *c, tc_trace_metrics *m) {
     if (t->invalid < 0 && !t->unbounded && t->e - t->s >= LONG_TASK_US)
       longs[nlong++] = u[i];
   }
-  size_t nu = tc_kspans_union(u, n);
-  nlong = tc_kspans_union(longs, nlong);
+  size_t nu = tc__kspans_union(u, n);
+  nlong = tc__kspans_union(longs, nlong);
 
   size_t nlost = 0, nedges = 0;
   for (size_t i = 0; i < c->ninvalid_all; i++)
@@ -87,7 +87,7 @@ tc_err tc_klag_compute(tc_kctx *c, tc_trace_metrics *m) {
     double a = u[i].s > c->ws ? u[i].s : c->ws, b = u[i].e < c->we ? u[i].e : c->we;
     if (!(b > a))
       continue;
-    if (tc_kspans_meet(c->invalid_all, c->ninvalid_all, u[i].s, u[i].e)) {
+    if (tc__kspans_meet(c->invalid_all, c->ninvalid_all, u[i].s, u[i].e)) {
       lost[nlost++] = (tc_kspan){a, b};
       continue;
     }
@@ -100,27 +100,27 @@ tc_err tc_klag_compute(tc_kctx *c, tc_trace_metrics *m) {
     if (lo + len > max)
       max = lo + len;
   }
-  nlost = tc_kspans_union(lost, nlost);
-  double valid = (c->we - c->ws) - tc_kspans_cover(lost, nlost, c->ws, c->we);
-  l->valid_ms = tc_kround(valid / 1e3);
+  nlost = tc__kspans_union(lost, nlost);
+  double valid = (c->we - c->ws) - tc__kspans_cover(lost, nlost, c->ws, c->we);
+  l->valid_ms = tc__kround(valid / 1e3);
   if (!(valid > 0)) {
     l->na = TC_NA_ALL_INVALID;
   } else {
-    tc_ksort(edges, nedges, sizeof *edges, edge_cmp);
+    tc__ksort(edges, nedges, sizeof *edges, edge_cmp);
     double idle = valid - busy;
-    l->p50_ms = tc_kround(wait_quantile(edges, nedges, idle, valid, 0.50) / 1e3);
-    l->p90_ms = tc_kround(wait_quantile(edges, nedges, idle, valid, 0.90) / 1e3);
-    l->p99_ms = tc_kround(wait_quantile(edges, nedges, idle, valid, 0.99) / 1e3);
-    l->mean_ms = tc_kround(sum / valid / 1e3);
-    l->max_ms = tc_kround(max / 1e3);
+    l->p50_ms = tc__kround(wait_quantile(edges, nedges, idle, valid, 0.50) / 1e3);
+    l->p90_ms = tc__kround(wait_quantile(edges, nedges, idle, valid, 0.90) / 1e3);
+    l->p99_ms = tc__kround(wait_quantile(edges, nedges, idle, valid, 0.99) / 1e3);
+    l->mean_ms = tc__kround(sum / valid / 1e3);
+    l->max_ms = tc__kround(max / 1e3);
     double in_long = 0;
     for (size_t i = 0; i < nlong; i++) {
       double a = longs[i].s > c->ws ? longs[i].s : c->ws;
       double b = longs[i].e < c->we ? longs[i].e : c->we;
       if (b > a)
-        in_long += (b - a) - tc_kspans_cover(lost, nlost, a, b);
+        in_long += (b - a) - tc__kspans_cover(lost, nlost, a, b);
     }
-    l->long_share_pct = tc_kround(100.0 * in_long / valid);
+    l->long_share_pct = tc__kround(100.0 * in_long / valid);
   }
   free(u);
   free(lost);

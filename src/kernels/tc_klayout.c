@@ -14,7 +14,7 @@
 
 /* Whether T lies in one of the N sorted, merged spans V. */
 static int inside(const tc_kspan *v, size_t n, double t) {
-  size_t i = tc_kspans_first_ending(v, n, t);
+  size_t i = tc__kspans_first_ending(v, n, t);
   return i < n && v[i].s <= t;
 }
 
@@ -22,7 +22,7 @@ static int closed(const tc_ktask *t, int kind) {
   return t->name == kind && !(t->flags & (TC_KTASK_OPEN | TC_KTASK_UNBOUNDED)) && t->e >= t->s;
 }
 
-tc_err tc_klayout_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__klayout_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   (void)k;
   tc_layout_metrics *l = &m->layout;
   double forced_us = 0;
@@ -35,7 +35,7 @@ tc_err tc_klayout_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     for (size_t j = 0; j < t->slices.n; j++)
       if (closed(&t->slices.v[j], TC_KKIND_SCRIPT))
         scripts[ns++] = (tc_kspan){t->slices.v[j].s, t->slices.v[j].e};
-    ns = tc_kspans_union(scripts, ns);
+    ns = tc__kspans_union(scripts, ns);
     for (size_t j = 0; j < t->slices.n; j++) {
       const tc_ktask *lay = &t->slices.v[j];
       if (!closed(lay, TC_KKIND_LAYOUT) || lay->s < c->ws || lay->s > c->we)
@@ -51,6 +51,6 @@ tc_err tc_klayout_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   }
   if (l->layouts == 0)
     l->na = TC_NA_NO_LAYOUT;
-  l->forced_ms = tc_kround(forced_us / 1e3);
+  l->forced_ms = tc__kround(forced_us / 1e3);
   return TC_OK;
 }

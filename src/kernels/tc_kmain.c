@@ -42,18 +42,18 @@ static int has_scheme(const char *url, const char *const *schemes) {
   return 0;
 }
 
-int tc_kurl_is_web(const char *url) {
+int tc__kurl_is_web(const char *url) {
   static const char *const web[] = {"http:", "https:", "file:", NULL};
   return has_scheme(url, web);
 }
 
-int tc_kurl_is_browser(const char *url) {
+int tc__kurl_is_browser(const char *url) {
   static const char *const ui[] = {"chrome:", "chrome-untrusted:", "devtools:",
                                    "chrome-extension:", "chrome-search:", NULL};
   return has_scheme(url, ui);
 }
 
-tc_kthread *tc_kmain_thread_of(tc_kernels *k, int64_t pid) {
+tc_kthread *tc__kmain_thread_of(tc_kernels *k, int64_t pid) {
   tc_kthread *best = NULL;
   for (size_t i = 0; i < k->threads.n; i++) {
     tc_kthread *t = &k->threads.v[i];
@@ -82,7 +82,7 @@ static tc_err choose_renderers(tc_kernels *k, tc_kctx *c, const char *frame, int
   }
   if (n == 0)
     pids[n++] = fallback;
-  tc_ksort(pids, n, sizeof *pids, pid_cmp);
+  tc__ksort(pids, n, sizeof *pids, pid_cmp);
   c->threads = malloc(n * sizeof *c->threads);
   if (!c->threads) {
     free(pids);
@@ -91,7 +91,7 @@ static tc_err choose_renderers(tc_kernels *k, tc_kctx *c, const char *frame, int
   for (size_t i = 0; i < n; i++) {
     if (i > 0 && pids[i] == pids[i - 1])
       continue;
-    tc_kthread *t = tc_kmain_thread_of(k, pids[i]);
+    tc_kthread *t = tc__kmain_thread_of(k, pids[i]);
     if (t)
       c->threads[c->nthreads++] = t;
   }
@@ -123,7 +123,7 @@ static tc_err choose_only_renderer(tc_kernels *k, tc_kctx *c, tc_trace_metrics *
   return TC_OK;
 }
 
-int tc_kdoc_before(const tc_kdoc *a, const tc_kdoc *b) {
+int tc__kdoc_before(const tc_kdoc *a, const tc_kdoc *b) {
   if (a->ts != b->ts)
     return a->ts < b->ts;
   if (a->pid != b->pid)
@@ -140,8 +140,8 @@ static const tc_kdoc *web_document(const tc_kernels *k) {
     const tc_kdoc *best = NULL;
     for (size_t i = 0; i < k->docs.n; i++) {
       const tc_kdoc *d = &k->docs.v[i];
-      if (d->kind == order[o] && d->main == 1 && tc_kurl_is_web(d->url) &&
-          (!best || tc_kdoc_before(d, best)))
+      if (d->kind == order[o] && d->main == 1 && tc__kurl_is_web(d->url) &&
+          (!best || tc__kdoc_before(d, best)))
         best = d;
     }
     if (best)
@@ -159,18 +159,18 @@ static const char *main_url(const tc_kernels *k, const char *frame) {
     const tc_kdoc *d = &k->docs.v[i];
     if (!d->url || strcmp(d->frame, frame) != 0)
       continue;
-    if (tc_kurl_is_web(d->url) && (!web || tc_kdoc_before(d, web)))
+    if (tc__kurl_is_web(d->url) && (!web || tc__kdoc_before(d, web)))
       web = d;
     if ((d->kind == TC_KDOC_COMMIT_LOAD || d->kind == TC_KDOC_FRAME_COMMITTED) &&
-        (!commit || tc_kdoc_before(d, commit)))
+        (!commit || tc__kdoc_before(d, commit)))
       commit = d;
-    if (!any || tc_kdoc_before(d, any))
+    if (!any || tc__kdoc_before(d, any))
       any = d;
   }
   return web ? web->url : commit ? commit->url : any ? any->url : NULL;
 }
 
-tc_err tc_kmain_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__kmain_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   tc_err e;
   const tc_kdoc *doc;
   if (k->has_started_in_browser && k->started_in_browser.frame) {

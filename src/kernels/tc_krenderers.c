@@ -63,7 +63,7 @@ static tc_err frame_table(const tc_kernels *k, const tc_kctx *c, frame_info **ou
   }
   for (size_t i = 0; i < k->docs.n; i++)
     d[i] = &k->docs.v[i];
-  tc_ksort(d, k->docs.n, sizeof *d, doc_cmp);
+  tc__ksort(d, k->docs.n, sizeof *d, doc_cmp);
   size_t n = 0;
   for (size_t i = 0; i < k->docs.n; i++) {
     if (!n || strcmp(v[n - 1].frame, d[i]->frame) != 0)
@@ -71,7 +71,7 @@ static tc_err frame_table(const tc_kernels *k, const tc_kctx *c, frame_info **ou
     frame_info *f = &v[n - 1];
     if (!f->parent)
       f->parent = d[i]->parent;
-    if (d[i]->main == 0 && tc_kctx_is_main_pid(c, d[i]->pid))
+    if (d[i]->main == 0 && tc__kctx_is_main_pid(c, d[i]->pid))
       f->sub_in_main = 1;
   }
   free(d);
@@ -103,14 +103,14 @@ static tc_renderer_role role_of(const tc_kernels *k, const tc_kctx *c, const fra
     const tc_kdoc *d = &k->docs.v[i];
     if (d->pid != pid)
       continue;
-    if (d->url && *d->url && (!any || tc_kdoc_before(d, any)))
+    if (d->url && *d->url && (!any || tc__kdoc_before(d, any)))
       any = d;
     if (d->main == 0 && !(c->frame && strcmp(d->frame, c->frame) == 0) &&
-        of_page(c, v, n, d->frame) && (!frame || tc_kdoc_before(d, frame)))
+        of_page(c, v, n, d->frame) && (!frame || tc__kdoc_before(d, frame)))
       frame = d;
     if (d->main == 1 && d->url && *d->url) {
-      all_browser &= tc_kurl_is_browser(d->url);
-      if (!top || tc_kdoc_before(d, top))
+      all_browser &= tc__kurl_is_browser(d->url);
+      if (!top || tc__kdoc_before(d, top))
         top = d;
     }
   }
@@ -138,25 +138,25 @@ static tc_err measure(const tc_kctx *c, const tc_kthread *t, tc_renderer_metrics
   tc_ktop *tops;
   size_t n;
   uint32_t clamped = 0, unbounded = 0; /* the page's own are counted once, in its metrics */
-  tc_err e = tc_ktasks_of(c, t, &tops, &n, &clamped, NULL);
+  tc_err e = tc__ktasks_of(c, t, &tops, &n, &clamped, NULL);
   if (e)
     return e;
   for (size_t i = 0; i < n; i++)
     r->tasks += tops[i].invalid < 0;
   double *durs;
-  e = tc_klong_of(c, tops, n, &r->long_count, &r->tbt_ms, &unbounded, &r->long_tasks, &durs);
+  e = tc__klong_of(c, tops, n, &r->long_count, &r->tbt_ms, &unbounded, &r->long_tasks, &durs);
   free(tops);
   if (e)
     return e;
   for (uint32_t i = 0; i < r->long_count; i++)
     if (durs[i] > r->long_max_ms)
       r->long_max_ms = durs[i];
-  r->long_max_ms = r->long_count ? tc_kround(r->long_max_ms) : 0;
+  r->long_max_ms = r->long_count ? tc__kround(r->long_max_ms) : 0;
   free(durs);
   return TC_OK;
 }
 
-tc_err tc_krenderers_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__krenderers_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   size_t n = 0;
   for (size_t i = 0; i < k->threads.n; i++)
     n += k->threads.v[i].role == TC_KROLE_RENDERER_MAIN;
@@ -167,14 +167,14 @@ tc_err tc_krenderers_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   for (size_t i = 0; !e && i < k->threads.n; i++) {
     const tc_kthread *t = &k->threads.v[i];
     /* One per process: its main thread, whichever CrRendererMain that is. */
-    if (t->role != TC_KROLE_RENDERER_MAIN || tc_kmain_thread_of(k, t->pid) != t)
+    if (t->role != TC_KROLE_RENDERER_MAIN || tc__kmain_thread_of(k, t->pid) != t)
       continue;
     tc_renderer_metrics *r = &m->renderers[m->nrenderers++];
     r->pid = t->pid;
     r->tid = t->tid;
     const tc_kdoc *why = NULL;
     const char *url;
-    if (tc_kctx_is_main_pid(c, t->pid)) {
+    if (tc__kctx_is_main_pid(c, t->pid)) {
       r->role = TC_ROLE_PAGE;
       url = m->main_url;
     } else {
@@ -188,11 +188,11 @@ tc_err tc_krenderers_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     if (!e && r->role == TC_ROLE_IFRAME) {
       m->iframes.renderers++;
       m->iframes.long_tasks += r->long_count;
-      m->iframes.tbt_ms = tc_kround(m->iframes.tbt_ms + r->tbt_ms);
+      m->iframes.tbt_ms = tc__kround(m->iframes.tbt_ms + r->tbt_ms);
     }
   }
   free(frames);
   if (!e)
-    tc_ksort(m->renderers, m->nrenderers, sizeof *m->renderers, renderer_cmp);
+    tc__ksort(m->renderers, m->nrenderers, sizeof *m->renderers, renderer_cmp);
   return e;
 }

@@ -1,4 +1,4 @@
-/* Internal to src/kernels: what tc_kernels_feed keeps of a trace, and the
+/* Internal to src/kernels (hence tc__): what tc_kernels_feed keeps of a trace, and the
  * helpers the metric files share. Not for use outside this folder.
  *
  * Feed only copies: per-thread task, Layout and script intervals (B/E
@@ -26,14 +26,14 @@
   }
 
 /* Appends VAL to *VEC: TC_OK, or TC_E_NOMEM with *VEC unchanged. */
-#define tc_kvec_push(vec, val)                                                 \
+#define tc__kvec_push(vec, val)                                                 \
   (TC_GROW((vec)->v, (vec)->cap, (vec)->n + 1)                                 \
        ? TC_E_NOMEM                                                            \
        : ((vec)->v[(vec)->n++] = (val), TC_OK))
 
 /* qsort that accepts an empty, NULL array (qsort's pointer must not be
  * NULL even for no elements). */
-void tc_ksort(void *v, size_t n, size_t elsz, int (*cmp)(const void *, const void *));
+void tc__ksort(void *v, size_t n, size_t elsz, int (*cmp)(const void *, const void *));
 
 /* ---- copied strings ----------------------------------------------------- */
 
@@ -41,7 +41,7 @@ void tc_ksort(void *v, size_t n, size_t elsz, int (*cmp)(const void *, const voi
  * kernels. Options and results are freed one by one, so they are copied
  * with this: a malloc'd copy of S, which may be NULL (then NULL, no error);
  * sets *NOMEM when memory fails. The caller frees. */
-char *tc_kdup(const char *s, int *nomem);
+char *tc__kdup(const char *s, int *nomem);
 
 /* ---- intervals ---------------------------------------------------------- */
 
@@ -51,32 +51,32 @@ typedef struct {
 
 /* Sorts and merges overlapping or touching spans in place; returns the new
  * count. */
-size_t tc_kspans_union(tc_kspan *v, size_t n);
+size_t tc__kspans_union(tc_kspan *v, size_t n);
 
 /* The first of the sorted, merged spans V whose end is >= X (their ends are
  * sorted too); N when none is. */
-size_t tc_kspans_first_ending(const tc_kspan *v, size_t n, double x);
+size_t tc__kspans_first_ending(const tc_kspan *v, size_t n, double x);
 
 /* Length of [s,e) covered by the sorted, merged spans V. */
-double tc_kspans_cover(const tc_kspan *v, size_t n, double s, double e);
+double tc__kspans_cover(const tc_kspan *v, size_t n, double s, double e);
 
 /* Whether [s,e] meets one of the sorted, merged spans V. A zero-length span
  * (a clock step at one instant) meets every sample that contains it. */
-int tc_kspans_meet(const tc_kspan *v, size_t n, double s, double e);
+int tc__kspans_meet(const tc_kspan *v, size_t n, double s, double e);
 
 /* ---- statistics --------------------------------------------------------- */
 
 /* Nearest-rank quantile of the N sorted values V: rank ceil(q*n). */
-double tc_kquantile(const double *sorted, size_t n, double q);
+double tc__kquantile(const double *sorted, size_t n, double q);
 
-/* Sorts V and fills mean, p50, p95, max, each through tc_kround; NaN for a
+/* Sorts V and fills mean, p50, p95, max, each through tc__kround; NaN for a
  * statistic with fewer samples than tc_min_samples asks. */
-void tc_ksummary(double *v, size_t n, double *mean, double *p50, double *p95,
+void tc__ksummary(double *v, size_t n, double *mean, double *p50, double *p95,
                  double *max);
 
 /* Rounds away float noise below a nanosecond / a millionth of a percent, so
  * reports are stable across platforms' last bits. */
-double tc_kround(double v);
+double tc__kround(double v);
 
 /* ---- what feed collects ------------------------------------------------- */
 

@@ -1,4 +1,4 @@
-/* Internal to src/kernels: the steps of tc_kernels_finish and what they pass
+/* Internal to src/kernels (hence tc__): the steps of tc_kernels_finish and what they pass
  * each other. Each step fills its own part of the tc_trace_metrics and
  * returns TC_E_NOMEM or TC_OK; n/a is never an error. */
 #ifndef TC_KSTEPS_H
@@ -14,7 +14,7 @@ typedef struct {
 } tc_ktop;
 
 typedef struct {
-  /* Main thread(s), chosen by tc_kmain_choose. */
+  /* Main thread(s), chosen by tc__kmain_choose. */
   const char *frame;      /* main frame id (arena), or NULL */
   tc_kthread **threads;   /* by pid */
   size_t nthreads;
@@ -45,54 +45,54 @@ typedef struct {
   size_t task_events;
 } tc_kctx;
 
-int tc_kctx_is_main_pid(const tc_kctx *c, int64_t pid);
+int tc__kctx_is_main_pid(const tc_kctx *c, int64_t pid);
 
 /* The reason [s,e] is invalid, or -1. */
-int tc_kvalid_reason(const tc_kctx *c, double s, double e);
+int tc__kvalid_reason(const tc_kctx *c, double s, double e);
 
 /* Number of buckets of the window (c->bucket_us each) and the bounds of
  * bucket I. */
-size_t tc_kbuckets(const tc_kctx *c);
-void tc_kbucket(const tc_kctx *c, size_t i, double *s, double *e);
+size_t tc__kbuckets(const tc_kctx *c);
+void tc__kbucket(const tc_kctx *c, size_t i, double *s, double *e);
 
 /* The top-level tasks of thread T overlapping the window, by start, into a
  * new array *OUT (the caller frees). Tasks longer than c->max_task_us are
  * clipped (counted in *CLAMPED); when DISCARDED is given, invalid ones are
  * counted there by reason (they stay in the list, marked). */
-tc_err tc_ktasks_of(const tc_kctx *c, const tc_kthread *t, tc_ktop **out, size_t *n,
+tc_err tc__ktasks_of(const tc_kctx *c, const tc_kthread *t, tc_ktop **out, size_t *n,
                     uint32_t *clamped, uint32_t discarded[TC_INVALID_COUNT_]);
 
 /* Long tasks among TOPS (bounded, valid, >= 50 ms), counted whole, their
  * blocking time from the part inside the window. On TC_OK *tasks is a new
  * array of *count (the caller frees; NULL allowed for none wanted) and, when
  * DURS is given, *durs their durations in ms. */
-tc_err tc_klong_of(const tc_kctx *c, const tc_ktop *tops, size_t n, uint32_t *count,
+tc_err tc__klong_of(const tc_kctx *c, const tc_ktop *tops, size_t n, uint32_t *count,
                    double *tbt_ms, uint32_t *unbounded, tc_long_task **tasks, double **durs);
 
 /* The main thread of process PID (its CrRendererMain, else CrBrowserMain, the
  * lowest tid when a name repeats), or NULL. */
-tc_kthread *tc_kmain_thread_of(tc_kernels *k, int64_t pid);
+tc_kthread *tc__kmain_thread_of(tc_kernels *k, int64_t pid);
 
 /* Whether document event A comes before B: earlier ts, then lower pid, then
  * frame id, so that file order never decides. */
-int tc_kdoc_before(const tc_kdoc *a, const tc_kdoc *b);
+int tc__kdoc_before(const tc_kdoc *a, const tc_kdoc *b);
 
 /* Whether URL is a web document (http:, https:, file:) or a browser page
  * (chrome:, devtools:, ...). */
-int tc_kurl_is_web(const char *url);
-int tc_kurl_is_browser(const char *url);
+int tc__kurl_is_web(const char *url);
+int tc__kurl_is_browser(const char *url);
 
-tc_err tc_kmain_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
-void tc_kwindow_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
-tc_err tc_kvalid_build(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
-tc_err tc_ktasks_collect(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
-tc_err tc_klong_compute(tc_kctx *c, tc_trace_metrics *m);
-tc_err tc_kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
-tc_err tc_klag_compute(tc_kctx *c, tc_trace_metrics *m);
-tc_err tc_kframes_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
-tc_err tc_kheap_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
-tc_err tc_kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
-tc_err tc_klayout_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
-tc_err tc_krenderers_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__kmain_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+void tc__kwindow_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__kvalid_build(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__ktasks_collect(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__klong_compute(tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__kbusy_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__klag_compute(tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__kframes_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__kheap_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__klayout_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__krenderers_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
 
 #endif

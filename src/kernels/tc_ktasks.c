@@ -25,7 +25,7 @@ static int top_cmp(const void *pa, const void *pb) {
   return (int)a->unbounded - (int)b->unbounded;
 }
 
-tc_err tc_ktasks_of(const tc_kctx *c, const tc_kthread *t, tc_ktop **out, size_t *nout,
+tc_err tc__ktasks_of(const tc_kctx *c, const tc_kthread *t, tc_ktop **out, size_t *nout,
                     uint32_t *clamped, uint32_t discarded[TC_INVALID_COUNT_]) {
   *nout = 0;
   tc_ktop *v = *out = malloc((t->tasks.n + 1) * sizeof *v);
@@ -49,7 +49,7 @@ tc_err tc_ktasks_of(const tc_kctx *c, const tc_kthread *t, tc_ktop **out, size_t
     }
     v[n++] = top;
   }
-  tc_ksort(v, n, sizeof *v, top_cmp);
+  tc__ksort(v, n, sizeof *v, top_cmp);
   double end = -INFINITY;
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
@@ -60,7 +60,7 @@ tc_err tc_ktasks_of(const tc_kctx *c, const tc_kthread *t, tc_ktop **out, size_t
     int inside = top.e > top.s ? top.s < c->we && top.e > c->ws : top.s >= c->ws && top.s < c->we;
     if (!inside)
       continue;
-    top.invalid = (int8_t)tc_kvalid_reason(c, top.s, top.e);
+    top.invalid = (int8_t)tc__kvalid_reason(c, top.s, top.e);
     if (top.invalid >= 0 && discarded)
       discarded[top.invalid]++;
     v[kept++] = top;
@@ -69,7 +69,7 @@ tc_err tc_ktasks_of(const tc_kctx *c, const tc_kthread *t, tc_ktop **out, size_t
   return TC_OK;
 }
 
-tc_err tc_ktasks_collect(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__ktasks_collect(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   (void)k;
   size_t total = 0;
   for (size_t i = 0; i < c->nthreads; i++)
@@ -81,7 +81,7 @@ tc_err tc_ktasks_collect(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   for (size_t i = 0; i < c->nthreads; i++) {
     tc_ktop *tops;
     size_t n;
-    tc_err e = tc_ktasks_of(c, c->threads[i], &tops, &n, &m->clamped_tasks,
+    tc_err e = tc__ktasks_of(c, c->threads[i], &tops, &n, &m->clamped_tasks,
                             m->discarded[TC_SAMPLE_TASK]);
     if (e)
       return e;
@@ -89,11 +89,11 @@ tc_err tc_ktasks_collect(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
       c->tops[c->ntops++] = tops[j];
     free(tops);
   }
-  tc_ksort(c->tops, c->ntops, sizeof *c->tops, top_cmp);
+  tc__ksort(c->tops, c->ntops, sizeof *c->tops, top_cmp);
   return TC_OK;
 }
 
-tc_err tc_klong_of(const tc_kctx *c, const tc_ktop *tops, size_t ntops, uint32_t *count,
+tc_err tc__klong_of(const tc_kctx *c, const tc_ktop *tops, size_t ntops, uint32_t *count,
                    double *tbt_ms, uint32_t *unbounded, tc_long_task **tasks, double **durs) {
   size_t n = 0;
   for (size_t i = 0; i < ntops; i++) {
@@ -123,7 +123,7 @@ tc_err tc_klong_of(const tc_kctx *c, const tc_ktop *tops, size_t ntops, uint32_t
     lt[(*count)++] =
         (tc_long_task){.start_us = t->s, .dur_us = t->e - t->s, .clipped = t->s < c->ws || t->e > c->we};
   }
-  *tbt_ms = tc_kround(tbt_us / 1e3);
+  *tbt_ms = tc__kround(tbt_us / 1e3);
   if (durs)
     *durs = dur;
   else
@@ -133,18 +133,18 @@ tc_err tc_klong_of(const tc_kctx *c, const tc_ktop *tops, size_t ntops, uint32_t
 
 /* Step 4c. Each long task counts whole; its blocking time is taken from the
  * part inside the window, as Lighthouse's TBT clips to its range. */
-tc_err tc_klong_compute(tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__klong_compute(tc_kctx *c, tc_trace_metrics *m) {
   tc_long_metrics *l = &m->long_tasks;
   if (c->task_events == 0) {
     l->na = TC_NA_NO_TASKS;
     return TC_OK;
   }
   double *dur;
-  tc_err e = tc_klong_of(c, c->tops, c->ntops, &l->count, &l->tbt_ms, &l->unbounded, &l->tasks,
+  tc_err e = tc__klong_of(c, c->tops, c->ntops, &l->count, &l->tbt_ms, &l->unbounded, &l->tasks,
                          &dur);
   if (e)
     return e;
-  tc_ksummary(dur, l->count, &l->mean_ms, &l->p50_ms, &l->p95_ms, &l->max_ms);
+  tc__ksummary(dur, l->count, &l->mean_ms, &l->p50_ms, &l->p95_ms, &l->max_ms);
   free(dur);
   return TC_OK;
 }

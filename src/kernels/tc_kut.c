@@ -1,4 +1,4 @@
-/* Step 5c: user timing (harness 5.7).
+/* Step 5c: user timing.
  *
  * Measures are async begin/end pairs on blink.user_timing in the main
  * renderer(s), paired on (pid, name, id) in file order, the innermost open
@@ -44,7 +44,7 @@ static int unclosed_cmp(const void *pa, const void *pb) {
 }
 
 static int in_window(const tc_kctx *c, int64_t pid, double ts) {
-  return tc_kctx_is_main_pid(c, pid) && ts >= c->ws && ts <= c->we;
+  return tc__kctx_is_main_pid(c, pid) && ts >= c->ws && ts <= c->we;
 }
 
 /* Adds COUNT unclosed NAME to U, merging repeats later. */
@@ -63,7 +63,7 @@ static tc_err pair_measures(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m, name
                             size_t *nout, size_t *cap) {
   tc_kasync *v = k->async.v;
   size_t n = k->async.n;
-  tc_ksort(v, n, sizeof *v, async_cmp);
+  tc__ksort(v, n, sizeof *v, async_cmp);
   size_t *open = malloc((n + 1) * sizeof *open);
   if (!open)
     return TC_E_NOMEM;
@@ -83,7 +83,7 @@ static tc_err pair_measures(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m, name
         m->discarded[TC_SAMPLE_MEASURE][TC_INVALID_CLOCK_BACKWARDS]++;
         continue;
       }
-      int r = tc_kvalid_reason(c, b->ts, v[j].ts);
+      int r = tc__kvalid_reason(c, b->ts, v[j].ts);
       if (r >= 0) {
         m->discarded[TC_SAMPLE_MEASURE][r]++;
         continue;
@@ -133,7 +133,7 @@ static tc_err unclosed_marks(tc_kernels *k, tc_kctx *c, tc_ut_metrics *u, size_t
   return TC_OK;
 }
 
-tc_err tc_kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   tc_ut_metrics *u = &m->user_timing;
   named *ms = malloc((k->async.n + 1) * sizeof *ms);
   if (!ms)
@@ -146,7 +146,7 @@ tc_err tc_kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     free(ms);
     return e;
   }
-  tc_ksort(u->unclosed, u->nunclosed, sizeof *u->unclosed, unclosed_cmp);
+  tc__ksort(u->unclosed, u->nunclosed, sizeof *u->unclosed, unclosed_cmp);
   size_t merged = 0;
   for (size_t i = 0; i < u->nunclosed; i++) {
     if (merged && strcmp(u->unclosed[merged - 1].name, u->unclosed[i].name) == 0) {
@@ -158,7 +158,7 @@ tc_err tc_kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   }
   u->nunclosed = (uint32_t)merged;
 
-  tc_ksort(ms, n, sizeof *ms, named_cmp);
+  tc__ksort(ms, n, sizeof *ms, named_cmp);
   size_t groups = 0;
   for (size_t i = 0; i < n; i++)
     groups += i == 0 || strcmp(ms[i].name, ms[i - 1].name) != 0;
@@ -183,7 +183,7 @@ tc_err tc_kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     }
     u->nmeasures++;
     g->count = (uint32_t)(j - i);
-    tc_ksummary(vals, j - i, &g->mean_ms, &g->p50_ms, &g->p95_ms, &g->max_ms);
+    tc__ksummary(vals, j - i, &g->mean_ms, &g->p50_ms, &g->p95_ms, &g->max_ms);
     i = j;
   }
   if (u->nmeasures == 0)

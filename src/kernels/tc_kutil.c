@@ -5,12 +5,12 @@
 
 #include "kernels/tc_kstate.h"
 
-void tc_ksort(void *v, size_t n, size_t elsz, int (*cmp)(const void *, const void *)) {
+void tc__ksort(void *v, size_t n, size_t elsz, int (*cmp)(const void *, const void *)) {
   if (n > 1)
     qsort(v, n, elsz, cmp);
 }
 
-char *tc_kdup(const char *s, int *nomem) {
+char *tc__kdup(const char *s, int *nomem) {
   if (!s)
     return NULL;
   char *d = strdup(s);
@@ -28,10 +28,10 @@ static int span_cmp(const void *pa, const void *pb) {
   return 0;
 }
 
-size_t tc_kspans_union(tc_kspan *v, size_t n) {
+size_t tc__kspans_union(tc_kspan *v, size_t n) {
   if (n == 0)
     return 0;
-  tc_ksort(v, n, sizeof *v, span_cmp);
+  tc__ksort(v, n, sizeof *v, span_cmp);
   size_t out = 0;
   for (size_t i = 1; i < n; i++) {
     if (v[i].s <= v[out].e) {
@@ -44,7 +44,7 @@ size_t tc_kspans_union(tc_kspan *v, size_t n) {
   return out + 1;
 }
 
-size_t tc_kspans_first_ending(const tc_kspan *v, size_t n, double x) {
+size_t tc__kspans_first_ending(const tc_kspan *v, size_t n, double x) {
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -56,9 +56,9 @@ size_t tc_kspans_first_ending(const tc_kspan *v, size_t n, double x) {
   return lo;
 }
 
-double tc_kspans_cover(const tc_kspan *v, size_t n, double s, double e) {
+double tc__kspans_cover(const tc_kspan *v, size_t n, double s, double e) {
   double sum = 0;
-  for (size_t i = tc_kspans_first_ending(v, n, s); i < n && v[i].s < e; i++) {
+  for (size_t i = tc__kspans_first_ending(v, n, s); i < n && v[i].s < e; i++) {
     double a = v[i].s > s ? v[i].s : s;
     double b = v[i].e < e ? v[i].e : e;
     if (b > a)
@@ -67,8 +67,8 @@ double tc_kspans_cover(const tc_kspan *v, size_t n, double s, double e) {
   return sum;
 }
 
-int tc_kspans_meet(const tc_kspan *v, size_t n, double s, double e) {
-  for (size_t i = tc_kspans_first_ending(v, n, s); i < n && v[i].s <= e; i++) {
+int tc__kspans_meet(const tc_kspan *v, size_t n, double s, double e) {
+  for (size_t i = tc__kspans_first_ending(v, n, s); i < n && v[i].s <= e; i++) {
     if (v[i].e > v[i].s) {
       if (v[i].s < e && s < v[i].e)
         return 1;
@@ -79,7 +79,7 @@ int tc_kspans_meet(const tc_kspan *v, size_t n, double s, double e) {
   return 0;
 }
 
-double tc_kquantile(const double *sorted, size_t n, double q) {
+double tc__kquantile(const double *sorted, size_t n, double q) {
   if (n == 0)
     return NAN;
   size_t rank = (size_t)ceil(q * (double)n);
@@ -95,23 +95,23 @@ static int dbl_cmp(const void *pa, const void *pb) {
   return (a > b) - (a < b);
 }
 
-void tc_ksummary(double *v, size_t n, double *mean, double *p50, double *p95,
+void tc__ksummary(double *v, size_t n, double *mean, double *p50, double *p95,
                  double *max) {
   if (n == 0) {
     *mean = *p50 = *p95 = *max = NAN;
     return;
   }
-  tc_ksort(v, n, sizeof *v, dbl_cmp);
+  tc__ksort(v, n, sizeof *v, dbl_cmp);
   double sum = 0;
   for (size_t i = 0; i < n; i++)
     sum += v[i];
-  *mean = tc_kround(sum / (double)n);
-  *p50 = n >= tc_min_samples(0.5) ? tc_kround(tc_kquantile(v, n, 0.5)) : NAN;
-  *p95 = n >= tc_min_samples(0.95) ? tc_kround(tc_kquantile(v, n, 0.95)) : NAN;
-  *max = tc_kround(v[n - 1]);
+  *mean = tc__kround(sum / (double)n);
+  *p50 = n >= tc_min_samples(0.5) ? tc__kround(tc__kquantile(v, n, 0.5)) : NAN;
+  *p95 = n >= tc_min_samples(0.95) ? tc__kround(tc__kquantile(v, n, 0.95)) : NAN;
+  *max = tc__kround(v[n - 1]);
 }
 
-double tc_kround(double v) {
+double tc__kround(double v) {
   if (!isfinite(v))
     return v;
   double r = round(v * 1e6) / 1e6;

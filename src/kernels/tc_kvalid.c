@@ -36,7 +36,7 @@ static tc_err stretches(const tc_kctx *c, tc_kswitch *sw, size_t n, int per_pid,
                         tc_kspan **out, size_t *nout) {
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
-    if (per_pid && !tc_kctx_is_main_pid(c, sw[i].pid))
+    if (per_pid && !tc__kctx_is_main_pid(c, sw[i].pid))
       continue;
     sw[kept] = sw[i];
     if (!per_pid)
@@ -44,7 +44,7 @@ static tc_err stretches(const tc_kctx *c, tc_kswitch *sw, size_t n, int per_pid,
     kept++;
   }
   n = kept;
-  tc_ksort(sw, n, sizeof *sw, switch_cmp);
+  tc__ksort(sw, n, sizeof *sw, switch_cmp);
   tc_kspan *v = malloc((2 * n + 1) * sizeof *v);
   if (!v)
     return TC_E_NOMEM;
@@ -82,7 +82,7 @@ static tc_err stretches(const tc_kctx *c, tc_kswitch *sw, size_t n, int per_pid,
     v[kept++] = s;
   }
   *out = v;
-  *nout = tc_kspans_union(v, kept);
+  *nout = tc__kspans_union(v, kept);
   return TC_OK;
 }
 
@@ -105,7 +105,7 @@ static tc_err clock_jumps(tc_kctx *c, tc_trace_metrics *m, tc_kspan **out, size_
       const tc_ktask *t = &c->threads[i]->tasks.v[j];
       busy[n++] = (tc_kspan){t->s, t->e > t->s && !(t->flags & TC_KTASK_OPEN) ? t->e : t->s};
     }
-  n = tc_kspans_union(busy, n);
+  n = tc__kspans_union(busy, n);
   size_t ngaps = 0;
   double prev = c->ws;
   for (size_t i = 0; i < n; i++) {
@@ -134,7 +134,7 @@ static tc_err clock_jumps(tc_kctx *c, tc_trace_metrics *m, tc_kspan **out, size_
   return TC_OK;
 }
 
-tc_err tc_kvalid_build(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+tc_err tc__kvalid_build(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   tc_err e = clock_jumps(c, m, &c->invalid[TC_INVALID_CLOCK_JUMP], &c->ninvalid[TC_INVALID_CLOCK_JUMP]);
   if (e)
     return e;
@@ -159,16 +159,16 @@ tc_err tc_kvalid_build(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   for (int r = 0; r < TC_INVALID_CLOCK_BACKWARDS; r++)
     for (size_t i = 0; i < c->ninvalid[r]; i++)
       c->invalid_all[total++] = c->invalid[r][i];
-  c->ninvalid_all = tc_kspans_union(c->invalid_all, total);
+  c->ninvalid_all = tc__kspans_union(c->invalid_all, total);
   double *ms[TC_INVALID_CLOCK_BACKWARDS] = {&m->hidden_ms, &m->suspended_ms, &m->clock_jump_ms};
   for (int r = 0; r < TC_INVALID_CLOCK_BACKWARDS; r++)
-    *ms[r] = tc_kround(tc_kspans_cover(c->invalid[r], c->ninvalid[r], c->ws, c->we) / 1e3);
+    *ms[r] = tc__kround(tc__kspans_cover(c->invalid[r], c->ninvalid[r], c->ws, c->we) / 1e3);
   return TC_OK;
 }
 
-int tc_kvalid_reason(const tc_kctx *c, double s, double e) {
+int tc__kvalid_reason(const tc_kctx *c, double s, double e) {
   for (int r = 0; r < TC_INVALID_CLOCK_BACKWARDS; r++)
-    if (tc_kspans_meet(c->invalid[r], c->ninvalid[r], s, e))
+    if (tc__kspans_meet(c->invalid[r], c->ninvalid[r], s, e))
       return r;
   return -1;
 }

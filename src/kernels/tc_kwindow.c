@@ -8,24 +8,24 @@
 
 #include "kernels/tc_ksteps.h"
 
-int tc_kctx_is_main_pid(const tc_kctx *c, int64_t pid) {
+int tc__kctx_is_main_pid(const tc_kctx *c, int64_t pid) {
   for (size_t i = 0; i < c->nthreads; i++)
     if (c->threads[i]->pid == pid)
       return 1;
   return 0;
 }
 
-size_t tc_kbuckets(const tc_kctx *c) {
+size_t tc__kbuckets(const tc_kctx *c) {
   double n = ceil((c->we - c->ws) / c->bucket_us);
   if (!(n >= 1))
     return 0;
   return n > (double)c->max_buckets ? c->max_buckets : (size_t)n;
 }
 
-void tc_kbucket(const tc_kctx *c, size_t i, double *s, double *e) {
+void tc__kbucket(const tc_kctx *c, size_t i, double *s, double *e) {
   *s = c->ws + (double)i * c->bucket_us;
   *e = c->ws + (double)(i + 1) * c->bucket_us;
-  if (*e > c->we || i + 1 == tc_kbuckets(c))
+  if (*e > c->we || i + 1 == tc__kbuckets(c))
     *e = c->we;
 }
 
@@ -36,7 +36,7 @@ static int mark_ts(const tc_kernels *k, const tc_kctx *c, const char *name, doub
   int found = 0;
   for (size_t i = 0; i < k->marks.n; i++) {
     const tc_kmark *mk = &k->marks.v[i];
-    if (strcmp(mk->name, name) != 0 || !tc_kctx_is_main_pid(c, mk->pid) || mk->ts < after)
+    if (strcmp(mk->name, name) != 0 || !tc__kctx_is_main_pid(c, mk->pid) || mk->ts < after)
       continue;
     if (!found || mk->ts < *ts)
       *ts = mk->ts;
@@ -45,7 +45,7 @@ static int mark_ts(const tc_kernels *k, const tc_kctx *c, const char *name, doub
   return found;
 }
 
-void tc_kwindow_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
+void tc__kwindow_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
   int spans = 0;
   double ws = 0, we = 0;
   for (size_t i = 0; i < c->nthreads; i++) {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pipeline/tc_state.h"
 #include "report/tc_outfile.h"
 
 /* ---- the writers: one row per output file, run in this order ---- */
@@ -142,8 +143,8 @@ static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, co
       .census = &o->run.census,
       .traces = o->run.traces,
       .totals = &o->run.totals,
-      .job = opts->job,
-      .manifest = opts->manifest,
+      .job = o->merged_job ? o->merged_job : opts->job,
+      .manifest = o->merged_manifest ? o->merged_manifest : opts->manifest,
       .devtools = o->have_devtools ? &o->devtools : NULL,
       .schema_path = o->schema_path,
       .schema_generator = o->schema ? tc_schema_generator(o->schema) : NULL,
@@ -162,16 +163,50 @@ static tc_err reached(tc_census_outcome *o, const tc_census_hooks *h, tc_census_
   return e;
 }
 
+/* The set's begin, commit and abort: the caller's, else tc_outset_*. */
+typedef struct {
+  tc_err (*begin)(const char *, tc_outset **, tc_outset_why *);
+  tc_err (*commit)(tc_outset *, tc_outset_why *);
+  void (*abort)(tc_outset *);
+} set_ops;
+
+static set_ops ops_of(const tc_census_hooks *h) {
+  return (set_ops){h->set_begin ? h->set_begin : tc_outset_begin,
+                   h->set_commit ? h->set_commit : tc_outset_commit,
+                   h->set_abort ? h->set_abort : tc_outset_abort};
+}
+
+static tc_err begin_set(const set_ops *ops, const tc_census_opts *opts, const tc_census_hooks *h,
+                        tc_census_outcome *o, tc_outset **set) {
+  *set = NULL;
+  tc_err e = ops->begin(opts->outdir, set, &o->set_why);
+  if (!e)
+    o->recovered = tc_outset_recovered(*set);
+  return reached(o, h, TC_STAGE_OUTSET, e);
+}
+
+/* The writers, then the commit, which frees the set whether it succeeds or
+ * not; on a failed write the set is aborted. */
+static tc_err write_and_commit(const set_ops *ops, const tc_census_opts *opts,
+                               const tc_census_hooks *h, tc_census_outcome *o, tc_outset *set) {
+  if (reached(o, h, TC_STAGE_WRITE, write_outputs(opts, o, tc_outset_dir(set)))) {
+    ops->abort(set);
+    return o->err;
+  }
+  return reached(o, h, TC_STAGE_COMMIT, ops->commit(set, &o->set_why));
+}
+
+static tc_err begin_state(const tc_census_opts *opts, tc_census_outcome *o) {
+  return tc_state_begin(opts->run.state_dir, &o->corpus, &opts->run, opts->manifest, opts->job,
+                        &o->state_why);
+}
+
 tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hooks,
                          tc_census_outcome *o) {
   memset(o, 0, sizeof *o);
   static const tc_census_hooks none;
   const tc_census_hooks *h = hooks ? hooks : &none;
-  tc_err (*set_begin)(const char *, tc_outset **, tc_outset_why *) =
-      h->set_begin ? h->set_begin : tc_outset_begin;
-  tc_err (*set_commit)(tc_outset *, tc_outset_why *) = h->set_commit ? h->set_commit
-                                                                     : tc_outset_commit;
-  void (*set_abort)(tc_outset *) = h->set_abort ? h->set_abort : tc_outset_abort;
+  set_ops ops = ops_of(h);
 
   if (reached(o, h, TC_STAGE_OPTIONS, tc_run_opts_check(&opts->run, o->why, sizeof o->why)) ||
       reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) ||
@@ -179,25 +214,44 @@ tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hook
       reached(o, h, TC_STAGE_INPUTS, check_inputs(opts, o)))
     return o->err;
   tc_outset *set = NULL;
-  tc_err e = set_begin(opts->outdir, &set, &o->set_why);
-  if (!e)
-    o->recovered = tc_outset_recovered(set);
-  if (reached(o, h, TC_STAGE_OUTSET, e))
+  if (!opts->state_only && begin_set(&ops, opts, h, o, &set))
     return o->err;
   if (!reached(o, h, TC_STAGE_CORPUS, scan_corpus(opts, o)) &&
-      !reached(o, h, TC_STAGE_RUN, tc_run(&o->corpus, &opts->run, &o->run)) &&
-      !reached(o, h, TC_STAGE_WRITE, write_outputs(opts, o, tc_outset_dir(set)))) {
-    /* commit frees the set whether it succeeds or not */
-    return reached(o, h, TC_STAGE_COMMIT, set_commit(set, &o->set_why));
+      !(opts->run.state_dir && reached(o, h, TC_STAGE_STATE, begin_state(opts, o))) &&
+      !reached(o, h, TC_STAGE_RUN, tc_run(&o->corpus, &opts->run, &o->run))) {
+    if (opts->state_only)
+      return TC_OK;
+    return write_and_commit(&ops, opts, h, o, set);
   }
-  set_abort(set);
+  if (set)
+    ops.abort(set);
   return o->err;
+}
+
+tc_err tc_census_merge_run(const tc_census_opts *opts, const tc_census_hooks *hooks,
+                           tc_census_outcome *o) {
+  memset(o, 0, sizeof *o);
+  static const tc_census_hooks none;
+  const tc_census_hooks *h = hooks ? hooks : &none;
+  set_ops ops = ops_of(h);
+  tc_outset *set;
+  if (reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) || begin_set(&ops, opts, h, o, &set))
+    return o->err;
+  if (reached(o, h, TC_STAGE_MERGE,
+              tc_merge_states(opts->inputs, opts->ninputs, &o->corpus, &o->run,
+                              &o->merged_manifest, &o->merged_job, &o->merge))) {
+    ops.abort(set);
+    return o->err;
+  }
+  /* What the shards' scans skipped, as a one-machine run counts it. */
+  o->unreadable = (int)o->corpus.nskipped;
+  return write_and_commit(&ops, opts, h, o, set);
 }
 
 int tc_census_note_is_missing_input(const tc_census_outcome *o, const tc_census_opts *opts,
                                     uint32_t i) {
   const char *path = o->corpus.skipped[i].path;
-  for (int k = 0; k < opts->ninputs; k++)
+  for (int k = 0; o->input_errno && k < opts->ninputs; k++)
     if (o->input_errno[k] && strcmp(opts->inputs[k], path) == 0)
       return 1;
   return 0;
@@ -216,5 +270,8 @@ void tc_census_outcome_free(tc_census_outcome *o) {
   tc_corpus_free(&o->corpus);
   free(o->input_errno);
   tc_schema_free(o->schema);
+  free(o->merge.missing);
+  free(o->merged_manifest);
+  free(o->merged_job);
   memset(o, 0, sizeof *o);
 }

@@ -13,12 +13,20 @@
  * its previous outputs).
  *
  * The writers are one table in tc_census_job.c, run in its order into the
- * staging folder of the output set; a new output file is one more row. */
+ * staging folder of the output set; a new output file is one more row.
+ *
+ * With partial state (run.state_dir) the job writes the state folder's
+ * shard record once the corpus is scanned (TC_STAGE_STATE), and a shard
+ * (state_only) stops after the run: it has no output set and no writers.
+ * tc_census_merge_run is the same job with the shards' state folders in
+ * place of the scan and the run (TC_STAGE_MERGE), so a merge writes its
+ * outputs with the very writers a census uses. */
 #ifndef TC_CENSUS_JOB_H
 #define TC_CENSUS_JOB_H
 
 #include "census/tc_schema.h"
 #include "io/tc_corpus.h"
+#include "pipeline/tc_merge.h"
 #include "pipeline/tc_run.h"
 #include "reduce/tc_devtools.h"
 #include "report/tc_census_report.h"
@@ -40,6 +48,7 @@ typedef struct {
   const char *outdir;
   const char *job;           /* the job file named in run.json, or NULL */
   tc_run_opts run;
+  int state_only;            /* a shard (--shard): only run.state_dir is written */
 } tc_census_opts;
 
 typedef enum {
@@ -52,6 +61,8 @@ typedef enum {
   TC_STAGE_RUN,      /* tc_run done */
   TC_STAGE_WRITE,    /* DevTools view, metrics reduction, every writer (failed_file, errnum) */
   TC_STAGE_COMMIT,   /* the set swapped in (set_why) */
+  TC_STAGE_STATE,    /* the state folder's shard record written (state_why); after CORPUS */
+  TC_STAGE_MERGE,    /* merge: the shards' partials read and folded (merge); after OUTSET */
 } tc_census_stage;
 
 /* What the job did, for the caller to print from. The job owns every
@@ -84,6 +95,10 @@ typedef struct {
   tc_metrics_reduction *metrics; /* what the metrics writers read; NULL with no_metrics */
 
   const char *failed_file;  /* the output file a failed write was on (static) */
+
+  tc_state_why state_why;   /* TC_STAGE_STATE's failure */
+  tc_merge_why merge;       /* TC_STAGE_MERGE's failure */
+  char *merged_manifest, *merged_job; /* merge: the shards' manifest and job paths */
 } tc_census_outcome;
 
 /* Callbacks; every member may be NULL. */
@@ -102,6 +117,11 @@ typedef struct {
  * tc_census_outcome_free whatever it returns. */
 tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hooks,
                          tc_census_outcome *out);
+
+/* Merges the state folders OPTS->inputs into OPTS->outdir (tracecensus
+ * merge; manifest, job and run are taken from the shards' records). */
+tc_err tc_census_merge_run(const tc_census_opts *opts, const tc_census_hooks *hooks,
+                           tc_census_outcome *out);
 
 void tc_census_outcome_free(tc_census_outcome *o);
 

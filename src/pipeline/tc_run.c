@@ -13,7 +13,11 @@
 #include "pipeline/tc_route.h"
 #include "pipeline/tc_seq.h"
 #include "json/tc_parser.h"
+#include "pipeline/tc_partial.h"
+#include "pipeline/tc_state.h"
 #include "pool/tc_pool.h"
+#include "reduce/tc_site_census.h"
+#include "util/tc_time.h"
 
 #define TC_DEFAULT_CHUNK (1u << 20)
 #define TC_READ_BYTES (1u << 20)
@@ -36,26 +40,51 @@ typedef struct {
   worker_ctx *workers;
   unsigned nw;
   tc_trace_status *status;
-  tc_metrics_set *metrics; /* thread-safe adds */
-  worker_clock *clocks;    /* by worker; NULL unless time_stages */
+  tc_trace_metrics **tmetrics; /* by trace, until its site is folded */
+  uint8_t *done;               /* by trace: 1 finalized (read after tc_pool_wait), 2 folded */
+  tc_metrics_set *metrics;
+  tc_census_fold *fold;
+  char *settings;              /* tc_partial_settings, with a state folder */
+  worker_clock *clocks;        /* by worker; NULL unless time_stages */
+  uint64_t merge_ns;           /* the main thread's, likewise */
 } run_ctx;
 
+/* One chunk's ordered results, from its parse to its fold.
+ *
+ * Hand-off: chunk K owns ring[K % inflight]. Its chunk task fills seq
+ * without the lock (no one else touches the slot: the reader spawns chunk K
+ * only once chunk K - inflight is folded, see throttle), then sets ready
+ * under mu. The folder reads ready under mu, folds and frees seq without
+ * it, and clears ready and advances `folded` under mu; the lock's
+ * release/acquire orders each side's writes of seq before the other's
+ * reads. */
 typedef struct {
   tc_seq seq;
-  int ready; /* parsed, waiting to be folded */
+  int ready; /* parsed, waiting to be folded; under mu */
 } slot;
 
+/* One trace being read, parsed and folded.
+ *
+ * mu guards the counters and flags below and status[idx] while the trace is
+ * open: every chunk task and the reader write status[idx] only under it
+ * (read_trace hands its stream error back to trace_task, which stores it
+ * under mu). pairing and kernels belong to whichever worker is folding
+ * (`folding`, taken and released under mu, admits one folder at a time, and
+ * the lock orders one folder's work before the next's). Once the last
+ * chunk is folded and the reader is done (`finished`, set under mu), the
+ * worker that saw it owns the job and status[idx] alone: it finalizes and
+ * frees without the lock. */
 typedef struct {
   run_ctx *run;
   uint32_t idx;
-  pthread_mutex_t mu;   /* guards everything below, and status[idx] */
+  pthread_mutex_t mu;
   pthread_cond_t cv;    /* signalled when a chunk is folded */
-  uint64_t spawned;     /* chunks handed to the pool */
+  uint64_t spawned;     /* chunks handed to the pool (only the reader adds) */
   uint64_t folded;      /* chunks folded, in order */
   int reading_done, folding, finished;
   slot *ring;           /* chunk seq % inflight */
   unsigned inflight;
-  tc_pairing *pairing;  /* touched only by the folding worker */
+  tc_pairing *pairing;  /* the folder's, see above */
   tc_kernels *kernels;  /* likewise; NULL with no_metrics */
 } trace_job;
 
@@ -134,9 +163,12 @@ static tc_err finish_kernels(trace_job *t) {
   tc_trace_metrics *m;
   tc_err e = st->fatal ? tc_metrics_unreadable(&ref, tc_strerror(st->fatal), &m)
                        : tc_kernels_finish(t->kernels, &ref, &m);
-  return e ? e : tc_metrics_set_add(r->metrics, m);
+  if (!e)
+    r->tmetrics[t->idx] = m;
+  return e;
 }
 
+/* By the worker that owns the finished job (see trace_job): no lock. */
 static void finalize_trace(trace_job *t, unsigned worker) {
   run_ctx *r = t->run;
   uint64_t t0 = clock_start(r);
@@ -147,6 +179,7 @@ static void finalize_trace(trace_job *t, unsigned worker) {
   if (e && !r->status[t->idx].fatal)
     r->status[t->idx].fatal = e;
   clock_stop(r, worker, TC_CLOCK_KERNELS, t0);
+  r->done[t->idx] = 1;
   if (r->opts.progress)
     atomic_fetch_add(&r->opts.progress->traces_done, 1);
 }
@@ -263,22 +296,21 @@ static void chunk_task(void *arg, unsigned worker) {
   }
 }
 
-/* Blocks until fewer than `inflight` chunks are unfolded, running other pool
- * work meanwhile. */
+/* Blocks until fewer than `inflight` chunks are unfolded, running chunk
+ * tasks (of any trace) meanwhile. Only spawned tasks, never a submitted
+ * trace task: a trace nested here would keep this trace's stream, chunker
+ * and buffers open while it reads the whole of its own file, and could nest
+ * again, one level per trace. A chunk task never waits, so the nesting is
+ * one task deep. The reader is the only spawner of its trace, so what it
+ * sees here still holds when spawn_chunk counts the chunk. */
 static void throttle(trace_job *t, unsigned worker) {
   pthread_mutex_lock(&t->mu);
   while (t->spawned - t->folded >= t->inflight) {
     pthread_mutex_unlock(&t->mu);
-    int helped = tc_pool_help(t->run->pool, worker);
+    int helped = tc_pool_help_spawned(t->run->pool, worker);
     pthread_mutex_lock(&t->mu);
     if (!helped && t->spawned - t->folded >= t->inflight) {
-      struct timespec ts;
-      clock_gettime(CLOCK_REALTIME, &ts);
-      ts.tv_nsec += 1000000;
-      if (ts.tv_nsec >= 1000000000) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000;
-      }
+      struct timespec ts = tc_deadline_ms(1);
       pthread_cond_timedwait(&t->cv, &t->mu, &ts);
     }
   }
@@ -320,9 +352,15 @@ static void copy_shape(tc_trace_status *st, const tc_chunker *ch) {
     st->shape.metadata.len = 0;
 }
 
+/* How the stream ended, for trace_task to store under mu. */
+typedef struct {
+  tc_err err;      /* the stream ended badly (truncated, corrupt), or TC_OK */
+  uint64_t offset; /* decompressed offset where it did */
+} stream_end;
+
 /* Reads the whole stream through the chunker, spawning chunks. */
 static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker *ch, char *buf,
-                         tc_trace_status *st) {
+                         stream_end *st) {
   run_ctx *r = t->run;
   tc_progress *prog = r->opts.progress;
   uint64_t in_before = 0;
@@ -348,8 +386,8 @@ static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker
         return fe;
     }
     if (se) {
-      st->stream_err = se;
-      st->stream_offset = tc_stream_out_bytes(s);
+      st->err = se;
+      st->offset = tc_stream_out_bytes(s);
       break;
     }
     if (got == 0)
@@ -363,9 +401,9 @@ static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker
     return fatal;
   /* A stream that failed before its first byte of JSON is not an empty
    * trace: the stream's error is why nothing was read. */
-  if (fe == TC_E_EMPTY_TRACE && st->stream_err) {
-    fe = st->stream_err;
-    st->stream_err = TC_OK;
+  if (fe == TC_E_EMPTY_TRACE && st->err) {
+    fe = st->err;
+    st->err = TC_OK;
   }
   return fe;
 }
@@ -374,21 +412,29 @@ static void trace_task(void *arg, unsigned worker) {
   trace_job *t = arg;
   run_ctx *r = t->run;
   const tc_trace *tr = &r->corpus->traces[t->idx];
+  if (r->opts.stop && atomic_load(r->opts.stop)) {
+    /* Interrupted: the trace is left for the next run. */
+    trace_job_free(t);
+    return;
+  }
   tc_stream *s = NULL;
   tc_chunker *ch = NULL;
   char *buf = NULL;
+  stream_end end = {TC_OK, 0};
   /* The corpus listed a regular file; it may have become a FIFO since. */
   tc_err e = tc_stream_open_regular(tr->path, &s);
   tc_err fatal = e;
   if (!e) {
     ch = tc_chunker_create(r->opts.chunk_bytes, TC_MAX_EVENT);
     buf = malloc(TC_READ_BYTES);
-    fatal = ch && buf ? read_trace(t, worker, s, ch, buf, &r->status[t->idx]) : TC_E_NOMEM;
+    fatal = ch && buf ? read_trace(t, worker, s, ch, buf, &end) : TC_E_NOMEM;
   }
   pthread_mutex_lock(&t->mu);
   tc_trace_status *st = &r->status[t->idx];
   if (fatal && !st->fatal)
     st->fatal = fatal;
+  st->stream_err = end.err;
+  st->stream_offset = end.offset;
   if (s) {
     st->format = tc_stream_format(s);
     st->in_bytes = tc_stream_in_bytes(s);
@@ -438,12 +484,6 @@ static trace_job *trace_job_new(run_ctx *r, uint32_t idx) {
   return t;
 }
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Largest traces first, so the long ones start early; ties by index. */
 typedef struct {
   uint64_t size;
@@ -483,11 +523,195 @@ static void free_workers(run_ctx *r) {
   free(r->workers);
 }
 
+/* The site's unit out of the run: its traces' statuses (borrowed: meta
+ * stays with r->status) and metrics (owned), and its tables out of the
+ * workers, which then forget the site. */
+static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const tc_file_id *ids,
+                        tc_partial_site *p) {
+  const tc_site *s = &r->corpus->sites[site];
+  memset(p, 0, sizeof *p);
+  tc_site_census_init(&p->census);
+  p->settings = r->settings;
+  p->name = s->name;
+  p->status = s->status;
+  p->reason = s->reason;
+  p->in_manifest = s->in_manifest;
+  p->from_dir = s->from_dir;
+  p->ntraces = s->ntraces;
+  p->traces = calloc(s->ntraces ? s->ntraces : 1, sizeof *p->traces);
+  if (!p->traces)
+    return TC_E_NOMEM;
+  for (uint32_t i = 0; i < s->ntraces; i++) {
+    tc_partial_trace *t = &p->traces[i];
+    t->path = r->corpus->traces[first + i].path;
+    if (ids)
+      t->id = ids[i];
+    t->status = r->status[first + i];
+    t->metrics = r->tmetrics[first + i];
+    r->tmetrics[first + i] = NULL;
+  }
+  tc_census_worker **cw = malloc(r->nw * sizeof *cw);
+  if (!cw)
+    return TC_E_NOMEM;
+  for (unsigned i = 0; i < r->nw; i++)
+    cw[i] = r->workers[i].census;
+  tc_err e = tc_site_census_extract(cw, r->nw, site, first, &p->census);
+  for (unsigned i = 0; i < r->nw; i++)
+    tc_census_site_release(cw[i], site);
+  free(cw);
+  return e;
+}
+
+/* Frees what take_site made, not what it borrowed. */
+static void drop_taken(tc_partial_site *p) {
+  for (uint32_t i = 0; p->traces && i < p->ntraces; i++)
+    tc_trace_metrics_free(p->traces[i].metrics);
+  free(p->traces);
+  tc_site_census_free(&p->census);
+  memset(p, 0, sizeof *p);
+}
+
+/* Marks N traces from FIRST as folded: their meta is the result's. */
+static void folded(run_ctx *r, uint32_t first, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    r->done[first + i] = 2;
+}
+
+/* One batch: sites [from, to) of this run. Reused sites are read back;
+ * the rest run on the pool, then every site is folded in order. */
+typedef struct {
+  tc_partial_site unit;
+  int reused, in_run;
+  tc_file_id *ids;
+} site_slot;
+
+static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *first,
+                        site_slot *slots, tc_run_result *out) {
+  const tc_corpus *c = r->corpus;
+  tc_err e = TC_OK;
+  uint32_t ntr = 0;
+  for (uint32_t s = from; s < to && !e; s++) {
+    site_slot *sl = &slots[s - from];
+    memset(sl, 0, sizeof *sl);
+    sl->in_run = r->opts.nshards <= 1 ||
+                 tc_partial_shard_of(c->sites[s].name, r->opts.nshards) == r->opts.shard;
+    if (!sl->in_run)
+      continue;
+    out->sites_run++;
+    if (r->opts.state_dir) {
+      e = tc_state_lookup(r->opts.state_dir, c, s, r->settings, &sl->unit, &sl->reused,
+                          &out->state_why);
+      if (e || sl->reused)
+        continue;
+      /* The identity of what is about to be read, taken before reading. */
+      sl->ids = calloc(c->sites[s].ntraces ? c->sites[s].ntraces : 1, sizeof *sl->ids);
+      if (!sl->ids)
+        e = TC_E_NOMEM;
+      for (uint32_t i = 0; !e && i < c->sites[s].ntraces; i++)
+        tc_file_id_read(c->traces[first[s] + i].path, NULL, &sl->ids[i], NULL);
+    }
+    ntr += c->sites[s].ntraces;
+  }
+  by_size *order = calloc(ntr ? ntr : 1, sizeof *order);
+  if (!e && !order)
+    e = TC_E_NOMEM;
+  uint32_t n = 0;
+  for (uint32_t s = from; s < to && !e; s++)
+    if (slots[s - from].in_run && !slots[s - from].reused)
+      for (uint32_t i = 0; i < c->sites[s].ntraces; i++)
+        order[n++] = (by_size){c->traces[first[s] + i].size, first[s] + i};
+  qsort(order, n, sizeof *order, by_size_desc);
+  for (uint32_t i = 0; i < n && !e; i++) {
+    trace_job *t = trace_job_new(r, order[i].idx);
+    if (!t)
+      e = TC_E_NOMEM;
+    else if ((e = tc_pool_submit(r->pool, trace_task, t)))
+      trace_job_free(t);
+  }
+  tc_pool_wait(r->pool);
+  free(order);
+  uint64_t merge0 = clock_start(r);
+  for (uint32_t s = from; s < to; s++) {
+    site_slot *sl = &slots[s - from];
+    if (!e && sl->in_run) {
+      int complete = 1;
+      for (uint32_t i = 0; !sl->reused && i < c->sites[s].ntraces; i++)
+        complete &= r->done[first[s] + i] != 0;
+      if (!complete) {
+        e = TC_E_INTERRUPTED;
+      } else if (sl->reused) {
+        out->sites_reused++;
+        out->traces_reused += sl->unit.ntraces;
+        if (r->opts.progress) {
+          atomic_fetch_add(&r->opts.progress->traces_done, sl->unit.ntraces);
+          uint64_t bytes = 0;
+          for (uint32_t i = 0; i < sl->unit.ntraces; i++)
+            bytes += c->traces[first[s] + i].size;
+          atomic_fetch_add(&r->opts.progress->bytes_done, bytes);
+        }
+        e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
+                          r->status + first[s], 1);
+        folded(r, first[s], c->sites[s].ntraces);
+      } else if (!(e = take_site(r, s, first[s], sl->ids, &sl->unit))) {
+        if (r->opts.state_dir) {
+          char *path = tc_partial_site_path(r->opts.state_dir, c->sites[s].name);
+          e = path ? tc_partial_site_write(path, &sl->unit, &out->state_why) : TC_E_NOMEM;
+          free(path);
+          out->sites_saved += !e;
+        }
+        if (!e)
+          e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
+                            r->status + first[s], 0);
+        folded(r, first[s], c->sites[s].ntraces);
+      }
+    }
+    if (sl->reused)
+      tc_partial_site_free(&sl->unit);
+    else
+      drop_taken(&sl->unit);
+    free(sl->ids);
+    sl->ids = NULL;
+  }
+  if (r->clocks)
+    r->merge_ns += tc_clock_cpu_ns() - merge0;
+  return e;
+}
+
+/* Sites per batch: whole sites until 2 traces per worker. Partials are
+ * written when their batch ends, so a small batch keeps what a kill loses
+ * small, and 2 per worker keeps every worker busy (largest first) until the
+ * barrier; a big trace is cut into chunks that every worker parses. */
+static uint32_t batch_end(const tc_corpus *c, uint32_t from, unsigned nw) {
+  uint32_t want = 2 * nw, n = 0, s = from;
+  while (s < c->nsites && (s == from || n + c->sites[s].ntraces <= want))
+    n += c->sites[s++].ntraces;
+  return s;
+}
+
+static tc_err run_sites(run_ctx *r, tc_run_result *out) {
+  const tc_corpus *c = r->corpus;
+  uint32_t *first = calloc((size_t)c->nsites + 1, sizeof *first);
+  site_slot *slots = calloc(c->nsites ? c->nsites : 1, sizeof *slots);
+  tc_err e = first && slots ? TC_OK : TC_E_NOMEM;
+  for (uint32_t i = 0; !e && i < c->ntraces; i++)
+    first[c->traces[i].site + 1]++;
+  for (uint32_t s = 0; !e && s < c->nsites; s++)
+    first[s + 1] += first[s];
+  for (uint32_t s = 0; !e && s < c->nsites;) {
+    uint32_t to = batch_end(c, s, r->nw);
+    e = run_batch(r, s, to, first, slots, out);
+    s = to;
+  }
+  free(first);
+  free(slots);
+  return e;
+}
+
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out) {
   memset(out, 0, sizeof *out);
   if (tc_run_opts_check(opts, NULL, 0))
     return TC_E_USAGE;
-  double t0 = now_seconds();
+  double t0 = tc_now_seconds();
   run_ctx r;
   memset(&r, 0, sizeof r);
   r.corpus = corpus;
@@ -501,83 +725,88 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   if (!r.opts.inflight)
     r.opts.inflight = 2 * r.opts.threads + 2;
   r.nw = r.opts.threads;
-  r.status = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *r.status);
+  size_t nt = corpus->ntraces ? corpus->ntraces : 1;
+  r.status = calloc(nt, sizeof *r.status);
+  r.tmetrics = calloc(nt, sizeof *r.tmetrics);
+  r.done = calloc(nt, 1);
+  r.fold = tc_census_fold_create();
+  tc_err e = r.status && r.tmetrics && r.done && r.fold ? setup_workers(&r) : TC_E_NOMEM;
+  if (!e && r.opts.state_dir && !(r.settings = tc_partial_settings(&r.opts)))
+    e = TC_E_NOMEM;
   if (r.opts.time_stages)
     r.clocks = aligned_alloc(_Alignof(worker_clock), r.nw * sizeof *r.clocks);
   if (r.clocks)
     memset(r.clocks, 0, r.nw * sizeof *r.clocks);
-  by_size *order = calloc(corpus->ntraces ? corpus->ntraces : 1, sizeof *order);
-  tc_err e = r.status && order && (r.clocks || !r.opts.time_stages) ? setup_workers(&r)
-                                                                     : TC_E_NOMEM;
+  else if (!e && r.opts.time_stages)
+    e = TC_E_NOMEM;
   if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
     e = TC_E_NOMEM;
   if (!e && !(r.pool = tc_pool_create(r.nw)))
     e = TC_E_NOMEM;
-  if (!e) {
-    for (uint32_t i = 0; i < corpus->ntraces; i++)
-      order[i] = (by_size){corpus->traces[i].size, i};
-    qsort(order, corpus->ntraces, sizeof *order, by_size_desc);
-    for (uint32_t i = 0; i < corpus->ntraces && !e; i++) {
-      trace_job *t = trace_job_new(&r, order[i].idx);
-      if (!t)
-        e = TC_E_NOMEM;
-      else if ((e = tc_pool_submit(r.pool, trace_task, t)))
-        trace_job_free(t);
-    }
-    tc_pool_wait(r.pool);
-  }
-  /* Sites of the crawl that left no trace are n/a in the metrics, not absent. */
-  for (uint32_t i = 0; !e && r.metrics && i < corpus->nsites; i++) {
-    const tc_site *site = &corpus->sites[i];
-    if (!site->ntraces)
-      e = tc_metrics_set_add_site_without_trace(
-          r.metrics, site->name, site->reason ? site->reason : "no trace file in the corpus");
-  }
+  if (!e)
+    e = run_sites(&r, out);
   tc_pool_free(r.pool);
+  free_workers(&r);
   uint64_t merge0 = clock_start(&r);
-  if (!e) {
-    tc_census_worker **cw = malloc(r.nw * sizeof *cw);
-    if (!cw)
-      e = TC_E_NOMEM;
-    for (unsigned i = 0; cw && i < r.nw; i++)
-      cw[i] = r.workers[i].census;
-    if (!e)
-      e = tc_census_merge(cw, r.nw, corpus->nsites, &out->census);
-    free(cw);
-  }
+  if (!e)
+    e = tc_census_fold_finish(r.fold, &out->census);
+  else
+    tc_census_fold_free(r.fold);
   if (r.clocks) {
-    out->stage_ns[TC_CLOCK_MERGE] = tc_clock_cpu_ns() - merge0;
+    out->stage_ns[TC_CLOCK_MERGE] = r.merge_ns + tc_clock_cpu_ns() - merge0;
     for (unsigned i = 0; i < r.nw; i++)
       for (int k = 0; k < TC_CLOCK_COUNT; k++)
         out->stage_ns[k] += r.clocks[i].ns[k];
     free(r.clocks);
   }
-  free_workers(&r);
-  free(order);
+  for (uint32_t i = 0; r.tmetrics && i < corpus->ntraces; i++)
+    tc_trace_metrics_free(r.tmetrics[i]);
+  /* A trace whose site was not folded (an error or an interrupt stopped the
+   * run) still owns its metadata copy. */
+  for (uint32_t i = 0; r.status && r.done && i < corpus->ntraces; i++)
+    if (r.done[i] != 2) {
+      free(r.status[i].meta);
+      r.status[i].meta = NULL;
+      r.status[i].shape.metadata = (tc_str){NULL, 0};
+    }
+  free(r.tmetrics);
+  free(r.done);
+  free(r.settings);
   out->traces = r.status;
   out->metrics = r.metrics;
   out->totals.threads = r.nw;
-  out->totals.simd_kernel = tc_parser_kernel();
-  for (uint32_t i = 0; r.status && i < corpus->ntraces; i++) {
-    const tc_trace_status *st = &r.status[i];
-    out->totals.in_bytes += st->in_bytes;
-    out->totals.out_bytes += st->out_bytes;
-    out->totals.events += st->events;
-    out->totals.bad_events += st->bad_events;
-    out->totals.traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
-                               st->shape.trailing_bytes;
-  }
-  out->totals.seconds = now_seconds() - t0;
+  tc_run_sum_totals(out, corpus->ntraces);
+  out->totals.seconds = tc_now_seconds() - t0;
   if (e) {
+    tc_run_result kept = *out;
     tc_run_result_free(out, corpus->ntraces);
+    out->sites_run = kept.sites_run;
+    out->sites_reused = kept.sites_reused;
+    out->traces_reused = kept.traces_reused;
+    out->sites_saved = kept.sites_saved;
+    out->state_why = kept.state_why;
   }
   return e;
 }
 
+void tc_run_sum_totals(tc_run_result *r, uint32_t ntraces) {
+  tc_run_totals *t = &r->totals;
+  t->simd_kernel = tc_parser_kernel();
+  for (uint32_t i = 0; r->traces && i < ntraces; i++) {
+    const tc_trace_status *st = &r->traces[i];
+    t->in_bytes += st->in_bytes;
+    t->out_bytes += st->out_bytes;
+    t->events += st->events;
+    t->bad_events += st->bad_events;
+    t->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
+                             st->shape.trailing_bytes;
+  }
+}
+
 void tc_run_result_free(tc_run_result *r, uint32_t ntraces) {
-  for (uint32_t i = 0; r->traces && i < ntraces; i++)
-    free(r->traces[i].meta);
+  (void)ntraces; /* every meta is in metas: tc_state_fold interned it */
   free(r->traces);
+  tc_map_free(&r->metas);
   tc_metrics_set_free(r->metrics);
   tc_census_result_free(&r->census);
   memset(r, 0, sizeof *r);

@@ -4,7 +4,8 @@
  * first. A trace task streams its file (tc_stream), cuts the decompressed
  * bytes into chunks of whole events (tc_chunker) and spawns one task per
  * chunk, so a huge trace is parsed by every worker at once; it keeps at most
- * a fixed number of chunks in flight, helping with pool work while it waits,
+ * a fixed number of chunks in flight, running chunk tasks (never another
+ * trace) while it waits,
  * so memory stays bounded however large the trace is. A chunk task parses its
  * chunk with its worker's own simdjson parser and adds the order-free
  * statistics to its worker's census tables. What needs trace order (B/E
@@ -28,6 +29,7 @@
 #include "reduce/tc_metrics_set.h"
 #include "reduce/tc_run_facts.h"
 #include "util/tc_error.h"
+#include "util/tc_map.h"
 
 /* Counters a progress display may read while the run goes on. */
 typedef struct {
@@ -43,7 +45,24 @@ typedef struct {
   int no_metrics;        /* census only: no kernel runs (to measure their cost) */
   tc_progress *progress; /* optional */
   int time_stages;       /* fill tc_run_result.stage_ns (tc_stage_clock.h) */
+  /* Partial state (pipeline/tc_partial.h): each finished site's partial is
+   * written here at once, and a site whose partial matches (same settings,
+   * same traces by tc_file_id) is read back instead of run. NULL: none. */
+  const char *state_dir;
+  uint32_t shard, nshards; /* only shard SHARD of NSHARDS (tc_partial_shard_of); nshards <= 1: all */
+  /* Once set (by a signal handler), no further trace starts; the run ends
+   * with TC_E_INTERRUPTED after saving the sites it finished. NULL: never. */
+  const atomic_int *stop;
 } tc_run_opts;
+
+/* Where partial state failed: the file, and for a bad file the byte
+ * offset and what was wrong there; for a system error errnum. */
+typedef struct {
+  char path[4096];
+  uint64_t offset;
+  const char *reason; /* static, or NULL */
+  int errnum;
+} tc_state_why;
 
 void tc_run_opts_default(tc_run_opts *o);
 
@@ -70,17 +89,35 @@ typedef struct {
   tc_census_result census;
   tc_metrics_set *metrics; /* every trace's metrics; NULL with no_metrics */
   tc_trace_status *traces; /* parallel to corpus->traces */
+  tc_map metas;            /* each distinct metadata block once: every
+                              trace's meta points into it, so N traces with
+                              one block hold it once */
   tc_run_totals totals;
   /* With time_stages: nanoseconds per stage summed over the workers
    * (TC_CLOCK_WRITE is the writer's to add); else zeros. */
   uint64_t stage_ns[TC_CLOCK_COUNT];
+  /* Sites of this run (its shard), and of them those read back from the
+   * state folder, with their traces; sites whose partial was written. */
+  uint32_t sites_run, sites_reused, traces_reused, sites_saved;
+  tc_state_why state_why; /* with TC_E_WRITE, TC_E_OPEN, TC_E_NOT_PARTIAL,
+                             TC_E_PARTIAL_VERSION or TC_E_BAD_BINARY from state */
 } tc_run_result;
 
-/* Runs the census over CORPUS. Per-trace problems are recorded in
- * out->traces and never stop the run; only options out of their limits
- * (TC_E_USAGE, see tc_run_opts_check) or memory or thread failure return
- * an error. Free with tc_run_result_free. */
+/* Runs the census over CORPUS, a batch of whole sites at a time: a site's
+ * traces run on the pool, and once the batch is done each site's tables
+ * are taken out of the workers as one unit (reduce/tc_site_census.h),
+ * written to the state folder if there is one, and folded into the corpus
+ * tables in site order, so memory follows the batch in flight. Per-trace
+ * problems are recorded in out->traces and never stop the run; only options
+ * out of their limits (TC_E_USAGE, see tc_run_opts_check), memory or thread
+ * failure, the state folder (out->state_why says which file and where) and
+ * an interrupt (TC_E_INTERRUPTED) return an error. On an error out holds
+ * only the counts. Free with tc_run_result_free. */
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out);
+
+/* Sums R's NTRACES statuses into its totals (bytes, events, skipped
+ * events, traces with errors) and names the parser's kernel. */
+void tc_run_sum_totals(tc_run_result *r, uint32_t ntraces);
 
 void tc_run_result_free(tc_run_result *r, uint32_t ntraces);
 

@@ -166,9 +166,10 @@ static tc_task *steal_round(tc_pool *p, tc_worker *w, int *contended) {
   return NULL;
 }
 
-static tc_task *find_task(tc_pool *p, tc_worker *w, int *contended) {
+/* WITH_INJECTED: whether tasks submitted from outside may be taken. */
+static tc_task *find_task(tc_pool *p, tc_worker *w, int *contended, int with_injected) {
   tc_task *t = tc_deque_pop(w->deque);
-  if (!t)
+  if (!t && with_injected)
     t = inj_take(p);
   if (!t)
     t = steal_round(p, w, contended);
@@ -215,7 +216,7 @@ static tc_task *go_idle(tc_pool *p, tc_worker *w, int *stop) {
    * bottom and inj_len; pairs with the fence in wake_one. */
   atomic_thread_fence(memory_order_seq_cst);
   int contended = 0;
-  tc_task *t = find_task(p, w, &contended);
+  tc_task *t = find_task(p, w, &contended, 1);
   if (!t && !contended) {
     pthread_mutex_lock(&p->sleep_mu);
     while (p->wake_seq == ticket && !p->stopping)
@@ -233,10 +234,10 @@ static void *worker_main(void *arg) {
   tc_pool_self = w;
   for (;;) {
     int contended = 0, stop = 0;
-    tc_task *t = find_task(p, w, &contended);
+    tc_task *t = find_task(p, w, &contended, 1);
     for (unsigned i = 0; !t && i < TC_POOL_SPIN; i++) {
       sched_yield();
-      t = find_task(p, w, &contended);
+      t = find_task(p, w, &contended, 1);
     }
     if (!t)
       t = go_idle(p, w, &stop);
@@ -383,17 +384,21 @@ tc_err tc_pool_spawn(tc_pool *p, unsigned worker, tc_task_fn fn, void *arg) {
   return TC_OK;
 }
 
-int tc_pool_help(tc_pool *p, unsigned worker) {
+static int help(tc_pool *p, unsigned worker, int with_injected) {
   tc_worker *w = caller_worker(p, worker);
   if (!w)
     return 0;
   int contended = 0;
-  tc_task *t = find_task(p, w, &contended);
+  tc_task *t = find_task(p, w, &contended, with_injected);
   if (!t)
     return 0;
   run_task(p, w, t);
   return 1;
 }
+
+int tc_pool_help(tc_pool *p, unsigned worker) { return help(p, worker, 1); }
+
+int tc_pool_help_spawned(tc_pool *p, unsigned worker) { return help(p, worker, 0); }
 
 void tc_pool_wait(tc_pool *p) {
   /* A worker of P waiting for P would wait for its own task. */

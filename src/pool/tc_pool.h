@@ -50,6 +50,15 @@ tc_err tc_pool_spawn(tc_pool *p, unsigned worker, tc_task_fn fn, void *arg);
  * not need the waiting task to go on, such as its own descendants. */
 int tc_pool_help(tc_pool *p, unsigned worker);
 
+/* Like tc_pool_help, but runs only a task spawned inside the pool (own
+ * deque, then stealing), never one submitted from outside. For a task that
+ * waits on its descendants while the injection queue holds long tasks that
+ * themselves wait (a trace reader): nesting one of those would hold the
+ * waiting task's resources and stack for the whole of the other, and could
+ * nest without bound. What it runs nests only as deep as spawned tasks
+ * that themselves help. */
+int tc_pool_help_spawned(tc_pool *p, unsigned worker);
+
 /* From outside the pool: blocks until every submitted task and every task
  * they spawned has returned. The pool stays usable afterwards. Called from
  * a worker of P it would wait for its own task forever. */

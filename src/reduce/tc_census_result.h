@@ -50,8 +50,9 @@ typedef struct {
   tc_map strings;       /* owns every string above */
 } tc_census_result;
 
-/* Merges NW workers' accumulators over NSITES sites into *OUT, which the
- * caller releases with tc_census_result_free. */
+/* Merges NW workers' accumulators over NSITES sites into *OUT, site by site
+ * through tc_site_census_extract and tc_census_fold (reduce/tc_site_census.h),
+ * which the caller releases with tc_census_result_free. */
 tc_err tc_census_merge(tc_census_worker *const *workers, size_t nw, uint32_t nsites,
                        tc_census_result *out);
 

@@ -28,7 +28,9 @@ typedef struct {
   tc_chunk_error errors[TC_TRACE_MAX_ERRORS]; /* the first ones, by index */
   size_t nerrors;
   tc_trace_shape shape;  /* metadata points into meta below */
-  char *meta;            /* owned copy of the metadata JSON, or NULL */
+  char *meta;            /* the metadata JSON, or NULL: while the trace runs
+                            its own copy, once its site is folded the run's
+                            one copy of that block (tc_run_result.metas) */
   uint64_t chunks;
 } tc_trace_status;
 

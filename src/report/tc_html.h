@@ -99,6 +99,8 @@ void tc_html_cell_int(FILE *fp, int64_t v);
 void tc_html_cell_num(FILE *fp, double v, int decimals);
 /* "n/a" with REASON as its tooltip; sorts after every number. */
 void tc_html_cell_na(FILE *fp, const char *reason);
+/* The same showing TEXT instead of "n/a" ("not comparable"). */
+void tc_html_cell_na_text(FILE *fp, const char *text, const char *reason);
 /* A list of tags (e.g. an event's categories); the column's drop-down
  * offers each tag. */
 void tc_html_cell_tags(FILE *fp, const tc_str *tags, size_t n);

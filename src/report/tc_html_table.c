@@ -83,14 +83,18 @@ void tc_html_cell_num(FILE *fp, double v, int decimals) {
   fprintf(fp, "<td class=\"num\" data-v=\"%.17g\">%s</td>", v == 0 ? 0.0 : v, shown);
 }
 
-void tc_html_cell_na(FILE *fp, const char *reason) {
+void tc_html_cell_na(FILE *fp, const char *reason) { tc_html_cell_na_text(fp, "n/a", reason); }
+
+void tc_html_cell_na_text(FILE *fp, const char *text, const char *reason) {
   fputs("<td class=\"na\"", fp);
   if (reason) {
     fputs(" title=\"", fp);
     tc_html_escape_c(fp, reason);
     fputc('"', fp);
   }
-  fputs(">n/a</td>", fp);
+  fputc('>', fp);
+  tc_html_escape_c(fp, text);
+  fputs("</td>", fp);
 }
 
 void tc_html_cell_tags(FILE *fp, const tc_str *tags, size_t n) {

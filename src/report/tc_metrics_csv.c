@@ -22,11 +22,11 @@ static void cell_str(tc_wbuf *b, const char *s) {
   if (!s)
     s = "";
   if (!strpbrk(s, ",\"\r\n")) {
-    tc__metrics_put_text(b, tc_str_c(s), 0);
+    tc_wbuf_text(b, tc_str_c(s), 0);
     return;
   }
   tc_wbuf_putc(b, '"');
-  tc__metrics_put_text(b, tc_str_c(s), 1);
+  tc_wbuf_text(b, tc_str_c(s), 1);
   tc_wbuf_putc(b, '"');
 }
 

@@ -15,7 +15,7 @@ static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
 static void md_text(tc_wbuf *b, const char *s) {
   for (size_t n; s && *s; s += n) {
     n = strcspn(s, "|\n\r");
-    tc__metrics_put_text(b, (tc_str){s, n}, 0);
+    tc_wbuf_text(b, (tc_str){s, n}, 0);
     if (s[n] == '|')
       tc_wbuf_put(b, "\\|", 2);
     else if (s[n])

@@ -37,8 +37,4 @@ typedef struct {
 
 const tc_metrics_rule *tc__metrics_rules(void);
 
-/* Writes S as UTF-8, invalid bytes as U+FFFD; with CSV_QUOTED, doubles
- * each '"' for a quoted CSV cell. For the writers. */
-void tc__metrics_put_text(tc_wbuf *b, tc_str s, int csv_quoted);
-
 #endif

@@ -1,5 +1,6 @@
 /* The rules behind every metric, in words, so each report states how its
- * numbers were extracted (harness 5.3: "state the extraction rule"). The
+ * numbers were extracted (a number without its extraction rule cannot be
+ * compared with another tool's). The
  * main-thread rule of each trace is in that trace's own record. */
 #include "report/tc_metrics_report.h"
 

@@ -25,26 +25,50 @@ struct tc_outset {
   char *stagepath;
 };
 
-static const char *const products[] = {"census.json",  "census.csv",   "census.md", "run.json",
-                                       "metrics.csv", "metrics.json", "metrics.md"};
+/* The files tracecensus writes, by family: a census run writes family 0,
+ * `diff` family 1. A set replaces only the families it writes, so a diff
+ * written into a census folder (or a census into a diff folder) keeps the
+ * other's files. */
+static const struct {
+  const char *name;
+  unsigned family;
+} products[] = {{"census.json", 0},  {"census.csv", 0}, {"census.md", 0},   {"run.json", 0},
+                {"metrics.csv", 0},  {"metrics.json", 0}, {"metrics.md", 0}, {"diff.md", 1},
+                {"diff.json", 1},    {"diff.csv", 1},    {"diff.html", 1}};
+enum { ALL_FAMILIES = 3u };
 
-int tc_outset_product(const char *name) {
+static int product_family(const char *name) {
   for (size_t i = 0; i < sizeof products / sizeof *products; i++)
-    if (strcmp(name, products[i]) == 0)
-      return 1;
-  return 0;
+    if (strcmp(name, products[i].name) == 0)
+      return (int)products[i].family;
+  return -1;
 }
 
-/* A product, or the temporary file an older tracecensus wrote one under
- * (".census.md.tmp1234"): either is dropped with the previous set. */
-static int ours(const char *name) {
-  if (tc_outset_product(name))
-    return 1;
-  if (name[0] != '.')
+int tc_outset_product(const char *name) { return product_family(name) >= 0; }
+
+/* The families of the products folder DIR holds. */
+static unsigned families_in(int dir) {
+  unsigned mask = 0;
+  struct stat st;
+  for (size_t i = 0; dir >= 0 && i < sizeof products / sizeof *products; i++)
+    if (fstatat(dir, products[i].name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+      mask |= 1u << products[i].family;
+  return mask;
+}
+
+/* A product of a family in MASK, or the temporary file an older
+ * tracecensus wrote a census product under (".census.md.tmp1234"): either
+ * is dropped with the previous set. */
+static int ours(const char *name, unsigned mask) {
+  int family = product_family(name);
+  if (family >= 0)
+    return (mask >> family) & 1u;
+  if (name[0] != '.' || !(mask & 1u))
     return 0;
   for (size_t i = 0; i < sizeof products / sizeof *products; i++) {
-    size_t n = strlen(products[i]);
-    if (strncmp(name + 1, products[i], n) || strncmp(name + 1 + n, ".tmp", 4))
+    size_t n = strlen(products[i].name);
+    if (products[i].family || strncmp(name + 1, products[i].name, n) ||
+        strncmp(name + 1 + n, ".tmp", 4))
       continue;
     const char *d = name + 1 + n + 4;
     if (!*d)
@@ -70,16 +94,17 @@ static int move_into(int dir, const char *name, int out, int is_dir) {
   return renameat(dir, name, out, name) == 0;
 }
 
-/* Settles one entry of a folder being discarded: tracecensus's files go, so
- * does a name OUT (the folder now at OUTDIR, or -1) holds as the very same
- * file (a carried-over link); anything else moves into OUT when the name is
- * free there, else stays. Returns 1 when the entry left the folder. */
-static int settle(int dir, const char *name, int out) {
+/* Settles one entry of a folder being discarded: tracecensus's files of the
+ * families in MASK go, so does a name OUT (the folder now at OUTDIR, or -1)
+ * holds as the very same file (a carried-over link); anything else moves
+ * into OUT when the name is free there, else stays. Returns 1 when the
+ * entry left the folder. */
+static int settle(int dir, const char *name, int out, unsigned mask) {
   struct stat st, o;
   if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
     return 0;
   int is_dir = S_ISDIR(st.st_mode);
-  if (!is_dir && ours(name))
+  if (!is_dir && ours(name, mask))
     return unlinkat(dir, name, 0) == 0;
   if (out < 0)
     return 0;
@@ -94,8 +119,10 @@ static int settle(int dir, const char *name, int out) {
  * async-signal-safe calls only (getdents64 into a stack buffer, no
  * malloc), so a signal handler can use it. Passes repeat until one changes
  * nothing, since a folder read while it shrinks may skip entries. Returns
- * 0 when the folder is gone. */
-static int discard(int parent, const char *name, int out) {
+ * 0 when the folder is gone. A staging folder is discarded with
+ * ALL_FAMILIES (whatever it holds of ours is unfinished); a previous set
+ * with the families of the set that replaced it. */
+static int discard(int parent, const char *name, int out, unsigned mask) {
   int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     return errno == ENOENT ? 0 : -1;
@@ -109,7 +136,7 @@ static int discard(int parent, const char *name, int out) {
         const struct dirent64 *d = (const struct dirent64 *)(buf + off);
         off += d->d_reclen;
         if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
-          changed |= settle(fd, d->d_name, out);
+          changed |= settle(fd, d->d_name, out, mask);
       }
   }
   close(fd);
@@ -262,7 +289,7 @@ static void recover(tc_outset *s, const char *parent, tc_outset_why *why) {
       }
       if (have && out < 0)
         out = openat(s->parent, s->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (discard(s->parent, e->d_name, out) == 0)
+      if (discard(s->parent, e->d_name, out, is_old ? families_in(out) : ALL_FAMILIES) == 0)
         s->recovered++;
       else
         fail(why, TC_E_OK, errno, parent, e->d_name);
@@ -412,7 +439,7 @@ unsigned tc_outset_recovered(const tc_outset *s) { return s->recovered; }
  * the new set holds them from its first instant. What cannot be linked (a
  * folder, a file another user owns under protected_hardlinks) is moved
  * over after the swap instead. */
-static void carry_over(tc_outset *s, int out) {
+static void carry_over(tc_outset *s, int out, unsigned mask) {
   int dfd = dup(out);
   DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
   if (!d) {
@@ -422,7 +449,7 @@ static void carry_over(tc_outset *s, int out) {
   }
   struct dirent *e;
   while ((e = readdir(d)))
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !ours(e->d_name))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !ours(e->d_name, mask))
       (void)linkat(out, e->d_name, s->stage, e->d_name, 0);
   closedir(d);
 }
@@ -432,8 +459,9 @@ static int no_exchange(int err) { return err == EINVAL || err == ENOSYS || err =
 tc_err tc_outset_commit(tc_outset *s, tc_outset_why *why) {
   memset(why, 0, sizeof *why);
   int out = open_out(s);
+  unsigned mask = families_in(s->stage);
   if (out >= 0)
-    carry_over(s, out);
+    carry_over(s, out, mask);
   char aside[NAME_MAX + 1];
   const char *prev = s->stagename; /* where the previous set ends up */
   tc_err e = TC_OK;
@@ -454,7 +482,7 @@ tc_err tc_outset_commit(tc_outset *s, tc_outset_why *why) {
     }
   }
   if (e) {
-    discard(s->parent, s->stagename, out);
+    discard(s->parent, s->stagename, out, ALL_FAMILIES);
     if (out >= 0)
       close(out);
     release(s);
@@ -465,7 +493,7 @@ tc_err tc_outset_commit(tc_outset *s, tc_outset_why *why) {
   /* Some filesystems cannot sync a folder; the swap has happened either way. */
   (void)fsync(s->parent);
   out = open_out(s);
-  if (discard(s->parent, prev, out) != 0)
+  if (discard(s->parent, prev, out, mask) != 0)
     fail(why, TC_E_OK, errno, s->parentpath, prev);
   if (out >= 0)
     close(out);
@@ -477,7 +505,7 @@ void tc_outset_abort(tc_outset *s) {
   if (!s)
     return;
   int out = open_out(s);
-  discard(s->parent, s->stagename, out);
+  discard(s->parent, s->stagename, out, ALL_FAMILIES);
   if (out >= 0)
     close(out);
   release(s);
@@ -487,6 +515,6 @@ void tc_outset_discard_signal(tc_outset *s) {
   if (!s)
     return;
   int out = open_out(s);
-  discard(s->parent, s->stagename, out);
+  discard(s->parent, s->stagename, out, ALL_FAMILIES);
   unlinkat(s->parent, s->lockname, 0);
 }

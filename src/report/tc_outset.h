@@ -76,7 +76,8 @@ void tc_outset_abort(tc_outset *s);
 void tc_outset_discard_signal(tc_outset *s);
 
 /* Whether NAME is a file tracecensus writes into OUTDIR (census.json,
- * census.csv, census.md, run.json, metrics.csv, metrics.json, metrics.md). */
+ * census.csv, census.md, run.json, metrics.csv, metrics.json, metrics.md;
+ * diff.md, diff.json, diff.csv, diff.html). */
 int tc_outset_product(const char *name);
 
 #endif

@@ -64,6 +64,10 @@ void tc_wbuf_num(tc_wbuf *b, double v);
 void tc_wbuf_g(tc_wbuf *b, double v, int precision);
 void tc_wbuf_fixed(tc_wbuf *b, double v, int precision);
 
+/* Text copied from input (names, paths, URLs) as UTF-8, each byte of an
+ * invalid sequence as U+FFFD; with CSV_QUOTED, each '"' doubled for a
+ * quoted CSV cell. */
+void tc_wbuf_text(tc_wbuf *b, tc_str s, int csv_quoted);
 /* S up to its first NUL byte, as printf's %.*s writes it. */
 void tc_wbuf_str_to_nul(tc_wbuf *b, tc_str s);
 

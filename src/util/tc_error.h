@@ -1,7 +1,9 @@
 /* Error codes shared by every module of the core library.
  *
  * One X-macro drives the enum, its message table and its names, so a code
- * can never lack a message or a name. Functions return tc_err (TC_OK == 0) and never print. */
+ * can never lack a message or a name. Functions return tc_err (TC_OK == 0) and never print.
+ * Partial state files store codes by number (pipeline/tc_partial.h): add
+ * new codes at the end only. */
 #ifndef TC_ERROR_H
 #define TC_ERROR_H
 
@@ -31,9 +33,16 @@
   X(EMPTY_EVENT, "event is an empty object")                                   \
   X(TRAILING_DATA, "data after the end of the trace")                          \
   X(NOT_REGULAR, "not a regular file")                                         \
-  X(BAD_BINARY, "corrupt or truncated binary state")                          \
+  X(BAD_BINARY, "corrupt or truncated binary state")                           \
   X(NO_INPUT, "no INPUT exists")                                               \
-  X(NO_SITES, "no sites found")
+  X(NO_SITES, "no sites found")                                                \
+  X(NOT_PARTIAL, "not a tracecensus partial state file")                       \
+  X(PARTIAL_VERSION, "partial state file of another format version")           \
+  X(STATE_MISMATCH, "state folders of runs with other settings or shard counts") \
+  X(STATE_INCOMPLETE, "state folders do not hold every site")                  \
+  X(INTERRUPTED, "interrupted")                                                \
+  X(BAD_JSON, "not valid JSON")                                                \
+  X(BAD_OUTPUT, "not a tracecensus output of a known format")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,

@@ -160,6 +160,8 @@ static void help_and_version(void **state) {
       {"census --help --bogus", TC_CMD_HELP, TC_CMD_CENSUS},
       {"-V", TC_CMD_VERSION, TC_CMD_HELP},         {"--version", TC_CMD_VERSION, TC_CMD_HELP},
       {"census -V", TC_CMD_VERSION, TC_CMD_HELP},  {"run --version", TC_CMD_VERSION, TC_CMD_HELP},
+      {"help diff", TC_CMD_HELP, TC_CMD_DIFF},     {"diff --help", TC_CMD_HELP, TC_CMD_DIFF},
+      {"diff a b -h", TC_CMD_HELP, TC_CMD_DIFF},   {"diff -V", TC_CMD_VERSION, TC_CMD_HELP},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     tc_args a;
@@ -229,14 +231,70 @@ static void bench_options(void **state) {
   usage("bench -o out in", "unknown option '-o'");
 }
 
+/* --state, --shard and the merge command, spelt every way. */
+static void state_and_shards(void **state) {
+  (void)state;
+  tc_args a;
+  ok("census --state st --shard=2/4 in", &a);
+  assert_string_equal(a.state, "st");
+  assert_int_equal(a.shard, 2);
+  assert_int_equal(a.nshards, 4);
+  assert_null(a.outdir);
+  tc_args_free(&a);
+  ok("run --shard 0/1 --state=st jobs/x.job", &a);
+  assert_int_equal(a.cmd, TC_CMD_RUN);
+  assert_int_equal(a.nshards, 1);
+  tc_args_free(&a);
+  ok("merge -o out s2 -- s0 s1", &a);
+  assert_int_equal(a.cmd, TC_CMD_MERGE);
+  assert_string_equal(a.outdir, "out");
+  expect_inputs(&a, 3, "s2", "s0", "s1");
+  tc_args_free(&a);
+}
+
+static void diff_operands(void **state) {
+  (void)state;
+  tc_args a;
+  ok("diff old new", &a);
+  assert_int_equal(a.cmd, TC_CMD_DIFF);
+  assert_string_equal(a.diff_a, "old");
+  assert_string_equal(a.diff_b, "new");
+  assert_null(a.outdir);
+  tc_args_free(&a);
+  ok("diff old -o out new", &a);
+  assert_string_equal(a.outdir, "out");
+  assert_string_equal(a.diff_b, "new");
+  tc_args_free(&a);
+  ok("diff --output=out -- -a -b", &a);
+  assert_string_equal(a.outdir, "out");
+  assert_string_equal(a.diff_a, "-a");
+  assert_string_equal(a.diff_b, "-b");
+  tc_args_free(&a);
+  usage("diff", "diff takes two output folders A and B, not 0");
+  usage("diff a b c", "diff takes two output folders A and B, not 3");
+  usage("diff -T 2 a b", "unknown option '-T'");
+  usage("diff a b -o", "option '-o' needs a value");
+  assert_non_null(strstr(tc_args_usage(TC_CMD_DIFF), "--output=OUTDIR"));
+  assert_non_null(strstr(tc_args_usage(TC_CMD_HELP), "tracecensus diff"));
+}
+
 static void usage_errors_named(void **state) {
   (void)state;
   usage("", "missing command");
   usage("frobnicate", "unknown command 'frobnicate'");
-  usage("help frob", "no help on 'frob': the commands are census, run and bench");
+  usage("help frob", "no help on 'frob': the commands are census, run, merge, diff and bench");
   usage("census", "census needs -o OUTDIR");
   usage("census in", "census needs -o OUTDIR");
   usage("census -o out", "census needs at least one INPUT");
+  usage("census --shard 1/4 in", "--shard needs --state DIR (the merge reads the shards' state)");
+  usage("census --state s --shard 4/4 in", "--shard needs I/N with 0 <= I < N (shard I of N), not '4/4'");
+  usage("census --state s --shard 1 in", "--shard needs I/N with 0 <= I < N (shard I of N), not '1'");
+  usage("census --state s --shard 0/4 -o o in",
+        "a --shard run writes only its state: no -o (merge writes OUTDIR)");
+  usage("census --state= -o o in", "--state needs a folder name, not ''");
+  usage("merge s0 s1", "merge needs -o OUTDIR");
+  usage("merge -o out", "merge needs at least one STATEDIR");
+  usage("merge -T 2 -o out s0", "unknown option '-T'");
   usage("census --bogus -o o in", "unknown option '--bogus'");
   usage("census --bogus=1 -o o in", "unknown option '--bogus'");
   usage("census --no-metrics=1 -o o in", "option '--no-metrics' takes no value");
@@ -262,6 +320,8 @@ int main(void) {
       cmocka_unit_test(threads_every_spelling), cmocka_unit_test(census_options),
       cmocka_unit_test(verbosity),              cmocka_unit_test(help_and_version),
       cmocka_unit_test(run_operands),           cmocka_unit_test(usage_errors_named),
+      cmocka_unit_test(state_and_shards),
+      cmocka_unit_test(diff_operands),
       cmocka_unit_test(bench_options),
   };
   return cmocka_run_group_tests_name("args", tests, NULL, NULL);

@@ -7,6 +7,10 @@
  *   6    a recipe as in 5 whose encoding is then changed by the bytes
  *        after it (offset, xor pairs) and decoded: mutations deep inside
  *        valid encodings that a checksum-free decoder must survive
+ *   7, 8 a whole site partial or shard record file (pipeline/tc_partial.h)
+ *   9, 10 the payload of a site partial or shard record, framed here with
+ *        the right magic, version and checksum, so mutations reach the
+ *        decoders behind the checksum (seeds_state.py makes real ones)
  * Whatever a decoder accepts must encode back to exactly the bytes it read
  * (the decoders are strict), and render, merge and quantiles of decoded
  * profiles must not crash. Any broken invariant aborts. */
@@ -14,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pipeline/tc_partial.h"
 #include "util/tc_sketch_bin.h"
 #include "util/tc_valprof.h"
 #include "util/tc_xxh64.h"
@@ -188,15 +193,68 @@ static void round_trip(const uint8_t *data, size_t size, int mutate) {
   tc_valprof_free(&back);
 }
 
+/* A partial file of KIND (1 site, 2 record): accepted bytes must encode
+ * back to themselves; refused ones name an offset inside the file. */
+static void partial_file(int kind, const uint8_t *data, size_t size) {
+  tc_state_why why;
+  unsigned char *again = NULL;
+  size_t len = 0;
+  tc_err e;
+  if (kind == 1) {
+    tc_partial_site p;
+    e = tc_partial_site_decode(data, size, &p, &why);
+    if (!e) {
+      if (tc_partial_site_encode(&p, &again, &len))
+        abort();
+      tc_partial_site_free(&p);
+    }
+  } else {
+    tc_partial_record r;
+    e = tc_partial_record_decode(data, size, &r, &why);
+    if (!e) {
+      if (tc_partial_record_encode(&r, &again, &len))
+        abort();
+      tc_partial_record_free(&r);
+    }
+  }
+  if (!e && (len != size || memcmp(again, data, size)))
+    abort();
+  if (e && (why.offset > size || !why.reason ||
+            (e != TC_E_BAD_BINARY && e != TC_E_NOT_PARTIAL && e != TC_E_PARTIAL_VERSION)))
+    abort();
+  free(again);
+}
+
+static void partial_payload(int kind, const uint8_t *data, size_t size) {
+  tc_bin_buf b;
+  tc_bin_buf_init(&b);
+  tc_bin_put_raw(&b, "TCPART\r\n", 8);
+  tc_bin_put_u32(&b, TC_PARTIAL_VERSION);
+  tc_bin_put_u32(&b, (uint32_t)kind);
+  size_t mark = tc_bin_section_begin(&b, kind == 1 ? TC_BIN_TAG('S', 'I', 'T', 'E')
+                                                   : TC_BIN_TAG('S', 'H', 'R', 'D'),
+                                     TC_PARTIAL_VERSION);
+  tc_bin_put_raw(&b, data, size);
+  tc_bin_section_end(&b, mark);
+  if (b.err)
+    abort();
+  partial_file(kind, b.ptr, b.len);
+  tc_bin_buf_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size == 0)
     return 0;
-  int kind = data[0] % 7;
+  int kind = data[0] % 11;
   data++;
   size--;
   if (kind < 5)
     decode_kind(kind, data, size);
-  else
+  else if (kind < 7)
     round_trip(data, size, kind == 6);
+  else if (kind < 9)
+    partial_file(kind - 6, data, size);
+  else
+    partial_payload(kind - 8, data, size);
   return 0;
 }

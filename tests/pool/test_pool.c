@@ -279,6 +279,57 @@ static void test_help_and_spawn_refusals(void **state) {
   tc_pool_free(p);
 }
 
+/* ---- help_spawned never starts a submitted task ---- */
+
+typedef struct {
+  tc_pool *p;
+  atomic_int b_submitted, b_ran, c_ran;
+  int first, second, third; /* help_spawned, help_spawned, help */
+  int b_ran_before_help;
+} spawned_only;
+
+static void task_b(void *arg, unsigned worker) {
+  (void)worker;
+  atomic_store(&((spawned_only *)arg)->b_ran, 1);
+}
+
+static void task_c(void *arg, unsigned worker) {
+  (void)worker;
+  atomic_store(&((spawned_only *)arg)->c_ran, 1);
+}
+
+/* On the only worker, with B submitted behind it: its own child C is
+ * helped with, B is left for the pool until plain tc_pool_help takes it. */
+static void task_a(void *arg, unsigned worker) {
+  spawned_only *x = arg;
+  while (!atomic_load(&x->b_submitted))
+    ;
+  assert_int_equal(tc_pool_spawn(x->p, worker, task_c, x), TC_OK);
+  x->first = tc_pool_help_spawned(x->p, worker);
+  x->second = tc_pool_help_spawned(x->p, worker);
+  x->b_ran_before_help = atomic_load(&x->b_ran);
+  x->third = tc_pool_help(x->p, worker);
+}
+
+static void test_help_spawned_leaves_submitted_tasks(void **state) {
+  (void)state;
+  tc_pool *p = tc_pool_create(1);
+  assert_non_null(p);
+  spawned_only x = {.p = p};
+  assert_int_equal(tc_pool_submit(p, task_a, &x), TC_OK);
+  assert_int_equal(tc_pool_submit(p, task_b, &x), TC_OK);
+  atomic_store(&x.b_submitted, 1);
+  tc_pool_wait(p);
+  assert_int_equal(x.first, 1);  /* ran C */
+  assert_int_equal(x.second, 0); /* B pending, not taken */
+  assert_int_equal(x.b_ran_before_help, 0);
+  assert_int_equal(x.third, 1);  /* tc_pool_help takes B */
+  assert_int_equal(atomic_load(&x.c_ran), 1);
+  assert_int_equal(atomic_load(&x.b_ran), 1);
+  assert_int_equal(tc_pool_help_spawned(p, 0), 0); /* not a worker */
+  tc_pool_free(p);
+}
+
 /* ---- a spawn wakes a sleeping worker ---- */
 
 typedef struct {
@@ -395,6 +446,7 @@ int main(void) {
       cmocka_unit_test(test_fib_join_2),
       cmocka_unit_test(test_fib_join_8),
       cmocka_unit_test(test_help_and_spawn_refusals),
+      cmocka_unit_test(test_help_spawned_leaves_submitted_tasks),
       cmocka_unit_test(test_spawn_wakes_sleeper),
       cmocka_unit_test(test_wait_then_reuse),
       cmocka_unit_test(test_free_without_tasks),

@@ -267,7 +267,8 @@ static void test_symlink_followed(void **state) {
 static void test_products(void **state) {
   (void)state;
   static const char *const yes[] = {"census.json", "census.csv",   "census.md", "run.json",
-                                    "metrics.csv", "metrics.json", "metrics.md"};
+                                    "metrics.csv", "metrics.json", "metrics.md", "diff.md",
+                                    "diff.json",   "diff.csv",     "diff.html"};
   for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
     assert_true(tc_outset_product(yes[i]));
   static const char *const no[] = {"", "census", "census.json.bak", ".census.json", "notes.txt",
@@ -276,12 +277,41 @@ static void test_products(void **state) {
     assert_false(tc_outset_product(no[i]));
 }
 
+/* A set replaces only its own family's files: a diff into a census folder
+ * keeps the census, a census into it then keeps the diff, and each drops
+ * its own files it does not write again. */
+static void test_families_kept_apart(void **state) {
+  (void)state;
+  assert_int_equal(testdir_mkdir(testdir_scratch, "out"), 0);
+  put("out/census.json", "census\n");
+  put("out/metrics.md", "metrics\n");
+  put("out/diff.html", "an old diff page\n");
+  tc_outset *s = begin("out");
+  write_product(s, "diff.md", "diff\n");
+  write_product(s, "diff.json", "{}\n");
+  commit(s);
+  assert_string_equal(listing("out"), "census.json diff.json diff.md metrics.md");
+  s = begin("out");
+  write_product(s, "census.json", "new census\n");
+  commit(s);
+  assert_string_equal(listing("out"), "census.json diff.json diff.md");
+  expect_file("out/census.json", "new census\n");
+  expect_file("out/diff.md", "diff\n");
+  /* An aborted diff leaves the folder as it was. */
+  s = begin("out");
+  write_product(s, "diff.md", "half\n");
+  tc_outset_abort(s);
+  assert_string_equal(listing("out"), "census.json diff.json diff.md");
+  expect_file("out/diff.md", "diff\n");
+}
+
 int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, testdir_setup, testdir_teardown)
   const struct CMUnitTest tests[] = {
       T(test_first_set),         T(test_replace_whole),     T(test_abort_keeps_previous),
       T(test_discard_from_signal), T(test_second_run_refused), T(test_leftovers_cleaned),
       T(test_refused_paths),     T(test_symlink_followed),  T(test_products),
+      T(test_families_kept_apart),
   };
 #undef T
   return cmocka_run_group_tests_name("outset", tests, NULL, NULL);

@@ -1,45 +1,37 @@
-"""jobs/slurm (submit, shard.sbatch, merge.sbatch, status) on the test cluster.
-
-tracecensus has no --shard, --state or merge yet (issue 10), so the jobs run
-stand_in_tracecensus, which records the command line each job was given and
-the Slurm variables it saw: this checks the plumbing, not the census."""
+"""jobs/slurm (submit, shard.sbatch, merge.sbatch, status) on the test cluster,
+running the real tracecensus: a 4-shard array and its merge over the bundled
+corpus must write census.json and metrics.csv byte for byte as one run over
+the whole corpus does, and a shard that fails must leave the merge pending
+(DependencyNeverSatisfied) with the failure shown by jobs/slurm/status."""
 import os
 import re
+import subprocess
 import time
 import unittest
 
 from slurmkit import ROOT, ClusterTestCase, read, scratch
 
-STAND_IN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stand_in_tracecensus")
+TRACECENSUS = os.environ.get("TRACECENSUS", os.path.join(ROOT, "build", "tracecensus"))
 SUBMIT = os.path.join(ROOT, "jobs", "slurm", "submit")
 STATUS = os.path.join(ROOT, "jobs", "slurm", "status")
-
-
-def record(path):
-    """A stand-in record: its arguments in order, and NAME VALUE lines."""
-    args, env = [], {}
-    for line in read(path).splitlines():
-        key, _, value = line.partition(" ")
-        if key == "arg":
-            args.append(value)
-        else:
-            env[key] = value
-    return args, env
+CRAWL = os.path.join(ROOT, "corpus", "crawl")
+COMPARED = ("census.json", "metrics.csv")
 
 
 class SubmitWrapper(ClusterTestCase):
     def setUp(self):
-        # A job file as a user writes one: comments, blanks, a relative
-        # output folder with a space in its name.
+        # A job file as a user writes one, for the bundled crawl: comments,
+        # blanks, a relative output folder with a space in its name.
         self.cwd = scratch(self)
         self.jobfile = os.path.join(self.cwd, "nightly.job")
         with open(self.jobfile, "w", encoding="utf-8") as f:
-            f.write("# a crawl\ncorpus = crawl\n  output =  merged out   # the tables\n")
+            f.write(f"# a crawl\ncorpus = {CRAWL}\nmanifest = {CRAWL}/manifest.tsv\n"
+                    "  output =  merged out   # the tables\n")
         self.work = os.path.join(self.cwd, "slurm", "nightly")  # submit's default
         self.out = os.path.join(self.cwd, "merged out")
 
     def submit(self, shards, env=None, *extra):
-        env = dict(self.cluster.env, TRACECENSUS=STAND_IN, **(env or {}))
+        env = dict(self.cluster.env, TRACECENSUS=TRACECENSUS, **(env or {}))
         p = self.cluster.run(SUBMIT, self.jobfile, str(shards), *extra, env=env, cwd=self.cwd)
         m = re.fullmatch(r"array=(\d+) merge=(\d+)\n", p.stdout)
         self.assertIsNotNone(m, p.stdout)
@@ -65,19 +57,23 @@ class SubmitWrapper(ClusterTestCase):
 
         states = [os.path.join(self.work, "state", f"shard-{i}") for i in range(4)]
         for i, state in enumerate(states):
-            args, env = record(os.path.join(state, "stand-in.txt"))
-            self.assertEqual(args, ["run", "-T", "1", "--shard", f"{i}/4", "--state", state,
-                                    self.jobfile])
-            self.assertEqual(env, {"SLURM_ARRAY_TASK_ID": str(i), "SLURM_ARRAY_TASK_COUNT": "4",
-                                   "SLURM_ARRAY_JOB_ID": array_id})
+            self.assertTrue(os.path.exists(os.path.join(state, "shard.tcr")), state)
             self.assertEqual(read(os.path.join(self.work, "logs", f"shard-{i}.exit")), "0\n")
-        # The merge ran in the submit folder (its relative -o), after every shard.
-        merged = os.path.join(self.out, "merged.txt")
-        args = [line[4:] for line in read(merged).splitlines() if line.startswith("arg ")]
-        self.assertEqual(args[:3 + len(states)], ["merge", "-o", "merged out"] + states)
-        self.assertEqual(read(merged).count("SLURM_ARRAY_TASK_COUNT 4\n"), 4)
+            self.assertIn(f"shard {i}/4: ", read(os.path.join(self.work, "logs", f"shard-{i}.err")))
         self.assertEqual(read(os.path.join(self.work, "logs", "merge.exit")), "0\n")
         self.assertEqual(self.cluster.job(merge_id)["Dependency"], "(null)")
+        # The one-machine run of the same job, into another folder.
+        one = os.path.join(self.cwd, "one machine")
+        job = os.path.join(self.cwd, "one.job")
+        with open(job, "w", encoding="utf-8") as f:
+            f.write(f"corpus = {CRAWL}\nmanifest = {CRAWL}/manifest.tsv\noutput = {one}\n")
+        r = subprocess.run([TRACECENSUS, "run", "-q", "-T", "2", job], capture_output=True,
+                           text=True, timeout=600)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for name in COMPARED:
+            with open(os.path.join(one, name), "rb") as a, \
+                    open(os.path.join(self.out, name), "rb") as b:
+                self.assertTrue(a.read() == b.read(), f"{name}: the merge differs from one run")
 
         lines = p.stdout.splitlines()
         for i in range(4):
@@ -88,7 +84,11 @@ class SubmitWrapper(ClusterTestCase):
                          f"array {array_id}\nmerge {merge_id}\nshards 4\nout merged out\n")
 
     def test_a_failed_shard_is_shown_and_the_merge_never_starts(self):
-        array_id, merge_id = self.submit(4, {"TC_STAND_IN_FAIL_SHARD": "1"})
+        # Shard 1's state folder cannot be made: a file is in its place.
+        os.makedirs(os.path.join(self.work, "state"))
+        with open(os.path.join(self.work, "state", "shard-1"), "w", encoding="utf-8") as f:
+            f.write("not a folder\n")
+        array_id, merge_id = self.submit(4)
         self.addCleanup(self.cluster.run, "scancel", merge_id)
         self.cluster.wait_until(lambda: self.cluster.squeue(array_id, "%i") == ""
                            and self.cluster.squeue(merge_id, "%r") == "DependencyNeverSatisfied",
@@ -100,9 +100,9 @@ class SubmitWrapper(ClusterTestCase):
         self.assertRegex(lines[0], rf"^shard 0 +job {array_id}_0 +COMPLETED +exit 0:0$")
         self.assertRegex(lines[1], rf"^shard 1 +job {array_id}_1 +FAILED +exit 2:0 +"
                                    r"\(NonZeroExitCode\)$")
-        self.assertEqual(lines[2], "          last lines of "
-                         f"{self.work}/logs/shard-1.err:")
-        self.assertEqual(lines[3], "          | stand-in: shard 1/4 fails on purpose")
+        self.assertEqual(lines[2], f"          tracecensus said, in {self.work}/logs/shard-1.err:")
+        self.assertRegex(lines[3], r"^          \| tracecensus: .*/state/shard-1/shard.tcr: cannot "
+                                   r"write output: Not a directory; nothing written$")
         self.assertRegex(lines[4], rf"^shard 2 +job {array_id}_2 +COMPLETED")
         self.assertRegex(lines[5], rf"^shard 3 +job {array_id}_3 +COMPLETED")
         self.assertRegex(lines[6], rf"^merge +job {merge_id} +PENDING +exit 0:0 +"
@@ -155,7 +155,7 @@ class SubmitWrapper(ClusterTestCase):
 
     def test_submit_refuses_bad_arguments_before_submitting_anything(self):
         before = self.cluster.run("squeue", "-h", "-o", "%i").stdout
-        env = dict(self.cluster.env, TRACECENSUS=STAND_IN)
+        env = dict(self.cluster.env, TRACECENSUS=TRACECENSUS)
         for args, env_extra, message in (
                 ([self.jobfile, "0"], {}, "SHARDS must be a positive integer, not '0'"),
                 ([self.jobfile], {}, "usage: jobs/slurm/submit JOBFILE SHARDS"),

@@ -9,7 +9,7 @@ from slurmkit import HERE, ROOT
 
 SCRIPTS = [os.path.join(ROOT, "jobs", "slurm", n) for n in
            ("submit", "status", "shard.sbatch", "merge.sbatch")] + \
-          [os.path.join(HERE, n) for n in ("cluster.sh", "stand_in_tracecensus")]
+          [os.path.join(HERE, "cluster.sh")]
 
 
 class Lint(unittest.TestCase):

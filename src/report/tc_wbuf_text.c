@@ -1,12 +1,13 @@
-/* Text the metrics writers copy from traces and manifests (site names,
- * paths, URLs, errors) is bytes: it goes out as UTF-8, each byte that is not
- * part of a valid sequence as U+FFFD, the way tc_jsonw writes it in the
- * JSON outputs, so a site has one spelling in every report. */
+/* Text the writers copy from traces, manifests and output folders (site
+ * names, paths, URLs, errors, event names) is bytes: it goes out as UTF-8,
+ * each byte that is not part of a valid sequence as U+FFFD, the way
+ * tc_jsonw writes it in the JSON outputs, so a site has one spelling in
+ * every report (the metrics writers and diff's). */
 
-#include "report/tc_metrics_report.h"
+#include "report/tc_wbuf.h"
 #include "util/tc_json_valid.h"
 
-void tc__metrics_put_text(tc_wbuf *b, tc_str text, int csv_quoted) {
+void tc_wbuf_text(tc_wbuf *b, tc_str text, int csv_quoted) {
   const char *s = text.ptr;
   size_t len = text.len, run = 0; /* bytes from s + run_start that go out as they are */
   size_t run_start = 0;

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Memory and instructions against the number of traces (issue 10): a
+corpus of N sites, each one hard link of the same small trace (the first
+300 events of a bundled trace with its whole metadata block, as Chrome
+writes it: about 60 KB of the ~100 KB), run at -T 2 for N = 10, 1,000 and
+10,000. Prints peak RSS (run.json's peak_rss_kib, the kernel's high-water
+mark) and run.json's size side by side, and instructions per trace from
+callgrind: (I(N2) - I(N1)) / (N2 - N1) for two small N, so the fixed cost of
+starting, the schema and the writers' constant part cancel.
+
+    python3 bench/scale_traces.py [--counts 10,1000,10000] [--callgrind 10,110]
+
+Needs build/tracecensus (or $TRACECENSUS), zstd, and valgrind for the
+instruction counts. Same arguments, same corpus: nothing is random."""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BINARY = os.environ.get('TRACECENSUS', os.path.join(ROOT, 'build', 'tracecensus'))
+SOURCE = os.path.join(ROOT, 'corpus', 'crawl', 'css-import', 'trace.json.zst')
+
+
+def small_trace(path, events=300):
+    raw = subprocess.run(['zstd', '-dc', SOURCE], capture_output=True, check=True).stdout
+    doc = json.loads(raw)
+    small = {'traceEvents': doc['traceEvents'][:events], 'metadata': doc.get('metadata', {})}
+    with open(path, 'w', encoding='utf-8') as f:
+        json.dump(small, f)
+    return os.path.getsize(path), len(json.dumps(small['metadata']))
+
+
+def corpus(tmp, trace, n):
+    root = os.path.join(tmp, 'corpus-%d' % n)
+    if os.path.isdir(root):
+        return root
+    os.mkdir(root)
+    for i in range(n):
+        site = os.path.join(root, 'site-%05d' % i)
+        os.mkdir(site)
+        os.link(trace, os.path.join(site, 'trace.json'))
+    return root
+
+
+def run(root, outdir, extra=()):
+    p = subprocess.run([BINARY, 'census', '-q', '-T', '2', '-o', outdir, *extra, root],
+                       capture_output=True, text=True, timeout=3600)
+    if p.returncode not in (0, 1):
+        sys.exit('tracecensus failed: ' + p.stderr)
+    with open(os.path.join(outdir, 'run.json'), encoding='utf-8') as f:
+        facts = json.load(f)
+    return facts['peak_rss_kib'], os.path.getsize(os.path.join(outdir, 'run.json'))
+
+
+def instructions(root, outdir):
+    out = os.path.join(outdir, 'callgrind.out')
+    os.makedirs(outdir, exist_ok=True)
+    p = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out,
+                        BINARY, 'census', '-q', '-T', '1', '-o', os.path.join(outdir, 'o'), root],
+                       capture_output=True, text=True, timeout=7200)
+    m = re.search(r'Collected : (\d+)', p.stderr)
+    if not m:
+        sys.exit('callgrind gave no count: ' + p.stderr[-2000:])
+    return int(m.group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--counts', default='10,1000,10000')
+    ap.add_argument('--callgrind', default='10,110')
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix='tc-scale-')
+    trace = os.path.join(tmp, 'small.json')
+    size, meta = small_trace(trace)
+    print('small trace: %d bytes of JSON, %d of them metadata' % (size, meta))
+    print('%8s  %14s  %14s' % ('traces', 'peak RSS MiB', 'run.json MiB'))
+    for n in [int(x) for x in args.counts.split(',')]:
+        rss, rj = run(corpus(tmp, trace, n), os.path.join(tmp, 'out-%d' % n))
+        print('%8d  %14.1f  %14.2f' % (n, rss / 1024, rj / 2**20), flush=True)
+    if shutil.which('valgrind') and args.callgrind:
+        a, b = [int(x) for x in args.callgrind.split(',')]
+        ia = instructions(corpus(tmp, trace, a), os.path.join(tmp, 'cg-%d' % a))
+        ib = instructions(corpus(tmp, trace, b), os.path.join(tmp, 'cg-%d' % b))
+        print('instructions: %d traces %d, %d traces %d; per trace %.2f M (%.1f per JSON byte)'
+              % (a, ia, b, ib, (ib - ia) / (b - a) / 1e6, (ib - ia) / (b - a) / size))
+    shutil.rmtree(tmp)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,122 @@
+/* tracecensus diff: two output folders of tracecensus (A the baseline, B
+ * the current crawl) read back and compared.
+ *
+ * Changes follow the harness's rule (change = (B - A) / |A| x 100 %), and
+ * a change is "not comparable" rather than a number when the baseline is
+ * zero, the sample counts differ or the conditions differ:
+ *   - event figures (records per surveyed site, share of sites): S differs,
+ *     the set of sites differs, a site's Chrome major version or trace
+ *     config differs;
+ *   - metric distributions (median and p90 across sites): the same, or the
+ *     metric options differ, or the number of sites measured (n) differs;
+ *   - a site's own metrics: its Chrome major or trace config differs, its
+ *     number of traces differs, or the value is n/a on a side.
+ * Every "not comparable" says what differs.
+ *
+ * The core reads and compares; it never prints. A tc_diff borrows from the
+ * two sides, which must outlive it. */
+#ifndef TC_DIFF_H
+#define TC_DIFF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/tc_error.h"
+#include "util/tc_str.h"
+
+/* One output folder, read (census.json and run.json, metrics.json when the
+ * run wrote it). Owns everything its strings point into. */
+typedef struct tc_diff_side tc_diff_side;
+
+/* Why a folder could not be read: the file (a static name such as
+ * "census.json"), where in it (a byte offset for bad JSON, else -1) and
+ * what was wrong, as text for a person. */
+typedef struct {
+  const char *file;
+  long long offset;
+  int errnum;       /* errno of a file that could not be read, else 0 */
+  char detail[256];
+} tc_diff_why;
+
+/* Reads DIR. Errors: TC_E_OPEN (a file missing or unreadable, errnum
+ * set), TC_E_BAD_JSON, TC_E_BAD_OUTPUT (valid JSON that is not the output
+ * this version writes: a key missing or of another type), TC_E_NOMEM. */
+tc_err tc_diff_load(const char *dir, tc_diff_side **out, tc_diff_why *why);
+void tc_diff_side_free(tc_diff_side *s); /* accepts NULL */
+
+/* The metrics compared, in this order: key in metrics.json's site
+ * values, label, unit. */
+enum { TC_DIFF_NMETRICS = 6 };
+typedef struct {
+  const char *key, *label, *unit;
+} tc_diff_metric;
+extern const tc_diff_metric tc_diff_metrics[TC_DIFF_NMETRICS];
+
+/* A figure on both sides and its change in percent. A side without the
+ * figure is NAN; change is NAN whenever WHY says why it is not a number
+ * (not comparable, baseline zero, n/a on a side). */
+typedef struct {
+  double a, b, change_pct;
+  const char *why; /* NULL when change_pct is a number */
+} tc_diff_fig;
+
+/* An event on both sides, or on one side only (the other side's records
+ * and sites are NAN). */
+typedef struct {
+  tc_str name;
+  double records_a, records_b, sites_a, sites_b;
+  tc_diff_fig per_site; /* records per surveyed site, N/S */
+  tc_diff_fig share;    /* share of sites with the event, in percent */
+  tc_str *args_new, *args_gone, *undeclared_new, *undeclared_gone;
+  uint32_t nargs_new, nargs_gone, nundeclared_new, nundeclared_gone;
+} tc_diff_event;
+
+/* The distribution across sites of one metric: nearest-rank median and
+ * p90 of the sites that have a value, n on each side. */
+typedef struct {
+  uint32_t n_a, n_b;
+  tc_diff_fig median, p90;
+  int changed; /* n, the median or the p90 differs */
+} tc_diff_dist;
+
+/* A site on both sides whose metrics changed or are not comparable. */
+typedef struct {
+  tc_str name;
+  uint32_t traces_a, traces_b;
+  const char *why; /* its conditions that differ, NULL if none */
+  tc_diff_fig m[TC_DIFF_NMETRICS];
+} tc_diff_site;
+
+typedef struct {
+  const char *dir_a, *dir_b; /* as given */
+  double sites_total_a, sites_total_b, traces_a, traces_b, records_a, records_b;
+  const char *const *conditions; /* each difference of conditions, one text each */
+  uint32_t nconditions;
+  const char *events_why;  /* why event changes are not comparable, NULL if they are */
+  const char *metrics_why; /* the same for metric distributions */
+  const char *metrics_na;  /* no metrics.json on a side: why nothing of metrics is compared */
+  const tc_str *sites_new, *sites_gone;
+  uint32_t nsites_new, nsites_gone;
+  const tc_diff_event *events_new, *events_gone, *events_changed;
+  uint32_t nevents_new, nevents_gone, nevents_changed;
+  tc_diff_dist dist[TC_DIFF_NMETRICS];
+  const tc_diff_site *sites;
+  uint32_t nsites;
+  int changed; /* anything above differs */
+} tc_diff;
+
+/* Compares A (the baseline) with B; DIR_A and DIR_B are only named in the
+ * outputs. *OUT is freed with tc_diff_free. Errors: TC_E_NOMEM. */
+tc_err tc_diff_compute(const tc_diff_side *a, const tc_diff_side *b, const char *dir_a,
+                       const char *dir_b, tc_diff **out);
+void tc_diff_free(tc_diff *d); /* accepts NULL */
+
+/* The writers, each one whole file to FP: diff.md for people, diff.json
+ * (every figure raw), diff.csv (one row per figure), diff.html (the page,
+ * self-contained). */
+void tc_diff_write_md(const tc_diff *d, FILE *fp);
+void tc_diff_write_json(const tc_diff *d, FILE *fp);
+void tc_diff_write_csv(const tc_diff *d, FILE *fp);
+void tc_diff_write_html(const tc_diff *d, FILE *fp);
+
+#endif

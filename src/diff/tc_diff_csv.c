@@ -1,0 +1,88 @@
+/* diff.csv: one row per figure or listed name, for a data frame:
+ * section,name,figure,a,b,change_pct,change_na. Numbers are raw (the
+ * machine outputs' number text); an empty a, b or change_pct has its
+ * reason in change_na. */
+#include <math.h>
+
+#include "diff/tc_diff.h"
+#include "report/tc_wbuf.h"
+
+static void text(tc_wbuf *b, tc_str s) {
+  tc_wbuf_putc(b, '"');
+  tc_wbuf_text(b, s, 1);
+  tc_wbuf_putc(b, '"');
+}
+
+static void num(tc_wbuf *b, double v) {
+  tc_wbuf_putc(b, ',');
+  if (!isnan(v))
+    tc_wbuf_num(b, v);
+}
+
+/* A row without figures: section, name, what. */
+static void row(tc_wbuf *b, const char *section, tc_str name, tc_str what) {
+  tc_wbuf_puts(b, section);
+  tc_wbuf_putc(b, ',');
+  text(b, name);
+  tc_wbuf_putc(b, ',');
+  text(b, what);
+  tc_wbuf_puts(b, ",,,,\n");
+}
+
+static void fig_row(tc_wbuf *b, const char *section, tc_str name, const char *figure,
+                    const tc_diff_fig *f) {
+  tc_wbuf_puts(b, section);
+  tc_wbuf_putc(b, ',');
+  text(b, name);
+  tc_wbuf_putc(b, ',');
+  tc_wbuf_puts(b, figure);
+  num(b, f->a);
+  num(b, f->b);
+  num(b, f->change_pct);
+  tc_wbuf_putc(b, ',');
+  if (f->why)
+    text(b, tc_str_c(f->why));
+  tc_wbuf_putc(b, '\n');
+}
+
+static void events(tc_wbuf *b, const char *section, const tc_diff_event *e, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    fig_row(b, section, e[i].name, "records_per_site", &e[i].per_site);
+    fig_row(b, section, e[i].name, "site_share_pct", &e[i].share);
+    for (uint32_t k = 0; k < e[i].nargs_new; k++)
+      row(b, "arg_appeared", e[i].name, e[i].args_new[k]);
+    for (uint32_t k = 0; k < e[i].nargs_gone; k++)
+      row(b, "arg_vanished", e[i].name, e[i].args_gone[k]);
+    for (uint32_t k = 0; k < e[i].nundeclared_new; k++)
+      row(b, "undeclared_appeared", e[i].name, e[i].undeclared_new[k]);
+    for (uint32_t k = 0; k < e[i].nundeclared_gone; k++)
+      row(b, "undeclared_vanished", e[i].name, e[i].undeclared_gone[k]);
+  }
+}
+
+void tc_diff_write_csv(const tc_diff *d, FILE *fp) {
+  tc_wbuf b;
+  tc_wbuf_init(&b, fp);
+  tc_str none = {"", 0};
+  tc_wbuf_puts(&b, "section,name,figure,a,b,change_pct,change_na\n");
+  for (uint32_t i = 0; i < d->nconditions; i++)
+    row(&b, "condition", none, tc_str_c(d->conditions[i]));
+  for (uint32_t i = 0; i < d->nsites_gone; i++)
+    row(&b, "site_only_in_a", d->sites_gone[i], none);
+  for (uint32_t i = 0; i < d->nsites_new; i++)
+    row(&b, "site_only_in_b", d->sites_new[i], none);
+  events(&b, "event_new", d->events_new, d->nevents_new);
+  events(&b, "event_vanished", d->events_gone, d->nevents_gone);
+  events(&b, "event_changed", d->events_changed, d->nevents_changed);
+  for (int k = 0; !d->metrics_na && k < TC_DIFF_NMETRICS; k++) {
+    tc_str m = tc_str_c(tc_diff_metrics[k].key);
+    tc_diff_fig n = {d->dist[k].n_a, d->dist[k].n_b, NAN, "the sample count, not a result"};
+    fig_row(&b, "metric_distribution", m, "n", &n);
+    fig_row(&b, "metric_distribution", m, "median", &d->dist[k].median);
+    fig_row(&b, "metric_distribution", m, "p90", &d->dist[k].p90);
+  }
+  for (uint32_t i = 0; i < d->nsites; i++)
+    for (int k = 0; k < TC_DIFF_NMETRICS; k++)
+      fig_row(&b, "site_metric", d->sites[i].name, tc_diff_metrics[k].key, &d->sites[i].m[k]);
+  tc_wbuf_flush(&b);
+}

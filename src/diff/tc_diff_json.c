@@ -1,0 +1,137 @@
+/* diff.json: every figure raw (a, b, change_pct) with the reason beside
+ * any that is missing (change_na), in the order of tc_diff; a missing
+ * figure (NAN) is null, as tc_jsonw_num writes it. */
+#include "diff/tc_diff.h"
+#include "report/tc_jsonw.h"
+
+static void fig(tc_jsonw *w, const char *key, const tc_diff_fig *f) {
+  tc_jsonw_key(w, key);
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "a");
+  tc_jsonw_num(w, f->a);
+  tc_jsonw_key(w, "b");
+  tc_jsonw_num(w, f->b);
+  tc_jsonw_key(w, "change_pct");
+  tc_jsonw_num(w, f->change_pct);
+  tc_jsonw_key(w, "change_na");
+  tc_jsonw_str(w, f->why);
+  tc_jsonw_obj_end(w);
+}
+
+static void strs(tc_jsonw *w, const char *key, const tc_str *s, uint32_t n) {
+  tc_jsonw_key(w, key);
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; i < n; i++)
+    tc_jsonw_strn(w, s[i]);
+  tc_jsonw_arr_end(w);
+}
+
+static void side(tc_jsonw *w, const char *key, const char *dir, double s, double t, double r) {
+  tc_jsonw_key(w, key);
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "dir");
+  tc_jsonw_str(w, dir);
+  tc_jsonw_key(w, "sites_total");
+  tc_jsonw_num(w, s);
+  tc_jsonw_key(w, "traces");
+  tc_jsonw_num(w, t);
+  tc_jsonw_key(w, "records");
+  tc_jsonw_num(w, r);
+  tc_jsonw_obj_end(w);
+}
+
+static void events(tc_jsonw *w, const char *key, const tc_diff_event *e, uint32_t n) {
+  tc_jsonw_key(w, key);
+  tc_jsonw_arr(w);
+  for (uint32_t i = 0; i < n; i++) {
+    tc_jsonw_obj(w);
+    tc_jsonw_key(w, "name");
+    tc_jsonw_strn(w, e[i].name);
+    tc_jsonw_key(w, "records_a");
+    tc_jsonw_num(w, e[i].records_a);
+    tc_jsonw_key(w, "records_b");
+    tc_jsonw_num(w, e[i].records_b);
+    tc_jsonw_key(w, "sites_a");
+    tc_jsonw_num(w, e[i].sites_a);
+    tc_jsonw_key(w, "sites_b");
+    tc_jsonw_num(w, e[i].sites_b);
+    fig(w, "records_per_site", &e[i].per_site);
+    fig(w, "site_share_pct", &e[i].share);
+    strs(w, "args_appeared", e[i].args_new, e[i].nargs_new);
+    strs(w, "args_vanished", e[i].args_gone, e[i].nargs_gone);
+    strs(w, "undeclared_appeared", e[i].undeclared_new, e[i].nundeclared_new);
+    strs(w, "undeclared_vanished", e[i].undeclared_gone, e[i].nundeclared_gone);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+}
+
+void tc_diff_write_json(const tc_diff *d, FILE *fp) {
+  tc_jsonw w;
+  tc_jsonw_init(&w, fp, 1);
+  tc_jsonw_obj(&w);
+  tc_jsonw_key(&w, "tool");
+  tc_jsonw_str(&w, "tracecensus");
+  tc_jsonw_key(&w, "kind");
+  tc_jsonw_str(&w, "diff");
+  side(&w, "a", d->dir_a, d->sites_total_a, d->traces_a, d->records_a);
+  side(&w, "b", d->dir_b, d->sites_total_b, d->traces_b, d->records_b);
+  tc_jsonw_key(&w, "changed");
+  tc_jsonw_bool(&w, d->changed);
+  tc_jsonw_key(&w, "conditions_differ");
+  tc_jsonw_arr(&w);
+  for (uint32_t i = 0; i < d->nconditions; i++)
+    tc_jsonw_str(&w, d->conditions[i]);
+  tc_jsonw_arr_end(&w);
+  tc_jsonw_key(&w, "events_not_comparable");
+  tc_jsonw_str(&w, d->events_why);
+  tc_jsonw_key(&w, "metrics_not_comparable");
+  tc_jsonw_str(&w, d->metrics_why);
+  tc_jsonw_key(&w, "metrics_na");
+  tc_jsonw_str(&w, d->metrics_na);
+  strs(&w, "sites_only_in_a", d->sites_gone, d->nsites_gone);
+  strs(&w, "sites_only_in_b", d->sites_new, d->nsites_new);
+  events(&w, "events_new", d->events_new, d->nevents_new);
+  events(&w, "events_vanished", d->events_gone, d->nevents_gone);
+  events(&w, "events_changed", d->events_changed, d->nevents_changed);
+  tc_jsonw_key(&w, "metric_distributions");
+  tc_jsonw_arr(&w);
+  for (int k = 0; !d->metrics_na && k < TC_DIFF_NMETRICS; k++) {
+    tc_jsonw_obj(&w);
+    tc_jsonw_key(&w, "metric");
+    tc_jsonw_str(&w, tc_diff_metrics[k].key);
+    tc_jsonw_key(&w, "unit");
+    tc_jsonw_str(&w, tc_diff_metrics[k].unit);
+    tc_jsonw_key(&w, "n_a");
+    tc_jsonw_uint(&w, d->dist[k].n_a);
+    tc_jsonw_key(&w, "n_b");
+    tc_jsonw_uint(&w, d->dist[k].n_b);
+    fig(&w, "median", &d->dist[k].median);
+    fig(&w, "p90", &d->dist[k].p90);
+    tc_jsonw_obj_end(&w);
+  }
+  tc_jsonw_arr_end(&w);
+  tc_jsonw_key(&w, "sites");
+  tc_jsonw_arr(&w);
+  for (uint32_t i = 0; i < d->nsites; i++) {
+    const tc_diff_site *s = &d->sites[i];
+    tc_jsonw_obj(&w);
+    tc_jsonw_key(&w, "site");
+    tc_jsonw_strn(&w, s->name);
+    tc_jsonw_key(&w, "traces_a");
+    tc_jsonw_uint(&w, s->traces_a);
+    tc_jsonw_key(&w, "traces_b");
+    tc_jsonw_uint(&w, s->traces_b);
+    tc_jsonw_key(&w, "not_comparable");
+    tc_jsonw_str(&w, s->why);
+    tc_jsonw_key(&w, "metrics");
+    tc_jsonw_obj(&w);
+    for (int k = 0; k < TC_DIFF_NMETRICS; k++)
+      fig(&w, tc_diff_metrics[k].key, &s->m[k]);
+    tc_jsonw_obj_end(&w);
+    tc_jsonw_obj_end(&w);
+  }
+  tc_jsonw_arr_end(&w);
+  tc_jsonw_obj_end(&w);
+  tc_jsonw_end(&w);
+}

@@ -1,0 +1,392 @@
+/* Reading an output folder back for diff: census.json, run.json and
+ * metrics.json parsed whole (tc_jtree), then the few things compared
+ * picked out, every key checked for its type so that an output of another
+ * version is refused with the file and the key, never half read. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diff/tc_diff_side.h"
+#include "util/tc_xxh64.h"
+
+const tc_diff_metric tc_diff_metrics[TC_DIFF_NMETRICS] = {
+    {"busy_mean_pct", "busy rate (mean)", "%"},
+    {"tbt_ms", "total blocking time", "ms"},
+    {"long_tasks", "long tasks", "count"},
+    {"frame_p50_ms", "frame interval p50", "ms"},
+    {"frame_p95_ms", "frame interval p95", "ms"},
+    {"heap_growth_bytes", "JS heap growth", "bytes"},
+};
+
+__attribute__((format(printf, 3, 4))) static tc_err bad(tc_diff_why *why, const char *file,
+                                                        const char *fmt, ...) {
+  why->file = file;
+  why->offset = -1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why->detail, sizeof why->detail, fmt, ap);
+  va_end(ap);
+  return TC_E_BAD_OUTPUT;
+}
+
+/* Reads DIR/NAME whole and parses it. */
+static tc_err parse_file(const char *dir, const char *name, tc_jtree **out, tc_diff_why *why) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  why->file = name;
+  why->offset = -1;
+  FILE *fp = fopen(path, "rb");
+  struct stat st;
+  int err = !fp ? errno : fstat(fileno(fp), &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EISDIR : 0;
+  if (err) {
+    why->errnum = err;
+    if (fp)
+      fclose(fp);
+    return TC_E_OPEN;
+  }
+  size_t len = (size_t)st.st_size;
+  char *buf = malloc(len ? len : 1);
+  size_t got = buf ? fread(buf, 1, len, fp) : 0;
+  int rerr = ferror(fp) ? errno : 0;
+  fclose(fp);
+  if (!buf)
+    return TC_E_NOMEM;
+  if (got != len) {
+    free(buf);
+    why->errnum = rerr ? rerr : EIO;
+    return TC_E_OPEN;
+  }
+  tc_jtree_why jw;
+  tc_err e = tc_jtree_parse(buf, len, out, &jw);
+  free(buf);
+  if (e == TC_E_BAD_JSON) {
+    why->offset = jw.offset == TC_JTREE_NO_OFFSET ? -1 : (long long)jw.offset;
+    snprintf(why->detail, sizeof why->detail, "%s", jw.detail);
+  }
+  return e;
+}
+
+static int cmp_str(const void *x, const void *y) {
+  return tc_str_cmp(*(const tc_str *)x, *(const tc_str *)y);
+}
+
+/* The strings of array V, sorted and distinct, into a malloc'd array; KEY
+ * picks a member of object items instead (args[].path). */
+static tc_err str_list(const tc_jval *v, const char *key, tc_str **out, uint32_t *n,
+                       tc_diff_why *why, const char *file, const char *where, uint32_t index) {
+  *out = NULL;
+  *n = 0;
+  if (!v || v->type != TC_JARR)
+    return bad(why, file, "events[%u].%s is not an array", index, where);
+  if (!v->n)
+    return TC_OK;
+  tc_str *s = malloc(v->n * sizeof *s);
+  if (!s)
+    return TC_E_NOMEM;
+  for (uint32_t i = 0; i < v->n; i++) {
+    const tc_jval *it = key ? tc_jget(&v->u.items[i], key) : &v->u.items[i];
+    if (!tc_jstr(it, &s[i])) {
+      free(s);
+      return bad(why, file, "events[%u].%s[%u]%s%s is not a string", index, where, i,
+                 key ? "." : "", key ? key : "");
+    }
+  }
+  qsort(s, v->n, sizeof *s, cmp_str);
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < v->n; i++)
+    if (!k || !tc_str_eq(s[k - 1], s[i]))
+      s[k++] = s[i];
+  *out = s;
+  *n = k;
+  return TC_OK;
+}
+
+static int cmp_event(const void *x, const void *y) {
+  return tc_str_cmp(((const tc_dside_event *)x)->name, ((const tc_dside_event *)y)->name);
+}
+
+static tc_err num_key(const tc_jval *obj, const char *key, double *out, tc_diff_why *why,
+                      const char *file) {
+  if (!tc_jnum(tc_jget(obj, key), out))
+    return bad(why, file, "`%s` is missing or not a number", key);
+  return TC_OK;
+}
+
+static tc_err read_census(tc_diff_side *s, tc_diff_why *why) {
+  static const char F[] = "census.json";
+  const tc_jval *root = tc_jtree_root(s->census);
+  tc_str tool;
+  if (!tc_jstr(tc_jget(root, "tool"), &tool) || !tc_str_eqc(tool, "tracecensus"))
+    return bad(why, F, "no `tool`: \"tracecensus\" at the top");
+  tc_err e;
+  if ((e = num_key(root, "sites_total", &s->sites_total, why, F)) ||
+      (e = num_key(root, "traces", &s->traces, why, F)) ||
+      (e = num_key(root, "records", &s->records, why, F)))
+    return e;
+  if (!tc_jstr(tc_jget(tc_jget(root, "devtools_schema"), "generator"), &s->schema))
+    s->schema = (tc_str){"", 0};
+  const tc_jval *ev = tc_jget(root, "events");
+  if (!ev || ev->type != TC_JARR)
+    return bad(why, F, "`events` is missing or not an array");
+  if (ev->n && !(s->events = calloc(ev->n, sizeof *s->events)))
+    return TC_E_NOMEM;
+  s->nevents = ev->n;
+  for (uint32_t i = 0; i < ev->n; i++) {
+    const tc_jval *o = &ev->u.items[i];
+    tc_dside_event *d = &s->events[i];
+    if (!tc_jstr(tc_jget(o, "name"), &d->name))
+      return bad(why, F, "events[%u].name is missing or not a string", i);
+    if (!tc_jnum(tc_jget(o, "records"), &d->records) || !tc_jnum(tc_jget(o, "sites"), &d->sites))
+      return bad(why, F, "events[%u] lacks a numeric `records` or `sites`", i);
+    if ((e = str_list(tc_jget(o, "args"), "path", &d->args, &d->nargs, why, F, "args", i)) ||
+        (e = str_list(tc_jget(o, "undeclared_args"), NULL, &d->undeclared, &d->nundeclared, why,
+                      F, "undeclared_args", i)))
+      return e;
+  }
+  if (s->nevents) /* NULL when empty, which qsort may not take */
+    qsort(s->events, s->nevents, sizeof *s->events, cmp_event);
+  for (uint32_t i = 1; i < s->nevents; i++)
+    if (tc_str_eq(s->events[i - 1].name, s->events[i].name))
+      return bad(why, F, "event \"%.*s\" is listed twice", (int)s->events[i].name.len,
+                 s->events[i].name.ptr);
+  return TC_OK;
+}
+
+static int cmp_site(const void *x, const void *y) {
+  return tc_str_cmp(((const tc_dside_site *)x)->name, ((const tc_dside_site *)y)->name);
+}
+
+static tc_dside_site *find_site(tc_diff_side *s, tc_str name) {
+  tc_dside_site key = {.name = name};
+  return s->nsites ? bsearch(&key, s->sites, s->nsites, sizeof *s->sites, cmp_site) : NULL;
+}
+
+/* The major version in TEXT: the digits after "Chrome/" (a product-version
+ * or a user agent, HeadlessChrome included); 0 when there are none. */
+static uint32_t chrome_major(tc_str text) {
+  static const char key[] = "Chrome/";
+  for (size_t i = 0; i + sizeof key - 1 < text.len; i++) {
+    if (memcmp(text.ptr + i, key, sizeof key - 1))
+      continue;
+    uint32_t v = 0;
+    size_t j = i + sizeof key - 1, start = j;
+    while (j < text.len && text.ptr[j] >= '0' && text.ptr[j] <= '9' && v < 100000000)
+      v = v * 10 + (uint32_t)(text.ptr[j++] - '0');
+    return j > start ? v : 0;
+  }
+  return 0;
+}
+
+static void add_major(tc_dside_site *st, uint32_t m) {
+  if (!m) {
+    st->unknown_major = 1;
+    return;
+  }
+  uint32_t i = 0;
+  while (i < st->nmajors && st->majors[i] < m)
+    i++;
+  if (i < st->nmajors && st->majors[i] == m)
+    return;
+  if (st->nmajors == TC_DIFF_MAX_MAJORS) {
+    st->more_majors = 1;
+    return;
+  }
+  memmove(st->majors + i + 1, st->majors + i, (st->nmajors - i) * sizeof *st->majors);
+  st->majors[i] = m;
+  st->nmajors++;
+}
+
+typedef struct {
+  uint32_t site;
+  uint64_t hash;
+} site_config;
+
+static int cmp_config(const void *x, const void *y) {
+  const site_config *a = x, *b = y;
+  if (a->site != b->site)
+    return a->site < b->site ? -1 : 1;
+  return (a->hash > b->hash) - (a->hash < b->hash);
+}
+
+/* Each site's trace configs as one hash of its distinct configs in a fixed
+ * order, so two sides agree exactly when their sets of configs do. */
+static void fold_configs(tc_diff_side *s, site_config *c, uint32_t n) {
+  qsort(c, n, sizeof *c, cmp_config);
+  for (uint32_t i = 0; i < n; i++) {
+    if (i && c[i].site == c[i - 1].site && c[i].hash == c[i - 1].hash)
+      continue;
+    uint64_t *h = &s->sites[c[i].site].config;
+    *h = tc_xxh64(&c[i].hash, sizeof c[i].hash, *h) | 1;
+  }
+}
+
+static tc_err read_run(tc_diff_side *s, tc_diff_why *why) {
+  static const char F[] = "run.json";
+  const tc_jval *root = tc_jtree_root(s->run);
+  const tc_jval *sites = tc_jget(root, "sites"), *files = tc_jget(root, "files");
+  if (!sites || sites->type != TC_JARR || !files || files->type != TC_JARR)
+    return bad(why, F, "`sites` or `files` is missing or not an array");
+  if (sites->n && !(s->sites = calloc(sites->n, sizeof *s->sites)))
+    return TC_E_NOMEM;
+  s->nsites = sites->n;
+  for (uint32_t i = 0; i < sites->n; i++) {
+    tc_dside_site *st = &s->sites[i];
+    double t;
+    if (!tc_jstr(tc_jget(&sites->u.items[i], "site"), &st->name) ||
+        !tc_jnum(tc_jget(&sites->u.items[i], "traces"), &t))
+      return bad(why, F, "sites[%u] lacks a string `site` or a numeric `traces`", i);
+    st->traces = (uint32_t)t;
+    for (int k = 0; k < TC_DIFF_NMETRICS; k++)
+      st->m[k] = NAN;
+  }
+  if (s->nsites)
+    qsort(s->sites, s->nsites, sizeof *s->sites, cmp_site);
+  for (uint32_t i = 1; i < s->nsites; i++)
+    if (tc_str_eq(s->sites[i - 1].name, s->sites[i].name))
+      return bad(why, F, "site \"%.*s\" is listed twice", (int)s->sites[i].name.len,
+                 s->sites[i].name.ptr);
+  site_config *configs = malloc((files->n ? files->n : 1) * sizeof *configs);
+  if (!configs)
+    return TC_E_NOMEM;
+  uint32_t nconfigs = 0;
+  for (uint32_t i = 0; i < files->n; i++) {
+    const tc_jval *f = &files->u.items[i];
+    tc_str site, ver = {"", 0}, cfg;
+    tc_dside_site *st = NULL;
+    if (!tc_jstr(tc_jget(f, "site"), &site) || !(st = find_site(s, site))) {
+      free(configs);
+      return bad(why, F, "files[%u].site is missing, not a string or not in `sites`", i);
+    }
+    const tc_jval *meta = tc_jget(f, "metadata");
+    if (!tc_jstr(tc_jget(f, "chrome_version"), &ver))
+      tc_jstr(tc_jget(meta, "user-agent"), &ver);
+    add_major(st, chrome_major(ver));
+    if (tc_jstr(tc_jget(meta, "trace-config"), &cfg))
+      configs[nconfigs++] = (site_config){(uint32_t)(st - s->sites), tc_xxh64(cfg.ptr, cfg.len, 0)};
+  }
+  fold_configs(s, configs, nconfigs);
+  free(configs);
+  return TC_OK;
+}
+
+static void add_opt(tc_dside_opt *o, double v) {
+  uint32_t i = 0;
+  while (i < o->n && o->v[i] < v)
+    i++;
+  if (i < o->n && o->v[i] == v)
+    return;
+  if (o->n == TC_DIFF_MAX_OPTS) {
+    o->more = 1;
+    return;
+  }
+  memmove(o->v + i + 1, o->v + i, (o->n - i) * sizeof *o->v);
+  o->v[i] = v;
+  o->n++;
+}
+
+/* A site's n/a reason: the value's own, else the site's lack of a trace,
+ * else its metric group's. */
+static tc_str na_reason(const tc_jval *site, const char *key) {
+  tc_str r;
+  if (tc_jstr(tc_jget(tc_jget(site, "values_na"), key), &r) ||
+      tc_jstr(tc_jget(site, "no_trace_reason"), &r))
+    return r;
+  const tc_jval *na = tc_jget(site, "na");
+  for (uint32_t i = 0; na && na->type == TC_JOBJ && i < na->n; i++)
+    if (tc_jstr(&na->u.items[i], &r))
+      return r;
+  return tc_str_c("n/a");
+}
+
+static tc_err read_metrics(tc_diff_side *s, tc_diff_why *why) {
+  static const char F[] = "metrics.json";
+  const tc_jval *root = tc_jtree_root(s->metrics);
+  tc_str schema;
+  if (!tc_jstr(tc_jget(root, "schema"), &schema) || !tc_str_eqc(schema, "tracecensus-metrics/1"))
+    return bad(why, F, "`schema` is not \"tracecensus-metrics/1\"");
+  const tc_jval *sites = tc_jget(root, "sites"), *traces = tc_jget(root, "traces");
+  if (!sites || sites->type != TC_JARR || !traces || traces->type != TC_JARR)
+    return bad(why, F, "`sites` or `traces` is missing or not an array");
+  for (uint32_t i = 0; i < sites->n; i++) {
+    const tc_jval *o = &sites->u.items[i], *vals = tc_jget(o, "values");
+    tc_str name;
+    if (!tc_jstr(tc_jget(o, "site"), &name) || !vals || vals->type != TC_JOBJ)
+      return bad(why, F, "sites[%u] lacks a string `site` or a `values` object", i);
+    tc_dside_site *st = find_site(s, name);
+    if (!st)
+      return bad(why, F, "sites[%u] is \"%.*s\", which run.json does not list", i, (int)name.len,
+                 name.ptr);
+    st->has_values = 1;
+    for (int k = 0; k < TC_DIFF_NMETRICS; k++) {
+      const tc_jval *v = tc_jget(vals, tc_diff_metrics[k].key);
+      if (!v)
+        return bad(why, F, "sites[%u].values has no `%s`", i, tc_diff_metrics[k].key);
+      if (v->type == TC_JNULL)
+        st->na[k] = na_reason(o, tc_diff_metrics[k].key);
+      else if (!tc_jnum(v, &st->m[k]))
+        return bad(why, F, "sites[%u].values.%s is not a number or null", i,
+                   tc_diff_metrics[k].key);
+    }
+  }
+  for (uint32_t i = 0; i < traces->n; i++) {
+    double v;
+    const tc_jval *t = &traces->u.items[i];
+    if (tc_jnum(tc_jget(tc_jget(t, "clamps"), "bucket_ms_requested"), &v))
+      add_opt(&s->bucket_ms, v);
+    if (tc_jnum(tc_jget(tc_jget(t, "frames"), "budget_ms"), &v))
+      add_opt(&s->budget_ms, v);
+  }
+  return TC_OK;
+}
+
+tc_err tc_diff_load(const char *dir, tc_diff_side **out, tc_diff_why *why) {
+  memset(why, 0, sizeof *why);
+  why->offset = -1;
+  *out = NULL;
+  tc_diff_side *s = calloc(1, sizeof *s);
+  if (!s)
+    return TC_E_NOMEM;
+  tc_err e = parse_file(dir, "census.json", &s->census, why);
+  if (!e)
+    e = parse_file(dir, "run.json", &s->run, why);
+  if (!e) {
+    e = parse_file(dir, "metrics.json", &s->metrics, why);
+    /* A --no-metrics run writes none: only its metrics are not compared. */
+    if (e == TC_E_OPEN && why->errnum == ENOENT) {
+      e = TC_OK;
+      memset(why, 0, sizeof *why);
+      why->offset = -1;
+    }
+  }
+  if (!e)
+    e = read_census(s, why);
+  if (!e)
+    e = read_run(s, why);
+  if (!e && s->metrics)
+    e = read_metrics(s, why);
+  if (e) {
+    tc_diff_side_free(s);
+    return e;
+  }
+  *out = s;
+  return TC_OK;
+}
+
+void tc_diff_side_free(tc_diff_side *s) {
+  if (!s)
+    return;
+  for (uint32_t i = 0; i < s->nevents; i++) {
+    free(s->events[i].args);
+    free(s->events[i].undeclared);
+  }
+  free(s->events);
+  free(s->sites);
+  tc_jtree_free(s->census);
+  tc_jtree_free(s->run);
+  tc_jtree_free(s->metrics);
+  free(s);
+}

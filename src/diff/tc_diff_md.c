@@ -1,0 +1,250 @@
+/* diff.md: the comparison for people, each kind of change in its own
+ * section, with the reasons a change is not comparable said once above its
+ * table. Nothing but the heading and "No differences." when A and B agree. */
+#include <math.h>
+
+#include "diff/tc_diff.h"
+#include "diff/tc_diff_text.h"
+#include "report/tc_wbuf.h"
+
+/* Text inside a table cell: '|' escaped, line breaks as spaces, invalid
+ * UTF-8 as U+FFFD. */
+static void cell(tc_wbuf *b, tc_str s) {
+  size_t from = 0;
+  for (size_t i = 0; i <= s.len; i++) {
+    if (i < s.len && s.ptr[i] != '|' && s.ptr[i] != '\n' && s.ptr[i] != '\r')
+      continue;
+    tc_wbuf_text(b, (tc_str){s.ptr + from, i - from}, 0);
+    if (i < s.len)
+      tc_wbuf_puts(b, s.ptr[i] == '|' ? "\\|" : " ");
+    from = i + 1;
+  }
+}
+
+static void num(tc_wbuf *b, double v) {
+  char buf[64];
+  tc_diff_fmt_num(v, buf, sizeof buf);
+  tc_wbuf_puts(b, buf);
+}
+
+/* The next cell of a table row: a number. */
+static void numc(tc_wbuf *b, double v) {
+  tc_wbuf_puts(b, " | ");
+  num(b, v);
+}
+
+static void change(tc_wbuf *b, const tc_diff_fig *f, const char *shared) {
+  char buf[512];
+  tc_diff_fmt_change(f, shared, buf, sizeof buf);
+  tc_wbuf_puts(b, " | ");
+  cell(b, tc_str_c(buf));
+}
+
+static void not_comparable(tc_wbuf *b, const char *why) {
+  if (!why)
+    return;
+  tc_wbuf_puts(b, "Changes are **not comparable**: ");
+  cell(b, tc_str_c(why));
+  tc_wbuf_puts(b, ".\n\n");
+}
+
+static void one_side_events(tc_wbuf *b, const char *heading, const tc_diff_event *e, uint32_t n,
+                            int side_b) {
+  if (!n)
+    return;
+  tc_wbuf_puts(b, heading);
+  tc_wbuf_puts(b, "\n\n| event | records | sites | records per surveyed site | share of sites (%) |\n"
+                  "|---|---:|---:|---:|---:|\n");
+  for (uint32_t i = 0; i < n; i++) {
+    tc_wbuf_puts(b, "| ");
+    cell(b, e[i].name);
+    numc(b, side_b ? e[i].records_b : e[i].records_a);
+    numc(b, side_b ? e[i].sites_b : e[i].sites_a);
+    numc(b, side_b ? e[i].per_site.b : e[i].per_site.a);
+    numc(b, side_b ? e[i].share.b : e[i].share.a);
+    tc_wbuf_puts(b, " |\n");
+  }
+  tc_wbuf_putc(b, '\n');
+}
+
+static void changed_events(tc_wbuf *b, const tc_diff *d) {
+  if (!d->nevents_changed)
+    return;
+  tc_wbuf_puts(b, "## Events whose figures changed\n\n");
+  not_comparable(b, d->events_why);
+  tc_wbuf_puts(b, "| event | records A | records B | sites A | sites B | per site A | per site B "
+                  "| change | share A (%) | share B (%) | change |\n"
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (uint32_t i = 0; i < d->nevents_changed; i++) {
+    const tc_diff_event *e = &d->events_changed[i];
+    if (e->records_a == e->records_b && e->sites_a == e->sites_b)
+      continue;
+    tc_wbuf_puts(b, "| ");
+    cell(b, e->name);
+    numc(b, e->records_a);
+    numc(b, e->records_b);
+    numc(b, e->sites_a);
+    numc(b, e->sites_b);
+    numc(b, e->per_site.a);
+    numc(b, e->per_site.b);
+    change(b, &e->per_site, d->events_why);
+    numc(b, e->share.a);
+    numc(b, e->share.b);
+    change(b, &e->share, d->events_why);
+    tc_wbuf_puts(b, " |\n");
+  }
+  tc_wbuf_putc(b, '\n');
+}
+
+static void path_list(tc_wbuf *b, const char *sep, const char *what, const tc_str *s, uint32_t n) {
+  if (!n)
+    return;
+  tc_wbuf_puts(b, sep);
+  tc_wbuf_puts(b, what);
+  for (uint32_t i = 0; i < n; i++) {
+    tc_wbuf_puts(b, i ? ", `" : " `");
+    cell(b, s[i]);
+    tc_wbuf_putc(b, '`');
+  }
+}
+
+/* The argument paths (UNDECLARED: the undeclared ones) that appeared or
+ * vanished, one line per event. */
+static void paths(tc_wbuf *b, const tc_diff *d, int undeclared) {
+  int any = 0;
+  for (uint32_t i = 0; i < d->nevents_changed; i++) {
+    const tc_diff_event *e = &d->events_changed[i];
+    uint32_t nn = undeclared ? e->nundeclared_new : e->nargs_new;
+    uint32_t ng = undeclared ? e->nundeclared_gone : e->nargs_gone;
+    if (!nn && !ng)
+      continue;
+    if (!any++)
+      tc_wbuf_puts(b, undeclared ? "## Undeclared args that changed\n\n"
+                                 : "## Argument paths that appeared or vanished\n\n");
+    tc_wbuf_puts(b, "- ");
+    cell(b, e->name);
+    path_list(b, ": ", "appeared", undeclared ? e->undeclared_new : e->args_new, nn);
+    path_list(b, nn ? "; " : ": ", "vanished", undeclared ? e->undeclared_gone : e->args_gone, ng);
+    tc_wbuf_putc(b, '\n');
+  }
+  if (any)
+    tc_wbuf_putc(b, '\n');
+}
+
+static void dists(tc_wbuf *b, const tc_diff *d) {
+  if (d->metrics_na) {
+    tc_wbuf_puts(b, "## Metric distributions across sites\n\nn/a: ");
+    tc_wbuf_puts(b, d->metrics_na);
+    tc_wbuf_puts(b, ".\n\n");
+    return;
+  }
+  int any = 0;
+  for (int k = 0; k < TC_DIFF_NMETRICS; k++) {
+    const tc_diff_dist *t = &d->dist[k];
+    if (!t->changed)
+      continue;
+    if (!any++) {
+      tc_wbuf_puts(b, "## Metric distributions across sites\n\n"
+                      "Nearest-rank median and p90 of the sites' values (a page view per site).\n\n");
+      not_comparable(b, d->metrics_why);
+      tc_wbuf_puts(b, "| metric | unit | n A | n B | median A | median B | change | p90 A | p90 B "
+                      "| change |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    }
+    tc_wbuf_puts(b, "| ");
+    tc_wbuf_puts(b, tc_diff_metrics[k].label);
+    tc_wbuf_puts(b, " | ");
+    tc_wbuf_puts(b, tc_diff_metrics[k].unit);
+    numc(b, t->n_a);
+    numc(b, t->n_b);
+    numc(b, t->median.a);
+    numc(b, t->median.b);
+    change(b, &t->median, d->metrics_why);
+    numc(b, t->p90.a);
+    numc(b, t->p90.b);
+    change(b, &t->p90, d->metrics_why);
+    tc_wbuf_puts(b, " |\n");
+  }
+  if (any)
+    tc_wbuf_putc(b, '\n');
+}
+
+static void sites(tc_wbuf *b, const tc_diff *d) {
+  if (!d->nsites)
+    return;
+  tc_wbuf_puts(b, "## Sites whose metrics changed or are not comparable\n\n"
+                  "| site | traces A | traces B | metric | A | B | change |\n"
+                  "|---|---:|---:|---|---:|---:|---|\n");
+  for (uint32_t i = 0; i < d->nsites; i++)
+    for (int k = 0; k < TC_DIFF_NMETRICS; k++) {
+      const tc_diff_site *s = &d->sites[i];
+      tc_wbuf_puts(b, "| ");
+      cell(b, s->name);
+      numc(b, s->traces_a);
+      numc(b, s->traces_b);
+      tc_wbuf_puts(b, " | ");
+      tc_wbuf_puts(b, tc_diff_metrics[k].label);
+      numc(b, s->m[k].a);
+      numc(b, s->m[k].b);
+      change(b, &s->m[k], NULL);
+      tc_wbuf_puts(b, " |\n");
+    }
+  tc_wbuf_putc(b, '\n');
+}
+
+static void names(tc_wbuf *b, const char *heading, const tc_str *s, uint32_t n) {
+  if (!n)
+    return;
+  tc_wbuf_puts(b, heading);
+  for (uint32_t i = 0; i < n; i++) {
+    tc_wbuf_puts(b, i ? ", " : "");
+    cell(b, s[i]);
+  }
+  tc_wbuf_puts(b, "\n\n");
+}
+
+static void side(tc_wbuf *b, const char *label, const char *dir, double s, double t, double r) {
+  tc_wbuf_puts(b, label);
+  cell(b, tc_str_c(dir));
+  tc_wbuf_puts(b, ": ");
+  num(b, s);
+  tc_wbuf_puts(b, " sites surveyed, ");
+  num(b, t);
+  tc_wbuf_puts(b, " traces, ");
+  num(b, r);
+  tc_wbuf_puts(b, " records");
+}
+
+void tc_diff_write_md(const tc_diff *d, FILE *fp) {
+  tc_wbuf b;
+  tc_wbuf_init(&b, fp);
+  tc_wbuf_puts(&b, "# tracecensus diff\n\n");
+  side(&b, "- A (baseline): ", d->dir_a, d->sites_total_a, d->traces_a, d->records_a);
+  side(&b, "\n- B (current): ", d->dir_b, d->sites_total_b, d->traces_b, d->records_b);
+  tc_wbuf_puts(&b, "\n\nchange = (B - A) / |A| x 100 %, \"not comparable\" when the "
+                   "baseline is zero, the sample counts differ or the conditions differ "
+                   "(README.md, \"Comparing two crawls\").\n\n");
+  if (!d->changed) {
+    tc_wbuf_puts(&b, "No differences.\n");
+    tc_wbuf_flush(&b);
+    return;
+  }
+  if (d->nconditions) {
+    tc_wbuf_puts(&b, "## Conditions that differ\n\n");
+    for (uint32_t i = 0; i < d->nconditions; i++) {
+      tc_wbuf_puts(&b, "- ");
+      cell(&b, tc_str_c(d->conditions[i]));
+      tc_wbuf_putc(&b, '\n');
+    }
+    tc_wbuf_putc(&b, '\n');
+  }
+  names(&b, "## Sites only in A\n\n", d->sites_gone, d->nsites_gone);
+  names(&b, "## Sites only in B\n\n", d->sites_new, d->nsites_new);
+  one_side_events(&b, "## Events new in B", d->events_new, d->nevents_new, 1);
+  one_side_events(&b, "## Events vanished from A", d->events_gone, d->nevents_gone, 0);
+  changed_events(&b, d);
+  paths(&b, d, 0);
+  paths(&b, d, 1);
+  dists(&b, d);
+  sites(&b, d);
+  tc_wbuf_flush(&b);
+}

@@ -1,0 +1,49 @@
+/* What tc_diff_load keeps of one output folder, for the comparison
+ * (private to src/diff). Strings point into the side's parsed trees. */
+#ifndef TC_DIFF_SIDE_H
+#define TC_DIFF_SIDE_H
+
+#include "diff/tc_diff.h"
+#include "json/tc_jtree.h"
+
+enum { TC_DIFF_MAX_MAJORS = 8 };
+
+typedef struct {
+  tc_str name;
+  double records, sites;
+  tc_str *args, *undeclared; /* sorted, distinct; malloc'd */
+  uint32_t nargs, nundeclared;
+} tc_dside_event;
+
+typedef struct {
+  tc_str name;
+  uint32_t traces;
+  /* Chrome major versions of its traces, sorted and distinct (at most
+   * TC_DIFF_MAX_MAJORS, then `more`), and whether a trace had none. */
+  uint32_t majors[TC_DIFF_MAX_MAJORS];
+  uint8_t nmajors, more_majors, unknown_major;
+  uint64_t config; /* hash of its traces' distinct trace configs, 0 if none has one */
+  int has_values;  /* a row in metrics.json */
+  double m[TC_DIFF_NMETRICS]; /* NAN when n/a */
+  tc_str na[TC_DIFF_NMETRICS]; /* the reason of an n/a */
+} tc_dside_site;
+
+/* Distinct values of a metric option across traces, sorted. */
+enum { TC_DIFF_MAX_OPTS = 8 };
+typedef struct {
+  double v[TC_DIFF_MAX_OPTS];
+  uint32_t n, more;
+} tc_dside_opt;
+
+struct tc_diff_side {
+  tc_jtree *census, *run, *metrics; /* metrics NULL when the run wrote none */
+  double sites_total, traces, records;
+  tc_str schema; /* census.json devtools_schema.generator, empty if none */
+  tc_dside_event *events; /* sorted by name */
+  uint32_t nevents;
+  tc_dside_site *sites; /* sorted by name */
+  uint32_t nsites;
+  tc_dside_opt bucket_ms, budget_ms;
+};
+
+#endif

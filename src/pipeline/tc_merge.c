@@ -1,0 +1,246 @@
+#include "pipeline/tc_merge.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pipeline/tc_partial.h"
+#include "pipeline/tc_state.h"
+#include "reduce/tc_site_census.h"
+#include "util/tc_grow.h"
+
+/* Appends to a malloc'd text; on failure the text stays as it was. */
+__attribute__((format(printf, 2, 3))) static void say(char **text, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  size_t have = *text ? strlen(*text) : 0;
+  char *t = realloc(*text, have + (size_t)n + 1);
+  if (!t)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(t + have, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  *text = t;
+}
+
+static int same_str(const char *a, const char *b) {
+  return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static int same_notes(const tc_corpus_note *a, uint32_t na, const tc_corpus_note *b, uint32_t nb) {
+  if (na != nb)
+    return 0;
+  for (uint32_t i = 0; i < na; i++)
+    if (strcmp(a[i].path, b[i].path) || a[i].line != b[i].line || strcmp(a[i].why, b[i].why))
+      return 0;
+  return 1;
+}
+
+static int same_corpus(const tc_partial_record *a, const tc_partial_record *b) {
+  if (!same_str(a->settings, b->settings) || a->nshards != b->nshards || a->nsites != b->nsites ||
+      !same_notes(a->skipped, a->nskipped, b->skipped, b->nskipped) ||
+      !same_notes(a->warnings, a->nwarnings, b->warnings, b->nwarnings))
+    return 0;
+  for (uint32_t i = 0; i < a->nsites; i++)
+    if (strcmp(a->sites[i], b->sites[i]))
+      return 0;
+  return 1;
+}
+
+/* Reads every folder's record; *BY_SHARD[i] is the folder of shard i or -1. */
+static tc_err read_records(const char *const *dirs, int ndirs, tc_partial_record *recs,
+                           int **by_shard, tc_merge_why *why) {
+  for (int d = 0; d < ndirs; d++) {
+    char *path = tc_partial_record_path(dirs[d]);
+    if (!path)
+      return TC_E_NOMEM;
+    tc_err e = tc_partial_record_read(path, &recs[d], &why->file);
+    free(path);
+    if (e)
+      return e;
+    if (d && !same_corpus(&recs[0], &recs[d])) {
+      say(&why->missing, "%s and %s are shards of different runs (settings, shard count or corpus differ)",
+          dirs[0], dirs[d]);
+      return TC_E_STATE_MISMATCH;
+    }
+  }
+  uint32_t n = recs[0].nshards;
+  *by_shard = malloc(n * sizeof **by_shard);
+  if (!*by_shard)
+    return TC_E_NOMEM;
+  for (uint32_t i = 0; i < n; i++)
+    (*by_shard)[i] = -1;
+  for (int d = 0; d < ndirs; d++) {
+    int *slot = &(*by_shard)[recs[d].shard];
+    if (*slot >= 0) {
+      say(&why->missing, "%s and %s both hold shard %u of %u", dirs[*slot], dirs[d],
+          recs[d].shard, n);
+      return TC_E_STATE_MISMATCH;
+    }
+    *slot = d;
+  }
+  return TC_OK;
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static tc_err copy_notes(const tc_corpus_note *src, uint32_t n, tc_corpus_note **dst,
+                         uint32_t *ndst) {
+  *dst = calloc(n ? n : 1, sizeof **dst);
+  if (!*dst)
+    return TC_E_NOMEM;
+  *ndst = n;
+  for (uint32_t i = 0; i < n; i++) {
+    (*dst)[i].line = src[i].line;
+    if (!((*dst)[i].path = strdup(src[i].path)) || !((*dst)[i].why = strdup(src[i].why)))
+      return TC_E_NOMEM;
+  }
+  return TC_OK;
+}
+
+/* Names what is missing, every shard without a folder and (up to a few)
+ * sites without a partial; counts all of them. */
+static tc_err check_complete(const char *const *dirs, const tc_partial_record *rec,
+                             const int *by_shard, tc_merge_why *why) {
+  uint32_t shown = 0;
+  for (uint32_t i = 0; i < rec->nshards; i++)
+    if (by_shard[i] < 0)
+      say(&why->missing, "%sshard %u of %u: no state folder given", why->missing ? "; " : "", i,
+          rec->nshards);
+  for (uint32_t s = 0; s < rec->nsites; s++) {
+    int d = by_shard[tc_partial_shard_of(rec->sites[s], rec->nshards)];
+    int have = 0;
+    if (d >= 0) {
+      char *path = tc_partial_site_path(dirs[d], rec->sites[s]);
+      if (!path)
+        return TC_E_NOMEM;
+      FILE *f = fopen(path, "rb");
+      have = f != NULL;
+      if (f)
+        fclose(f);
+      free(path);
+    }
+    if (!have) {
+      if (shown++ < 10)
+        say(&why->missing, "%ssite %s (shard %u)%s", why->missing ? "; " : "", rec->sites[s],
+            tc_partial_shard_of(rec->sites[s], rec->nshards), d < 0 ? "" : ": no partial in its folder");
+      why->nmissing++;
+    }
+  }
+  if (shown > 10)
+    say(&why->missing, "; and %u more sites", shown - 10);
+  return why->missing ? TC_E_STATE_INCOMPLETE : TC_OK;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Adds site S from its partial P to the corpus and the result. */
+static tc_err add_site(tc_corpus *c, tc_run_result *out, size_t *traces_cap, tc_census_fold *fold,
+                       uint32_t s, tc_partial_site *p) {
+  tc_site *site = &c->sites[s];
+  site->name = p->name;
+  site->status = p->status;
+  site->reason = p->reason;
+  p->name = p->status = p->reason = NULL;
+  site->in_manifest = p->in_manifest;
+  site->from_dir = p->from_dir;
+  site->ntraces = p->ntraces;
+  uint32_t first = c->ntraces;
+  size_t cap = *traces_cap;
+  tc_err e = TC_GROW(c->traces, *traces_cap, (size_t)first + p->ntraces + 1);
+  if (!e)
+    e = TC_GROW(out->traces, cap, (size_t)first + p->ntraces + 1);
+  if (e)
+    return e;
+  for (uint32_t i = 0; i < p->ntraces; i++) {
+    c->traces[first + i] = (tc_trace){p->traces[i].path, s, p->traces[i].id.size};
+    p->traces[i].path = NULL;
+    c->bytes += p->traces[i].id.size;
+  }
+  c->ntraces += p->ntraces;
+  return tc_state_fold(fold, out->metrics, &out->metas, site, s, p, out->traces + first, 1);
+}
+
+tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
+                       tc_run_result *out, char **manifest, char **job, tc_merge_why *why) {
+  double t0 = now_seconds();
+  memset(why, 0, sizeof *why);
+  memset(corpus, 0, sizeof *corpus);
+  memset(out, 0, sizeof *out);
+  *manifest = *job = NULL;
+  tc_partial_record *recs = calloc((size_t)ndirs, sizeof *recs);
+  int *by_shard = NULL;
+  if (!recs)
+    return TC_E_NOMEM;
+  tc_err e = read_records(dirs, ndirs, recs, &by_shard, why);
+  if (!e)
+    e = check_complete(dirs, &recs[0], by_shard, why);
+  const tc_partial_record *rec = &recs[0];
+  tc_census_fold *fold = NULL;
+  if (!e) {
+    corpus->nsites = rec->nsites;
+    corpus->sites = calloc(rec->nsites ? rec->nsites : 1, sizeof *corpus->sites);
+    fold = tc_census_fold_create();
+    e = corpus->sites && fold ? TC_OK : TC_E_NOMEM;
+  }
+  if (!e)
+    e = copy_notes(rec->skipped, rec->nskipped, &corpus->skipped, &corpus->nskipped);
+  if (!e)
+    e = copy_notes(rec->warnings, rec->nwarnings, &corpus->warnings, &corpus->nwarnings);
+  if (!e && strncmp(rec->settings, "metrics=on", 10) == 0 && !(out->metrics = tc_metrics_set_create()))
+    e = TC_E_NOMEM;
+  size_t traces_cap = 0;
+  for (uint32_t s = 0; !e && s < rec->nsites; s++) {
+    int d = by_shard[tc_partial_shard_of(rec->sites[s], rec->nshards)];
+    char *path = tc_partial_site_path(dirs[d], rec->sites[s]);
+    if (!path) {
+      e = TC_E_NOMEM;
+      break;
+    }
+    tc_partial_site p;
+    memset(&p, 0, sizeof p);
+    e = tc_partial_site_read(path, &p, &why->file);
+    if (!e && (strcmp(p.name, rec->sites[s]) || !same_str(p.settings, rec->settings))) {
+      snprintf(why->file.path, sizeof why->file.path, "%s", path);
+      why->file.reason = strcmp(p.name, rec->sites[s]) ? "holds another site than its name says"
+                                                        : "made with other settings than its shard";
+      e = TC_E_BAD_BINARY;
+    }
+    free(path);
+    if (!e)
+      e = add_site(corpus, out, &traces_cap, fold, s, &p);
+    tc_partial_site_free(&p);
+  }
+  if (!e) {
+    e = tc_census_fold_finish(fold, &out->census);
+    fold = NULL;
+  }
+  tc_census_fold_free(fold);
+  if (!e && ((rec->manifest && !(*manifest = dup_or_null(rec->manifest))) ||
+             (rec->job && !(*job = dup_or_null(rec->job)))))
+    e = TC_E_NOMEM;
+  out->totals.threads = 1;
+  tc_run_sum_totals(out, corpus->ntraces);
+  out->totals.seconds = now_seconds() - t0;
+  for (int d = 0; d < ndirs; d++)
+    tc_partial_record_free(&recs[d]);
+  free(recs);
+  free(by_shard);
+  if (e) {
+    tc_run_result_free(out, corpus->ntraces);
+    tc_corpus_free(corpus);
+    free(*manifest);
+    free(*job);
+    *manifest = *job = NULL;
+  }
+  return e;
+}

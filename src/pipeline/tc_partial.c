@@ -1,0 +1,610 @@
+#include "pipeline/tc_partial.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernels/tc_metrics_bin.h"
+#include "util/tc_bin_codec.h"
+#include "util/tc_sketch_bin.h"
+#include "util/tc_xxh64.h"
+
+#define MAGIC "TCPART\r\n"
+#define KIND_SITE 1u
+#define KIND_RECORD 2u
+#define TAG_SITE TC_BIN_TAG('S', 'I', 'T', 'E')
+#define TAG_RECORD TC_BIN_TAG('S', 'H', 'R', 'D')
+/* Paths, names and reasons; an example event is at most the parser's
+ * largest event. */
+#define MAX_STR ((size_t)1 << 24)
+#define MAX_EVENT ((size_t)1 << 30)
+
+tc_err tc_file_id_read(const char *path, const tc_file_id *want, tc_file_id *out, int *same) {
+  memset(out, 0, sizeof *out);
+  if (same)
+    *same = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return TC_E_OPEN;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return TC_E_NOT_REGULAR;
+  }
+  out->size = (uint64_t)st.st_size;
+  out->mtime_sec = (int64_t)st.st_mtim.tv_sec;
+  out->mtime_nsec = (uint32_t)st.st_mtim.tv_nsec;
+  if (want && (want->size != out->size || want->mtime_sec != out->mtime_sec ||
+               want->mtime_nsec != out->mtime_nsec)) {
+    close(fd);
+    return TC_OK;
+  }
+  tc_err e = TC_OK;
+  if (out->size == 0) {
+    out->hash = tc_xxh64("", 0, 0);
+  } else {
+    void *p = mmap(NULL, (size_t)out->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      e = TC_E_IO;
+    } else {
+      madvise(p, (size_t)out->size, MADV_SEQUENTIAL);
+      out->hash = tc_xxh64(p, (size_t)out->size, 0);
+      munmap(p, (size_t)out->size);
+    }
+  }
+  close(fd);
+  if (!e && same)
+    *same = !want || want->hash == out->hash;
+  return e;
+}
+
+uint32_t tc_partial_shard_of(const char *site, uint32_t n) {
+  return n > 1 ? (uint32_t)(tc_xxh64(site, strlen(site), 0) % n) : 0;
+}
+
+static const char settings_fmt[] =
+    "metrics=%s bucket_ms=%.17g refresh_hz=%.17g start_mark=%zu:%s end_mark=%zu:%s";
+
+char *tc_partial_settings(const tc_run_opts *o) {
+  const tc_kernel_opts *k = &o->kernels;
+  const char *s = k->window_start_mark, *e = k->window_end_mark;
+  int n = snprintf(NULL, 0, settings_fmt,
+                   o->no_metrics ? "off" : "on", k->bucket_ms, k->refresh_hz,
+                   s ? strlen(s) : 0, s ? s : "", e ? strlen(e) : 0, e ? e : "");
+  char *out = malloc((size_t)n + 1);
+  if (out)
+    snprintf(out, (size_t)n + 1, settings_fmt,
+             o->no_metrics ? "off" : "on", k->bucket_ms, k->refresh_hz, s ? strlen(s) : 0,
+             s ? s : "", e ? strlen(e) : 0, e ? e : "");
+  return out;
+}
+
+void tc_partial_site_free(tc_partial_site *p) {
+  if (!p)
+    return;
+  free(p->settings);
+  free(p->name);
+  free(p->status);
+  free(p->reason);
+  for (uint32_t i = 0; p->traces && i < p->ntraces; i++) {
+    free(p->traces[i].path);
+    free(p->traces[i].status.meta);
+    tc_trace_metrics_free(p->traces[i].metrics);
+  }
+  free(p->traces);
+  tc_site_census_free(&p->census);
+  memset(p, 0, sizeof *p);
+}
+
+static void free_notes(tc_corpus_note *n, uint32_t count) {
+  for (uint32_t i = 0; n && i < count; i++) {
+    free(n[i].path);
+    free(n[i].why);
+  }
+  free(n);
+}
+
+void tc_partial_record_free(tc_partial_record *r) {
+  if (!r)
+    return;
+  free(r->settings);
+  for (uint32_t i = 0; r->sites && i < r->nsites; i++)
+    free(r->sites[i]);
+  free(r->sites);
+  free_notes(r->skipped, r->nskipped);
+  free_notes(r->warnings, r->nwarnings);
+  free(r->manifest);
+  free(r->job);
+  memset(r, 0, sizeof *r);
+}
+
+/* ---- the walks: one function per type, both directions ---- */
+
+/* Fails decoding unless A < B, bytewise (the lists' canonical order). */
+static void check_order(tc_codec *c, size_t at, tc_str a, tc_str b, const char *why) {
+  if (c->r && tc_str_cmp(a, b) >= 0)
+    tc_bin_fail_at(c->r, at, why);
+}
+
+/* A string of the census, interned into M on decode. */
+static void c_tstr(tc_codec *c, tc_str *s, tc_map *m, size_t max) {
+  if (c->b) {
+    tc_bin_put_bytes(c->b, *s);
+    return;
+  }
+  size_t at = c->r->pos;
+  tc_str t = tc_bin_get_bytes(c->r, max);
+  uint32_t id;
+  *s = (tc_str){"", 0};
+  if (c->r->err)
+    return;
+  if (tc_map_intern(m, t, &id, NULL))
+    tc_bin_fail_at(c->r, at, "out of memory");
+  else
+    *s = tc_map_key(m, id);
+}
+
+static void c_u64s(tc_codec *c, uint64_t *v, int n) {
+  for (int i = 0; i < n; i++)
+    tc_codec_u64(c, &v[i]);
+}
+
+static void c_event(tc_codec *c, tc_site_census *s, tc_sc_event *ev, size_t *cat_at,
+                    size_t *arg_at, uint32_t ntraces) {
+  c_tstr(c, &ev->name, &s->strings, MAX_STR);
+  c_u64s(c, ev->counts.ph, TC_PH_COUNT);
+  c_u64s(c, ev->counts.ph_args, TC_PH_COUNT);
+  c_u64s(c, ev->counts.pairs, TC_PAIR_COUNT);
+  size_t at = c->r ? c->r->pos : 0;
+  tc_codec_u32(c, &ev->ncats);
+  if (c->r) {
+    if (ev->ncats > s->ncats - *cat_at) {
+      tc_bin_fail_at(c->r, at, "more categories than the unit holds");
+      ev->ncats = 0;
+    }
+    ev->cats = s->all_cats ? s->all_cats + *cat_at : NULL;
+    *cat_at += ev->ncats;
+  }
+  for (uint32_t i = 0; i < ev->ncats; i++) {
+    at = c->r ? c->r->pos : 0;
+    c_tstr(c, &ev->cats[i].text, &s->strings, MAX_STR);
+    if (i)
+      check_order(c, at, ev->cats[i - 1].text, ev->cats[i].text, "categories out of order");
+    tc_codec_u64(c, &ev->cats[i].records);
+  }
+  at = c->r ? c->r->pos : 0;
+  tc_codec_u32(c, &ev->nargs);
+  if (c->r) {
+    if (ev->nargs > s->nargs - *arg_at) {
+      tc_bin_fail_at(c->r, at, "more argument paths than the unit holds");
+      ev->nargs = 0;
+    }
+    ev->args = s->all_args ? s->all_args + *arg_at : NULL;
+    *arg_at += ev->nargs;
+  }
+  for (uint32_t i = 0; i < ev->nargs; i++) {
+    at = c->r ? c->r->pos : 0;
+    c_tstr(c, &ev->args[i].path, &s->strings, MAX_STR);
+    if (i)
+      check_order(c, at, ev->args[i - 1].path, ev->args[i].path, "argument paths out of order");
+    tc_codec_u64(c, &ev->args[i].records);
+    ev->args[i].types = (uint8_t)tc_codec_small(c, ev->args[i].types, 0xff);
+  }
+  if (c->b)
+    tc_sketch_encode(&ev->dur, c->b);
+  else if (!c->r->err)
+    tc_sketch_decode(c->r, &ev->dur);
+  c_u64s(c, ev->dur_below, TC_DUR_NLIMITS);
+  tc_sc_example *x = &ev->ex;
+  x->have = (int)tc_codec_small(c, (unsigned)x->have, 1);
+  if (x->have) {
+    tc_codec_u32(c, &x->oversize);
+    tc_codec_u32(c, &x->neg_paths);
+    at = c->r ? c->r->pos : 0;
+    tc_codec_u32(c, &x->trace);
+    if (c->r && x->trace >= ntraces)
+      tc_bin_fail_at(c->r, at, "example from a trace the site does not have");
+    tc_codec_u64(c, &x->index);
+    c_tstr(c, &x->raw, &s->strings, MAX_EVENT);
+  }
+}
+
+static void c_census(tc_codec *c, tc_site_census *s, uint32_t ntraces) {
+  uint32_t n = (uint32_t)s->nevents, ncats = (uint32_t)s->ncats, nargs = (uint32_t)s->nargs;
+  n = tc_codec_array(c, (void **)&s->events, n, sizeof *s->events, 8);
+  ncats = tc_codec_array(c, (void **)&s->all_cats, ncats, sizeof *s->all_cats, 2);
+  nargs = tc_codec_array(c, (void **)&s->all_args, nargs, sizeof *s->all_args, 3);
+  if (c->r) {
+    s->nevents = n;
+    s->ncats = ncats;
+    s->nargs = nargs;
+  }
+  size_t cat_at = 0, arg_at = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    size_t at = c->r ? c->r->pos : 0;
+    c_event(c, s, &s->events[i], &cat_at, &arg_at, ntraces);
+    if (i)
+      check_order(c, at, s->events[i - 1].name, s->events[i].name, "event names out of order");
+  }
+  if (c->r && (cat_at != s->ncats || arg_at != s->nargs))
+    tc_bin_fail_at(c->r, c->r->pos, "categories or paths left over");
+}
+
+static void c_meta(tc_codec *c, tc_trace_status *st) {
+  if (c->b) {
+    tc_bin_put_bytes(c->b, (tc_str){st->meta, st->meta ? st->shape.metadata.len : 0});
+    return;
+  }
+  size_t at = c->r->pos;
+  tc_str t = tc_bin_get_bytes(c->r, MAX_EVENT);
+  st->meta = NULL;
+  st->shape.metadata = (tc_str){NULL, 0};
+  if (c->r->err || !t.len)
+    return;
+  if (!(st->meta = malloc(t.len + 1))) {
+    tc_bin_fail_at(c->r, at, "out of memory");
+    return;
+  }
+  memcpy(st->meta, t.ptr, t.len);
+  st->meta[t.len] = '\0';
+  st->shape.metadata = (tc_str){st->meta, t.len};
+}
+
+static void c_status(tc_codec *c, tc_trace_status *st) {
+  TC_CODEC_ENUM(c, st->fatal, TC_E_COUNT_);
+  TC_CODEC_ENUM(c, st->stream_err, TC_E_COUNT_);
+  tc_codec_u64(c, &st->stream_offset);
+  TC_CODEC_ENUM(c, st->format, TC_FMT_ZSTD + 1);
+  tc_codec_u64(c, &st->in_bytes);
+  tc_codec_u64(c, &st->out_bytes);
+  tc_codec_u64(c, &st->elements);
+  tc_codec_u64(c, &st->events);
+  tc_codec_u64(c, &st->bad_events);
+  tc_codec_u64(c, &st->lenient_events);
+  st->nerrors = tc_codec_small(c, (unsigned)st->nerrors, TC_TRACE_MAX_ERRORS);
+  for (size_t i = 0; i < st->nerrors; i++) {
+    tc_codec_u64(c, &st->errors[i].index);
+    tc_codec_u64(c, &st->errors[i].offset);
+    TC_CODEC_ENUM(c, st->errors[i].code, TC_E_COUNT_);
+  }
+  tc_trace_shape *sh = &st->shape;
+  sh->object_form = (int)tc_codec_small(c, (unsigned)sh->object_form, 1);
+  sh->unterminated = (int)tc_codec_small(c, (unsigned)sh->unterminated, 1);
+  sh->trailing_bytes = (int)tc_codec_small(c, (unsigned)sh->trailing_bytes, 1);
+  sh->cut_event = (int)tc_codec_small(c, (unsigned)sh->cut_event, 1);
+  sh->metadata_cut = (int)tc_codec_small(c, (unsigned)sh->metadata_cut, 1);
+  tc_codec_u32(c, &sh->events_arrays);
+  tc_codec_u64(c, &sh->trailing_offset);
+  tc_codec_u64(c, &sh->trailing_size);
+  tc_codec_u64(c, &sh->trailing_values);
+  tc_codec_u64(c, &sh->not_trace_offset);
+  c_meta(c, st);
+  tc_codec_u64(c, &st->chunks);
+}
+
+static void c_trace(tc_codec *c, tc_partial_trace *t) {
+  tc_codec_str(c, &t->path, MAX_STR);
+  tc_codec_u64(c, &t->id.size);
+  tc_codec_i64(c, &t->id.mtime_sec);
+  tc_codec_u32(c, &t->id.mtime_nsec);
+  if (c->b)
+    tc_bin_put_u64(c->b, t->id.hash);
+  else
+    t->id.hash = tc_bin_get_u64(c->r);
+  c_status(c, &t->status);
+  if (tc_codec_small(c, t->metrics != NULL, 1)) {
+    if (c->b)
+      tc_metrics_encode(t->metrics, c->b);
+    else if (!c->r->err)
+      tc_metrics_decode(c->r, &t->metrics);
+  }
+}
+
+static void c_site(tc_codec *c, tc_partial_site *p) {
+  tc_codec_str(c, &p->settings, MAX_STR);
+  tc_codec_str(c, &p->name, MAX_STR);
+  tc_codec_str(c, &p->status, MAX_STR);
+  tc_codec_str(c, &p->reason, MAX_STR);
+  if (c->r && !p->name)
+    tc_bin_fail_at(c->r, c->r->pos, "a site without a name");
+  p->in_manifest = (int)tc_codec_small(c, (unsigned)p->in_manifest, 1);
+  p->from_dir = (int)tc_codec_small(c, (unsigned)p->from_dir, 1);
+  p->ntraces = tc_codec_array(c, (void **)&p->traces, p->ntraces, sizeof *p->traces, 20);
+  for (uint32_t i = 0; i < p->ntraces; i++) {
+    size_t at = c->r ? c->r->pos : 0;
+    c_trace(c, &p->traces[i]);
+    if (i && c->r && !c->r->err && p->traces[i].path)
+      check_order(c, at, tc_str_c(p->traces[i - 1].path), tc_str_c(p->traces[i].path),
+                  "traces out of order");
+  }
+  c_census(c, &p->census, p->ntraces);
+}
+
+static void c_notes(tc_codec *c, tc_corpus_note **notes, uint32_t *n) {
+  *n = tc_codec_array(c, (void **)notes, *n, sizeof **notes, 3);
+  for (uint32_t i = 0; i < *n; i++) {
+    tc_codec_str(c, &(*notes)[i].path, MAX_STR);
+    tc_codec_u32(c, &(*notes)[i].line);
+    tc_codec_str(c, &(*notes)[i].why, MAX_STR);
+  }
+}
+
+static void c_record(tc_codec *c, tc_partial_record *r) {
+  tc_codec_str(c, &r->settings, MAX_STR);
+  tc_codec_u32(c, &r->shard);
+  size_t at = c->r ? c->r->pos : 0;
+  tc_codec_u32(c, &r->nshards);
+  if (c->r && r->shard >= r->nshards)
+    tc_bin_fail_at(c->r, at, "shard number not below the shard count");
+  r->nsites = tc_codec_array(c, (void **)&r->sites, r->nsites, sizeof *r->sites, 2);
+  for (uint32_t i = 0; i < r->nsites; i++) {
+    at = c->r ? c->r->pos : 0;
+    tc_codec_str(c, &r->sites[i], MAX_STR);
+    if (c->r && !r->sites[i])
+      tc_bin_fail_at(c->r, at, "a site without a name");
+    if (i && c->r && !c->r->err)
+      check_order(c, at, tc_str_c(r->sites[i - 1]), tc_str_c(r->sites[i]), "sites out of order");
+  }
+  c_notes(c, &r->skipped, &r->nskipped);
+  c_notes(c, &r->warnings, &r->nwarnings);
+  tc_codec_str(c, &r->manifest, MAX_STR);
+  tc_codec_str(c, &r->job, MAX_STR);
+}
+
+/* ---- framing ---- */
+
+typedef void (*walk_fn)(tc_codec *c, void *obj);
+
+static void walk_site(tc_codec *c, void *obj) { c_site(c, obj); }
+static void walk_record(tc_codec *c, void *obj) { c_record(c, obj); }
+
+static tc_err encode(uint32_t kind, uint32_t tag, walk_fn walk, const void *obj,
+                     unsigned char **bytes, size_t *len) {
+  tc_bin_buf b;
+  tc_bin_buf_init(&b);
+  tc_bin_put_raw(&b, MAGIC, 8);
+  tc_bin_put_u32(&b, TC_PARTIAL_VERSION);
+  tc_bin_put_u32(&b, kind);
+  size_t mark = tc_bin_section_begin(&b, tag, TC_PARTIAL_VERSION);
+  tc_codec c = {&b, NULL};
+  /* The walk stores back what it reads; encoding changes nothing. */
+  walk(&c, (void *)obj);
+  tc_bin_section_end(&b, mark);
+  tc_err e = b.err;
+  *bytes = tc_bin_buf_take(&b, len);
+  tc_bin_buf_free(&b);
+  return e ? e : *bytes ? TC_OK : TC_E_NOMEM;
+}
+
+static tc_err decode(uint32_t kind, uint32_t tag, walk_fn walk, void *obj,
+                     const unsigned char *bytes, size_t len, tc_state_why *why) {
+  why->offset = 0;
+  why->reason = NULL;
+  if (len < 16 || memcmp(bytes, MAGIC, 8) != 0) {
+    why->reason = "no tracecensus partial magic at the start";
+    return TC_E_NOT_PARTIAL;
+  }
+  tc_bin_reader r;
+  tc_bin_reader_init(&r, bytes, len, 0);
+  tc_bin_get_raw(&r, 8);
+  uint32_t version = tc_bin_get_u32(&r);
+  if (version != TC_PARTIAL_VERSION) {
+    why->offset = 8;
+    why->reason = "written by another tracecensus (format version differs); rerun that shard";
+    return TC_E_PARTIAL_VERSION;
+  }
+  uint32_t k = tc_bin_get_u32(&r);
+  if (k != kind) {
+    why->offset = 12;
+    why->reason = k == KIND_RECORD ? "a shard record, not a site partial"
+                  : k == KIND_SITE ? "a site partial, not a shard record"
+                                   : "unknown kind of partial";
+    return TC_E_NOT_PARTIAL;
+  }
+  tc_bin_section s;
+  if (tc_bin_section_open(&r, tag, &s)) {
+    if (s.version != TC_PARTIAL_VERSION)
+      tc_bin_fail_at(&r, 16, "section of another version");
+    tc_codec c = {NULL, &r};
+    walk(&c, obj);
+    tc_bin_section_close(&r, &s);
+  }
+  tc_err e = tc_bin_finish(&r);
+  if (e) {
+    why->offset = r.err_at;
+    why->reason = r.why;
+  }
+  return e;
+}
+
+tc_err tc_partial_site_encode(const tc_partial_site *p, unsigned char **bytes, size_t *len) {
+  return encode(KIND_SITE, TAG_SITE, walk_site, p, bytes, len);
+}
+
+tc_err tc_partial_record_encode(const tc_partial_record *r, unsigned char **bytes, size_t *len) {
+  return encode(KIND_RECORD, TAG_RECORD, walk_record, r, bytes, len);
+}
+
+tc_err tc_partial_site_decode(const unsigned char *bytes, size_t len, tc_partial_site *out,
+                              tc_state_why *why) {
+  memset(out, 0, sizeof *out);
+  tc_site_census_init(&out->census);
+  tc_err e = decode(KIND_SITE, TAG_SITE, walk_site, out, bytes, len, why);
+  if (e)
+    tc_partial_site_free(out);
+  return e;
+}
+
+tc_err tc_partial_record_decode(const unsigned char *bytes, size_t len, tc_partial_record *out,
+                                tc_state_why *why) {
+  memset(out, 0, sizeof *out);
+  tc_err e = decode(KIND_RECORD, TAG_RECORD, walk_record, out, bytes, len, why);
+  if (e)
+    tc_partial_record_free(out);
+  return e;
+}
+
+/* ---- files ---- */
+
+static char *join(const char *dir, const char *name) {
+  size_t n = strlen(dir) + 1 + strlen(name) + 1;
+  char *p = malloc(n);
+  if (p)
+    snprintf(p, n, "%s/%s", dir, name);
+  return p;
+}
+
+char *tc_partial_site_path(const char *dir, const char *site) {
+  char name[40];
+  snprintf(name, sizeof name, "site-%016" PRIx64 ".tcp", tc_xxh64(site, strlen(site), 0));
+  return join(dir, name);
+}
+
+char *tc_partial_record_path(const char *dir) { return join(dir, "shard.tcr"); }
+
+static void set_why(tc_state_why *why, const char *path, int errnum) {
+  snprintf(why->path, sizeof why->path, "%s", path);
+  why->errnum = errnum;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* Temporary file beside PATH, synced, renamed over PATH, folder synced. */
+static tc_err write_atomic(const char *path, const unsigned char *bytes, size_t len,
+                           tc_state_why *why) {
+  const char *slash = strrchr(path, '/');
+  size_t dlen = slash ? (size_t)(slash - path) : 0;
+  const char *base = slash ? slash + 1 : path;
+  size_t n = strlen(path) + 32;
+  char *tmp = malloc(n);
+  char *dir = malloc(dlen + 2);
+  if (!tmp || !dir) {
+    free(tmp);
+    free(dir);
+    return TC_E_NOMEM;
+  }
+  snprintf(tmp, n, "%.*s%s.%s.tmp-%ld", (int)dlen, path, slash ? "/" : "", base, (long)getpid());
+  snprintf(dir, dlen + 2, "%.*s", slash ? (int)dlen : 1, slash ? path : ".");
+  tc_err e = TC_OK;
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0 || write_all(fd, bytes, len) != 0 || fsync(fd) != 0) {
+    set_why(why, path, errno);
+    e = TC_E_WRITE;
+  }
+  if (fd >= 0 && close(fd) != 0 && !e) {
+    set_why(why, path, errno);
+    e = TC_E_WRITE;
+  }
+  if (!e && rename(tmp, path) != 0) {
+    set_why(why, path, errno);
+    e = TC_E_WRITE;
+  }
+  if (e) {
+    unlink(tmp);
+  } else {
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+      fsync(dfd);
+      close(dfd);
+    }
+  }
+  free(tmp);
+  free(dir);
+  return e;
+}
+
+tc_err tc_partial_site_write(const char *path, const tc_partial_site *p, tc_state_why *why) {
+  unsigned char *bytes;
+  size_t len;
+  tc_err e = tc_partial_site_encode(p, &bytes, &len);
+  if (!e)
+    e = write_atomic(path, bytes, len, why);
+  free(bytes);
+  return e;
+}
+
+tc_err tc_partial_record_write(const char *path, const tc_partial_record *r, tc_state_why *why) {
+  unsigned char *bytes;
+  size_t len;
+  tc_err e = tc_partial_record_encode(r, &bytes, &len);
+  if (!e)
+    e = write_atomic(path, bytes, len, why);
+  free(bytes);
+  return e;
+}
+
+static tc_err read_all(const char *path, unsigned char **bytes, size_t *len, tc_state_why *why) {
+  memset(why, 0, sizeof *why);
+  set_why(why, path, 0);
+  *bytes = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    why->errnum = errno;
+    return TC_E_OPEN;
+  }
+  struct stat st;
+  tc_err e = TC_OK;
+  if (fstat(fd, &st) != 0) {
+    why->errnum = errno;
+    e = TC_E_IO;
+  } else if (!(*bytes = malloc(st.st_size ? (size_t)st.st_size : 1))) {
+    e = TC_E_NOMEM;
+  } else {
+    size_t got = 0;
+    while (got < (size_t)st.st_size) {
+      ssize_t r = read(fd, *bytes + got, (size_t)st.st_size - got);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0) {
+        why->errnum = r < 0 ? errno : 0;
+        e = TC_E_IO;
+        break;
+      }
+      got += (size_t)r;
+    }
+    *len = got;
+  }
+  close(fd);
+  if (e) {
+    free(*bytes);
+    *bytes = NULL;
+  }
+  return e;
+}
+
+tc_err tc_partial_site_read(const char *path, tc_partial_site *out, tc_state_why *why) {
+  unsigned char *bytes;
+  size_t len;
+  tc_err e = read_all(path, &bytes, &len, why);
+  if (!e)
+    e = tc_partial_site_decode(bytes, len, out, why);
+  free(bytes);
+  return e;
+}
+
+tc_err tc_partial_record_read(const char *path, tc_partial_record *out, tc_state_why *why) {
+  unsigned char *bytes;
+  size_t len;
+  tc_err e = read_all(path, &bytes, &len, why);
+  if (!e)
+    e = tc_partial_record_decode(bytes, len, out, why);
+  free(bytes);
+  return e;
+}

@@ -1,0 +1,42 @@
+/* The state folder of a run (--state DIR): which sites can be read back
+ * instead of run, and the partial of a site the run just finished.
+ *
+ * Reuse rule: a site's partial is reused when it reads cleanly, was made
+ * with the same settings (tc_partial_settings), and lists exactly the
+ * site's traces now, each with the same size, mtime and xxh64 of its bytes
+ * (tc_file_id; the hash is read only when size and mtime agree). A site
+ * whose crawl status or reason changed in the manifest is run again too.
+ * A partial that is corrupt or of another format version is an error
+ * naming the file and offset, never silently replaced. */
+#ifndef TC_STATE_H
+#define TC_STATE_H
+
+#include "io/tc_corpus.h"
+#include "pipeline/tc_partial.h"
+#include "pipeline/tc_run.h"
+
+/* Reads SITE's partial in DIR into *OUT and sets *REUSE when it may stand
+ * for the site; *REUSE 0 (and *OUT empty) when there is none or it is
+ * stale. Errors: the partial is unreadable (WHY says where). */
+tc_err tc_state_lookup(const char *dir, const tc_corpus *c, uint32_t site, const char *settings,
+                       tc_partial_site *out, int *reuse, tc_state_why *why);
+
+/* Writes DIR/shard.tcr for a run of shard SHARD of NSHARDS over C (every
+ * site of the whole corpus), creating DIR and its parents if needed, and
+ * removes the temporary files a killed run left in it. One run at a time
+ * may use a state folder. */
+tc_err tc_state_begin(const char *dir, const tc_corpus *c, const tc_run_opts *o,
+                      const char *manifest, const char *job, tc_state_why *why);
+
+/* Folds site SITE (its index in the whole corpus; S its corpus entry) into
+ * the corpus tables FOLD and the metrics set METRICS (NULL: none): the one
+ * path a run, a resumed run and a merge share. Its traces' metrics move
+ * into the set. With MOVE_STATUS the traces' statuses move into
+ * STATUS[0 .. ntraces), else STATUS already holds them; either way each
+ * status's metadata is then interned into METAS (its own copy freed), so a
+ * block many traces share is held once. */
+tc_err tc_state_fold(tc_census_fold *fold, tc_metrics_set *metrics, tc_map *metas,
+                     const tc_site *s, uint32_t site, tc_partial_site *p,
+                     tc_trace_status *status, int move_status);
+
+#endif

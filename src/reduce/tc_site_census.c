@@ -1,0 +1,478 @@
+#include "reduce/tc_site_census.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/tc_grow.h"
+
+void tc_site_census_init(tc_site_census *s) {
+  memset(s, 0, sizeof *s);
+  tc_map_init(&s->strings);
+}
+
+void tc_site_census_free(tc_site_census *s) {
+  if (!s)
+    return;
+  for (size_t i = 0; i < s->nevents; i++)
+    tc_sketch_free(&s->events[i].dur);
+  free(s->events);
+  free(s->all_cats);
+  free(s->all_args);
+  tc_map_free(&s->strings);
+  memset(s, 0, sizeof *s);
+}
+
+/* A category or argument path of one event, while counts are gathered. */
+typedef struct {
+  uint64_t records, sites;
+  uint8_t types;
+  uint32_t owner; /* event index */
+  tc_str text;    /* the cat or path part of the key */
+} sub_entry;
+
+/* Keys "event index (4 bytes) + text" -> sub_entry, for both the extract
+ * (per site) and the fold (whole corpus). */
+typedef struct {
+  tc_map keys;
+  sub_entry *v;
+  size_t cap;
+} sub_table;
+
+static void sub_free(sub_table *t) {
+  tc_map_free(&t->keys);
+  free(t->v);
+}
+
+static tc_err sub_index(sub_table *t, char **buf, size_t *buf_cap, uint32_t ev, tc_str text,
+                        sub_entry **out) {
+  size_t n = 4 + text.len;
+  tc_err e = TC_GROW(*buf, *buf_cap, n);
+  if (e)
+    return e;
+  memcpy(*buf, &ev, 4);
+  if (text.len)
+    memcpy(*buf + 4, text.ptr, text.len);
+  uint32_t id;
+  int inserted;
+  if ((e = tc_map_intern(&t->keys, (tc_str){*buf, n}, &id, &inserted)))
+    return e;
+  if ((e = TC_GROW(t->v, t->cap, (size_t)id + 1)))
+    return e;
+  *out = &t->v[id];
+  if (inserted) {
+    tc_str k = tc_map_key(&t->keys, id);
+    (*out)->owner = ev;
+    (*out)->text = (tc_str){k.ptr + 4, text.len};
+  }
+  return TC_OK;
+}
+
+/* Gives every event its slice of one array, entries sorted by CMP. */
+static tc_err slices(const sub_table *t, size_t nevents, size_t elem, void **all, size_t *nall,
+                     void (*put)(void *dst, const sub_entry *src), void (*set)(void *ev_arr,
+                     size_t ev, void *slice, uint32_t n), void *ev_arr,
+                     int (*cmp)(const void *, const void *)) {
+  size_t n = tc_map_count(&t->keys);
+  char *arr = calloc(n ? n : 1, elem);
+  size_t *at = calloc(nevents + 1, sizeof *at);
+  uint32_t *fill = calloc(nevents ? nevents : 1, sizeof *fill);
+  if (!arr || !at || !fill) {
+    free(arr);
+    free(at);
+    free(fill);
+    return TC_E_NOMEM;
+  }
+  for (size_t i = 0; i < n; i++)
+    at[t->v[i].owner + 1]++;
+  for (size_t e = 0; e < nevents; e++)
+    at[e + 1] += at[e];
+  for (size_t i = 0; i < n; i++) {
+    uint32_t ev = t->v[i].owner;
+    put(arr + (at[ev] + fill[ev]++) * elem, &t->v[i]);
+  }
+  for (size_t e = 0; e < nevents; e++) {
+    qsort(arr + at[e] * elem, fill[e], elem, cmp);
+    set(ev_arr, e, arr + at[e] * elem, fill[e]);
+  }
+  free(at);
+  free(fill);
+  *all = arr;
+  *nall = n;
+  return TC_OK;
+}
+
+/* ---- one site out of the workers ---- */
+
+typedef struct {
+  tc_site_census *s;
+  size_t events_cap;
+  tc_map ev_keys;            /* name -> event index */
+  const tc_example **best;   /* by event index */
+  size_t best_cap;
+  sub_table cats, args;
+  char *buf;
+  size_t buf_cap;
+  const tc_census_worker *w;
+  const tc_site_acc *acc;
+  uint32_t *ev_of_slot;      /* the worker's slot -> event index */
+  size_t slots_cap;
+  tc_err err;
+} extract_ctx;
+
+static tc_err event_of(extract_ctx *x, tc_str name, uint32_t *ev) {
+  int inserted;
+  tc_err e = tc_map_intern(&x->ev_keys, name, ev, &inserted);
+  if (e || !inserted)
+    return e;
+  if ((e = TC_GROW(x->s->events, x->events_cap, (size_t)*ev + 1)) ||
+      (e = TC_GROW(x->best, x->best_cap, (size_t)*ev + 1)))
+    return e;
+  x->s->events[*ev].name = tc_map_key(&x->ev_keys, *ev);
+  x->s->nevents = (size_t)*ev + 1;
+  return TC_OK;
+}
+
+static void extract_cat(void *ctx, uint64_t key, uint32_t slot) {
+  extract_ctx *x = ctx;
+  if (x->err)
+    return;
+  uint32_t ev = x->ev_of_slot[tc_imap_find(&x->acc->name_idx, key >> 32)];
+  sub_entry *s;
+  tc_str cat = tc_map_key(tc_census_cats(x->w), (uint32_t)key);
+  if (!(x->err = sub_index(&x->cats, &x->buf, &x->buf_cap, ev, cat, &s)))
+    s->records += x->acc->cat_counts[slot];
+}
+
+static void extract_arg(void *ctx, uint64_t key, uint32_t slot) {
+  extract_ctx *x = ctx;
+  if (x->err)
+    return;
+  uint32_t ev = x->ev_of_slot[tc_imap_find(&x->acc->name_idx, key >> 32)];
+  sub_entry *s;
+  tc_str path = tc_parser_path(tc_census_parser(x->w), (uint32_t)key);
+  if (!(x->err = sub_index(&x->args, &x->buf, &x->buf_cap, ev, path, &s))) {
+    s->records += x->acc->paths[slot].records;
+    s->types |= x->acc->paths[slot].types;
+  }
+}
+
+static tc_err extract_worker(extract_ctx *x, const tc_census_worker *w, const tc_site_acc *acc) {
+  x->w = w;
+  x->acc = acc;
+  tc_err e = TC_GROW(x->ev_of_slot, x->slots_cap, (size_t)acc->name_idx.count + 1);
+  for (uint32_t slot = 0; !e && slot < acc->name_idx.count; slot++) {
+    uint32_t ev;
+    if ((e = event_of(x, tc_map_key(tc_census_names(w), acc->name_ids[slot]), &ev)))
+      break;
+    x->ev_of_slot[slot] = ev;
+    tc_sc_event *se = &x->s->events[ev];
+    const tc_name_counts *nc = &acc->names[slot];
+    const tc_name_detail *d = &acc->detail[slot];
+    for (int k = 0; k < TC_PH_COUNT; k++) {
+      se->counts.ph[k] += nc->ph[k];
+      se->counts.ph_args[k] += nc->ph_args[k];
+    }
+    for (int k = 0; k < TC_PAIR_COUNT; k++)
+      se->counts.pairs[k] += nc->pairs[k];
+    if ((e = tc_sketch_merge(&se->dur, &d->dur)))
+      break;
+    for (int k = 0; k < TC_DUR_NLIMITS; k++)
+      se->dur_below[k] += d->dur_below[k];
+    if (d->ex.have && (!x->best[ev] || tc_example_cmp(&d->ex, x->best[ev]) < 0))
+      x->best[ev] = &d->ex;
+  }
+  if (!e) {
+    tc_imap_each(&acc->cat_idx, extract_cat, x);
+    tc_imap_each(&acc->path_idx, extract_arg, x);
+    e = x->err;
+  }
+  return e;
+}
+
+static void put_cat(void *dst, const sub_entry *src) {
+  *(tc_sc_cat *)dst = (tc_sc_cat){src->text, src->records};
+}
+
+static void put_arg(void *dst, const sub_entry *src) {
+  *(tc_sc_arg *)dst = (tc_sc_arg){src->text, src->records, src->types};
+}
+
+static void set_cats(void *evs, size_t e, void *slice, uint32_t n) {
+  ((tc_sc_event *)evs)[e].cats = slice;
+  ((tc_sc_event *)evs)[e].ncats = n;
+}
+
+static void set_args(void *evs, size_t e, void *slice, uint32_t n) {
+  ((tc_sc_event *)evs)[e].args = slice;
+  ((tc_sc_event *)evs)[e].nargs = n;
+}
+
+static int cmp_sc_cat(const void *a, const void *b) {
+  return tc_str_cmp(((const tc_sc_cat *)a)->text, ((const tc_sc_cat *)b)->text);
+}
+
+static int cmp_sc_arg(const void *a, const void *b) {
+  return tc_str_cmp(((const tc_sc_arg *)a)->path, ((const tc_sc_arg *)b)->path);
+}
+
+static int cmp_sc_event(const void *a, const void *b) {
+  return tc_str_cmp(((const tc_sc_event *)a)->name, ((const tc_sc_event *)b)->name);
+}
+
+/* Moves every string into the unit's own map (the context's maps die). */
+static tc_err own(tc_map *m, tc_str *s) {
+  uint32_t id;
+  tc_err e = tc_map_intern(m, *s, &id, NULL);
+  if (!e)
+    *s = tc_map_key(m, id);
+  return e;
+}
+
+static tc_err extract_finish(extract_ctx *x, uint32_t first_trace) {
+  tc_site_census *s = x->s;
+  void *all;
+  tc_err e = slices(&x->cats, s->nevents, sizeof(tc_sc_cat), &all, &s->ncats, put_cat, set_cats,
+                    s->events, cmp_sc_cat);
+  if (e)
+    return e;
+  s->all_cats = all;
+  if ((e = slices(&x->args, s->nevents, sizeof(tc_sc_arg), &all, &s->nargs, put_arg, set_args,
+                  s->events, cmp_sc_arg)))
+    return e;
+  s->all_args = all;
+  for (size_t i = 0; !e && i < s->nevents; i++) {
+    tc_sc_event *se = &s->events[i];
+    e = own(&s->strings, &se->name);
+    const tc_example *b = x->best[i];
+    if (!e && b) {
+      se->ex = (tc_sc_example){1, b->oversize, b->neg_paths, b->trace - first_trace, b->index,
+                               {b->raw, b->len}};
+      e = own(&s->strings, &se->ex.raw);
+    }
+  }
+  for (size_t i = 0; !e && i < s->ncats; i++)
+    e = own(&s->strings, &s->all_cats[i].text);
+  for (size_t i = 0; !e && i < s->nargs; i++)
+    e = own(&s->strings, &s->all_args[i].path);
+  if (!e && s->nevents > 1) {
+    /* Slices point into all_cats and all_args, so sorting the events keeps
+     * each event's own. */
+    qsort(s->events, s->nevents, sizeof *s->events, cmp_sc_event);
+  }
+  return e;
+}
+
+tc_err tc_site_census_extract(tc_census_worker *const *workers, size_t nw, uint32_t site,
+                              uint32_t first_trace, tc_site_census *out) {
+  extract_ctx x;
+  memset(&x, 0, sizeof x);
+  x.s = out;
+  tc_map_init(&x.ev_keys);
+  tc_map_init(&x.cats.keys);
+  tc_map_init(&x.args.keys);
+  tc_err e = TC_OK;
+  for (size_t k = 0; k < nw && !e; k++) {
+    const tc_site_acc *acc = tc_census_site(workers[k], site);
+    if (acc)
+      e = extract_worker(&x, workers[k], acc);
+  }
+  if (!e)
+    e = extract_finish(&x, first_trace);
+  tc_map_free(&x.ev_keys);
+  sub_free(&x.cats);
+  sub_free(&x.args);
+  free(x.best);
+  free(x.buf);
+  free(x.ev_of_slot);
+  if (e)
+    tc_site_census_free(out);
+  return e;
+}
+
+/* ---- the corpus, one site at a time ---- */
+
+struct tc_census_fold {
+  tc_census_result r;
+  size_t events_cap;
+  sub_table cats, args;
+  tc_example *best; /* by event index; raw owned */
+  size_t best_cap;
+  char *buf;
+  size_t buf_cap;
+};
+
+tc_census_fold *tc_census_fold_create(void) {
+  tc_census_fold *f = calloc(1, sizeof *f);
+  if (!f)
+    return NULL;
+  tc_map_init(&f->r.strings);
+  tc_map_init(&f->cats.keys);
+  tc_map_init(&f->args.keys);
+  return f;
+}
+
+void tc_census_fold_free(tc_census_fold *f) {
+  if (!f)
+    return;
+  for (size_t i = 0; i < f->r.nevents; i++)
+    free(f->best[i].raw);
+  free(f->best);
+  sub_free(&f->cats);
+  sub_free(&f->args);
+  free(f->buf);
+  tc_census_result_free(&f->r);
+  free(f);
+}
+
+static tc_err fold_event_index(tc_census_fold *f, tc_str name, uint32_t *idx) {
+  int inserted;
+  tc_err e = tc_map_intern(&f->r.strings, name, idx, &inserted);
+  if (e || !inserted)
+    return e;
+  /* strings holds names only until the end, so id == event index */
+  if ((e = TC_GROW(f->r.events, f->events_cap, (size_t)*idx + 1)) ||
+      (e = TC_GROW(f->best, f->best_cap, (size_t)*idx + 1)))
+    return e;
+  f->r.events[*idx].name = tc_map_key(&f->r.strings, *idx);
+  tc_sketch_init(&f->r.events[*idx].dur);
+  f->r.nevents = (size_t)*idx + 1;
+  return TC_OK;
+}
+
+static tc_err fold_example(tc_census_fold *f, uint32_t ev, uint32_t site, const tc_sc_example *x) {
+  tc_example cand = {1, x->oversize, x->neg_paths, site, x->trace, x->index, NULL, x->raw.len};
+  tc_example *cur = &f->best[ev];
+  if (tc_example_cmp(&cand, cur) >= 0)
+    return TC_OK;
+  cand.raw = malloc(x->raw.len ? x->raw.len : 1);
+  if (!cand.raw)
+    return TC_E_NOMEM;
+  memcpy(cand.raw, x->raw.ptr, x->raw.len);
+  free(cur->raw);
+  *cur = cand;
+  return TC_OK;
+}
+
+tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census *s) {
+  tc_err e = TC_OK;
+  for (size_t i = 0; !e && i < s->nevents; i++) {
+    const tc_sc_event *se = &s->events[i];
+    uint64_t recs = 0, pairs = 0;
+    for (int k = 0; k < TC_PH_COUNT; k++)
+      recs += se->counts.ph[k];
+    for (int k = 0; k < TC_PAIR_COUNT; k++)
+      pairs += se->counts.pairs[k];
+    if (!recs && !pairs)
+      continue;
+    uint32_t ev;
+    if ((e = fold_event_index(f, se->name, &ev)))
+      break;
+    tc_res_event *re = &f->r.events[ev];
+    for (int k = 0; k < TC_PH_COUNT; k++) {
+      re->ph[k] += se->counts.ph[k];
+      re->ph_args[k] += se->counts.ph_args[k];
+    }
+    for (int k = 0; k < TC_PAIR_COUNT; k++)
+      re->pairs[k] += se->counts.pairs[k];
+    re->records += recs;
+    re->sites += recs > 0;
+    f->r.records += recs;
+    if ((e = tc_sketch_merge(&re->dur, &se->dur)))
+      break;
+    for (int k = 0; k < TC_DUR_NLIMITS; k++)
+      re->dur_below[k] += se->dur_below[k];
+    if (se->ex.have && (e = fold_example(f, ev, site, &se->ex)))
+      break;
+    for (uint32_t c = 0; !e && c < se->ncats; c++) {
+      sub_entry *sub;
+      if (!(e = sub_index(&f->cats, &f->buf, &f->buf_cap, ev, se->cats[c].text, &sub)))
+        sub->records += se->cats[c].records;
+    }
+    for (uint32_t a = 0; !e && a < se->nargs; a++) {
+      sub_entry *sub;
+      if (!(e = sub_index(&f->args, &f->buf, &f->buf_cap, ev, se->args[a].path, &sub))) {
+        sub->records += se->args[a].records;
+        sub->types |= se->args[a].types;
+        sub->sites++;
+      }
+    }
+  }
+  return e;
+}
+
+static void put_res_cat(void *dst, const sub_entry *src) {
+  *(tc_res_cat *)dst = (tc_res_cat){src->text, src->records};
+}
+
+static void put_res_arg(void *dst, const sub_entry *src) {
+  *(tc_res_arg *)dst = (tc_res_arg){src->text, src->records, src->sites, src->types};
+}
+
+static void set_res_cats(void *evs, size_t e, void *slice, uint32_t n) {
+  ((tc_res_event *)evs)[e].cats = slice;
+  ((tc_res_event *)evs)[e].ncats = n;
+}
+
+static void set_res_args(void *evs, size_t e, void *slice, uint32_t n) {
+  ((tc_res_event *)evs)[e].args = slice;
+  ((tc_res_event *)evs)[e].nargs = n;
+}
+
+static int cmp_cat(const void *a, const void *b) {
+  const tc_res_cat *x = a, *y = b;
+  if (x->records != y->records)
+    return x->records > y->records ? -1 : 1;
+  return tc_str_cmp(x->cat, y->cat);
+}
+
+static int cmp_arg(const void *a, const void *b) {
+  return tc_str_cmp(((const tc_res_arg *)a)->path, ((const tc_res_arg *)b)->path);
+}
+
+static int cmp_event(const void *a, const void *b) {
+  return tc_str_cmp(((const tc_res_event *)a)->name, ((const tc_res_event *)b)->name);
+}
+
+tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out) {
+  tc_census_result *r = &f->r;
+  void *all;
+  size_t n;
+  tc_err e = slices(&f->cats, r->nevents, sizeof(tc_res_cat), &all, &n, put_res_cat,
+                    set_res_cats, r->events, cmp_cat);
+  if (!e) {
+    r->all_cats = all;
+    e = slices(&f->args, r->nevents, sizeof(tc_res_arg), &all, &n, put_res_arg, set_res_args,
+               r->events, cmp_arg);
+    if (!e)
+      r->all_args = all;
+  }
+  /* Examples, category and path texts move into the result's own strings,
+   * since the fold's tables die here. */
+  for (size_t i = 0; !e && i < r->nevents; i++) {
+    tc_res_event *re = &r->events[i];
+    if (f->best[i].have) {
+      re->example = (tc_str){f->best[i].raw, f->best[i].len};
+      e = own(&r->strings, &re->example);
+    }
+    for (size_t c = 0; !e && c < re->ncats; c++)
+      e = own(&r->strings, &re->cats[c].cat);
+    for (size_t a = 0; !e && a < re->nargs; a++)
+      e = own(&r->strings, &re->args[a].path);
+  }
+  if (!e && r->nevents > 1)
+    qsort(r->events, r->nevents, sizeof *r->events, cmp_event);
+  if (!e) {
+    *out = *r;
+    memset(r, 0, sizeof *r);
+  } else {
+    memset(out, 0, sizeof *out);
+  }
+  size_t nbest = f->best_cap;
+  for (size_t i = 0; i < nbest; i++)
+    free(f->best[i].raw);
+  free(f->best);
+  f->best = NULL;
+  f->best_cap = 0;
+  tc_census_fold_free(f);
+  return e;
+}

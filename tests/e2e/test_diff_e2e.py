@@ -1,0 +1,425 @@
+"""`tracecensus diff` on two corpora built from the real third-party traces.
+
+A is every trace, one site folder each, with a manifest. B is A with one
+trace removed, one event renamed and one argument added (in another trace)
+and one site's Chrome version changed (its metadata's product-version,
+where run.json reads it). The diff must name exactly those changes, mark
+the changed site's metrics "not comparable", and every figure of diff.json
+must match a computation made here from the two folders' census.json and
+metrics.json. B2 is B without the Chrome change, so that its changes are
+numbers to check. C is A with a trace config added to one trace's metadata;
+D is A with one trace's durations halved, so that metrics change alone.
+`diff A A` reports nothing and exits 0."""
+import csv
+import gzip
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from e2e_common import BINARY, HERE, THIRD_PARTY, load
+
+REMOVED = 'artifacts__perflog'            # its trace is removed in B (the site stays in the manifest)
+EDITED = 'artifacts__user-timing'          # one event renamed, one argument added in B
+CHROME = 'traces__threeframes-blank_content_more'  # product-version Chrome/54... -> Chrome/99... in B
+CONFIG = 'traces__bad-nav-start-ts'       # a trace-config added to its metadata in C (A otherwise)
+SLOWER = 'traces__timespan-trace-m91'     # every complete event's dur halved in D (A otherwise)
+ADDED_ARG = 'tcdiff_added'
+METRICS = ('busy_mean_pct', 'tbt_ms', 'long_tasks', 'frame_p50_ms', 'frame_p95_ms',
+           'heap_growth_bytes')
+
+
+def site_of(fname):
+    for suffix in ('.gz', '.json', '.trace', '__trace'):
+        if fname.endswith(suffix):
+            fname = fname[:-len(suffix)]
+    return fname
+
+
+def read_trace(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    return gzip.decompress(data) if data[:2] == b'\x1f\x8b' else data
+
+
+def edit_text(path, pattern, repl):
+    """Replaces the one match of PATTERN in the trace at PATH (a symlink
+    into the shared traces) by a plain file with the edit."""
+    raw = read_trace(path).decode('utf-8')
+    raw, n = re.subn(pattern, repl, raw)
+    assert n == 1, 'the fixture trace %s changed: %r matches %d times' % (path, pattern, n)
+    os.unlink(path)
+    with open(path, 'w') as f:
+        f.write(raw)
+
+
+def unique_keys(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), 'a repeated key would not survive the rewrite'
+    return dict(pairs)
+
+
+def run(*args):
+    return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=600)
+
+
+def change(a, b):
+    return (b - a) / abs(a) * 100.0
+
+
+def nearest_rank(values, q_num, q_den):
+    """metrics.md's rule: rank ceil(q n), n/a below 1/(1-q) samples."""
+    v = sorted(values)
+    n = len(v)
+    if n * (q_den - q_num) < q_den:
+        return None
+    return v[-(-n * q_num // q_den) - 1]
+
+
+class Diff(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix='tc-diff-')
+        files = sorted(os.listdir(THIRD_PARTY))
+        cls.sites = {site_of(f): f for f in files}
+        for corpus in ('A', 'B', 'B2', 'C', 'D'):
+            for site, f in cls.sites.items():
+                os.makedirs(cls.path(corpus, site))
+                if corpus in ('B', 'B2') and site == REMOVED:
+                    continue
+                os.symlink(os.path.join(THIRD_PARTY, f), cls.path(corpus, site, f))
+            with open(cls.path(corpus, 'manifest.tsv'), 'w') as m:
+                m.write('site\n' + ''.join(s + '\n' for s in sorted(cls.sites)))
+        cls.census('A')
+        a = load(cls.path('outA'))
+        # The renamed event: one only EDITED's trace has; the event given
+        # an argument: one EDITED's trace shares with other sites.
+        edited = cls.path('B', EDITED, cls.sites[EDITED])
+        doc = json.loads(read_trace(edited), object_pairs_hook=unique_keys)
+        events = doc['traceEvents'] if isinstance(doc, dict) else doc
+        names = {e.get('name') for e in events}
+        by_name = {e['name']: e for e in a['events']}
+        cls.renamed = sorted(n for n in names if n in by_name and by_name[n]['sites'] == 1)[0]
+        cls.new_name = cls.renamed + '.renamed'
+        cls.arg_event = sorted(n for n in names if n in by_name and by_name[n]['sites'] > 1 and
+                               not any(p['path'] == 'args.' + ADDED_ARG
+                                       for p in by_name[n]['args']))[0]
+        for e in events:
+            if e.get('name') == cls.renamed:
+                e['name'] = cls.new_name
+            elif e.get('name') == cls.arg_event:
+                e.setdefault('args', {})[ADDED_ARG] = 1
+        text = json.dumps(doc, separators=(',', ':'))
+        for corpus in ('B', 'B2'):
+            path = cls.path(corpus, EDITED, cls.sites[EDITED])
+            os.unlink(path)
+            with open(path, 'w') as f:
+                f.write(text)
+        # The Chrome version and the trace config, edited in place in the
+        # text (nothing else moves).
+        edit_text(cls.path('B', CHROME, cls.sites[CHROME]),
+                  r'("product-version"\s*:\s*")Chrome/54\.', r'\1Chrome/99.')
+        edit_text(cls.path('C', CONFIG, cls.sites[CONFIG]), r'("product-version"\s*:)',
+                  r'"trace-config": "{\\"record_mode\\":\\"record-as-much-as-possible\\"}", \1')
+        path = cls.path('D', SLOWER, cls.sites[SLOWER])
+        doc = json.loads(read_trace(path), object_pairs_hook=unique_keys)
+        for e in doc['traceEvents'] if isinstance(doc, dict) else doc:
+            if e.get('ph') == 'X' and isinstance(e.get('dur'), (int, float)):
+                e['dur'] = e['dur'] / 2
+        os.unlink(path)
+        with open(path, 'w') as f:
+            json.dump(doc, f, separators=(',', ':'))
+        removed = json.loads(read_trace(os.path.join(THIRD_PARTY, cls.sites[REMOVED])))
+        removed = removed['traceEvents'] if isinstance(removed, dict) else removed
+        cls.removed_names = {e.get('name') for e in removed}
+        cls.census('B')
+        cls.census('B2')
+        cls.census('C')
+        cls.census('D')
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    @classmethod
+    def path(cls, *parts):
+        return os.path.join(cls.dir, *parts)
+
+    @classmethod
+    def census(cls, corpus):
+        p = run('census', '-q', '-T', '2', '--manifest', cls.path(corpus, 'manifest.tsv'),
+                '-o', cls.path('out' + corpus), cls.path(corpus))
+        assert p.returncode == 0, p.stderr
+
+    def diff(self, a, b, out):
+        p = run('diff', '-o', self.path(out), self.path(a), self.path(b))
+        self.assertIn(p.returncode, (0, 1), p.stderr)
+        return p.returncode, load(self.path(out), 'diff.json')
+
+    # The independent computation: what differs between two folders.
+    def expected(self, a_dir, b_dir, conditions_differ):
+        ca, cb = load(self.path(a_dir)), load(self.path(b_dir))
+        ea = {e['name']: e for e in ca['events']}
+        eb = {e['name']: e for e in cb['events']}
+        sa, sb = ca['sites_total'], cb['sites_total']
+        changed = {}
+        for n in sorted(set(ea) & set(eb)):
+            x, y = ea[n], eb[n]
+            pa, pb = {p['path'] for p in x['args']}, {p['path'] for p in y['args']}
+            ua, ub = set(x['undeclared_args']), set(y['undeclared_args'])
+            if (x['records'], x['sites']) != (y['records'], y['sites']) or pa != pb or ua != ub:
+                changed[n] = (x, y, sorted(pb - pa), sorted(pa - pb), sorted(ub - ua), sorted(ua - ub))
+        return {'new': sorted(set(eb) - set(ea)), 'gone': sorted(set(ea) - set(eb)),
+                'changed': changed, 'sa': sa, 'sb': sb}
+
+    def check_event_figures(self, d, exp, comparable):
+        self.assertEqual([e['name'] for e in d['events_new']], exp['new'])
+        self.assertEqual([e['name'] for e in d['events_vanished']], exp['gone'])
+        self.assertEqual([e['name'] for e in d['events_changed']], sorted(exp['changed']))
+        for e in d['events_changed']:
+            x, y, anew, agone, unew, ugone = exp['changed'][e['name']]
+            self.assertEqual((e['records_a'], e['records_b'], e['sites_a'], e['sites_b']),
+                             (x['records'], y['records'], x['sites'], y['sites']))
+            self.assertEqual((e['args_appeared'], e['args_vanished']), (anew, agone))
+            self.assertEqual((e['undeclared_appeared'], e['undeclared_vanished']), (unew, ugone))
+            for key, a, b in (('records_per_site', x['records'] / exp['sa'], y['records'] / exp['sb']),
+                              ('site_share_pct', x['sites'] / exp['sa'] * 100, y['sites'] / exp['sb'] * 100)):
+                f = e[key]
+                self.assertAlmostEqual(f['a'], a, delta=1e-12 * abs(a))
+                self.assertAlmostEqual(f['b'], b, delta=1e-12 * abs(b))
+                if comparable:
+                    self.assertIsNone(f['change_na'])
+                    self.assertAlmostEqual(f['change_pct'], change(a, b), delta=1e-9 * abs(change(a, b)) + 1e-12)
+                else:
+                    self.assertIsNone(f['change_pct'])
+                    self.assertEqual(f['change_na'], d['events_not_comparable'])
+
+    def check_metrics(self, d, a_dir, b_dir, not_comparable):
+        ma, mb = load(self.path(a_dir), 'metrics.json'), load(self.path(b_dir), 'metrics.json')
+        va = {s['site']: s['values'] for s in ma['sites']}
+        vb = {s['site']: s['values'] for s in mb['sites']}
+        self.assertEqual([m['metric'] for m in d['metric_distributions']], list(METRICS))
+        for m in d['metric_distributions']:
+            xa = [v[m['metric']] for v in va.values() if v[m['metric']] is not None]
+            xb = [v[m['metric']] for v in vb.values() if v[m['metric']] is not None]
+            self.assertEqual((m['n_a'], m['n_b']), (len(xa), len(xb)))
+            for key, q in (('median', (1, 2)), ('p90', (9, 10))):
+                a, b = nearest_rank(xa, *q), nearest_rank(xb, *q)
+                f = m[key]
+                self.assertEqual((f['a'], f['b']), (a, b), (m['metric'], key))
+                if a is None or b is None:
+                    self.assertIsNone(f['change_pct'])
+                    self.assertTrue(f['change_na'].startswith('n/a'))
+                elif not_comparable:
+                    self.assertIsNone(f['change_pct'])
+                    self.assertEqual(f['change_na'], not_comparable)
+                elif len(xa) != len(xb):
+                    self.assertIsNone(f['change_pct'])
+                    self.assertEqual(f['change_na'], 'sample counts differ (n %d -> %d)' % (len(xa), len(xb)))
+                elif a == 0:
+                    self.assertEqual(f['change_na'], 'baseline is zero')
+                else:
+                    self.assertAlmostEqual(f['change_pct'], change(a, b), delta=1e-9 * abs(change(a, b)) + 1e-12)
+        # Each listed site's figures are its values in the two metrics.json.
+        for site in d['sites']:
+            for k in METRICS:
+                f, a, b = site['metrics'][k], va[site['site']][k], vb[site['site']][k]
+                self.assertEqual((f['a'], f['b']), (a, b), (site['site'], k))
+                if a is not None and b is not None and a != 0 and site['not_comparable'] is None \
+                        and site['traces_a'] == site['traces_b']:
+                    self.assertAlmostEqual(f['change_pct'], change(a, b), delta=1e-9 * abs(change(a, b)) + 1e-12)
+                else:
+                    self.assertIsNone(f['change_pct'])
+                    self.assertTrue(f['change_na'])
+        return va, vb
+
+    def test_b_names_exactly_the_changes(self):
+        rc, d = self.diff('outA', 'outB', 'diffAB')
+        self.assertEqual(rc, 1)
+        self.assertTrue(d['changed'])
+        exp = self.expected('outA', 'outB', True)
+        # The construction: the renamed event is new, it and the events only
+        # the removed trace had have vanished, the added argument appeared.
+        self.assertEqual(exp['new'], [self.new_name])
+        only_removed = {n for n in self.removed_names
+                        if n and next(e for e in load(self.path('outA'))['events'] if e['name'] == n)['sites'] == 1}
+        self.assertEqual(set(exp['gone']), {self.renamed} | only_removed)
+        appeared = [(n, p) for n, c in exp['changed'].items() for p in c[2]]
+        self.assertEqual(appeared, [(self.arg_event, 'args.' + ADDED_ARG)])
+        # The conditions: only the edited site's Chrome major, and it makes
+        # every event change not comparable.
+        self.assertEqual(d['conditions_differ'], ['site %s: Chrome major 54 -> 99' % CHROME])
+        self.assertEqual(d['events_not_comparable'], 'site %s: Chrome major 54 -> 99' % CHROME)
+        self.assertEqual(d['sites_only_in_a'], [])
+        self.assertEqual(d['sites_only_in_b'], [])
+        self.check_event_figures(d, exp, comparable=False)
+        va, vb = self.check_metrics(d, 'outA', 'outB', d['metrics_not_comparable'])
+        sites = {s['site']: s for s in d['sites']}
+        chrome = sites[CHROME]
+        self.assertEqual(chrome['not_comparable'], 'Chrome major 54 -> 99')
+        for k in METRICS:
+            self.assertIsNone(chrome['metrics'][k]['change_pct'])
+            self.assertTrue(chrome['metrics'][k]['change_na'] == 'Chrome major 54 -> 99' or
+                            chrome['metrics'][k]['change_na'].startswith('n/a'), k)
+        self.assertEqual((sites[REMOVED]['traces_a'], sites[REMOVED]['traces_b']), (1, 0))
+        # Exactly the sites whose conditions, trace count or values differ.
+        differ = {s for s in va if s in (CHROME, REMOVED) or any(va[s][k] != vb[s][k] for k in METRICS)}
+        self.assertEqual(set(sites), differ)
+        # diff.md says it for people, diff.csv row for row with diff.json.
+        with open(self.path('diffAB', 'diff.md'), encoding='utf-8') as f:
+            md = f.read()
+        self.assertIn('Chrome major 54 -> 99', md)
+        self.assertIn('not comparable', md)
+        self.assertIn(self.new_name, md)
+        with open(self.path('diffAB', 'diff.csv'), newline='', encoding='utf-8') as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([r['name'] for r in rows if r['section'] == 'event_new' and
+                          r['figure'] == 'records_per_site'], exp['new'])
+        self.assertEqual([(r['name'], r['figure']) for r in rows if r['section'] == 'arg_appeared'],
+                         [(self.arg_event, 'args.' + ADDED_ARG)])
+        site_rows = [r for r in rows if r['section'] == 'site_metric' and r['name'] == CHROME]
+        self.assertEqual(len(site_rows), len(METRICS))
+        self.assertTrue(all(r['change_pct'] == '' for r in site_rows))
+        with open(self.path('diffAB', 'diff.html'), encoding='utf-8') as f:
+            html = f.read()
+        self.assertTrue(html.startswith('<!DOCTYPE html>'))
+        self.assertNotIn('src="http', html)
+
+        def rows(table):
+            i = html.index('id="%s"' % table)
+            return html[i:html.index('</table>', i)].count('<tr>') - 1
+
+        paths = sum(len(e[k]) for e in d['events_changed'] for k in
+                    ('args_appeared', 'args_vanished', 'undeclared_appeared', 'undeclared_vanished'))
+        tables = (('events-new', len(d['events_new'])), ('events-gone', len(d['events_vanished'])),
+                  ('events-changed', len(d['events_changed'])), ('args', paths),
+                  ('dists', len(METRICS)), ('sites', len(d['sites']) * len(METRICS)))
+        for table, n in tables:
+            self.assertEqual(rows(table), n, table)
+        # The page in headless Chromium, when playwright-core is installed;
+        # its screenshot goes to the build folder beside the binary.
+        node = shutil.which('node')
+        shots = os.path.join(os.path.dirname(os.path.abspath(BINARY)), 'tests', 'e2e')
+        if node:
+            p = subprocess.run([node, os.path.join(HERE, 'diff_page_check.mjs'),
+                                self.path('diffAB', 'diff.html'),
+                                os.path.join(shots if os.path.isdir(shots) else self.dir, 'diff.png'),
+                                CHROME, str(len(METRICS)),
+                                *('%s=%d' % t for t in tables)],
+                               capture_output=True, text=True, timeout=180)
+            self.assertIn(p.returncode, (0, 77), p.stdout + p.stderr)
+
+    def test_comparable_changes_are_numbers(self):
+        rc, d = self.diff('outA', 'outB2', 'diffAB2')
+        self.assertEqual(rc, 1)
+        self.assertEqual(d['conditions_differ'], [])
+        self.assertIsNone(d['events_not_comparable'])
+        exp = self.expected('outA', 'outB2', False)
+        self.assertGreater(len(exp['changed']), 1)
+        self.check_event_figures(d, exp, comparable=True)
+        self.check_metrics(d, 'outA', 'outB2', None)
+        sites = {s['site']: s for s in d['sites']}
+        self.assertNotIn(CHROME, sites)
+        for k in METRICS:
+            self.assertRegex(sites[REMOVED]['metrics'][k]['change_na'], r'^n/a in (A \(.*\) and in )?B \(no_trace\)$')
+
+    def test_trace_config_makes_it_not_comparable(self):
+        rc, d = self.diff('outA', 'outC', 'diffAC')
+        self.assertEqual(rc, 1)
+        run_c = load(self.path('outC'), 'run.json')
+        meta = next(f['metadata'] for f in run_c['files'] if f['site'] == CONFIG)
+        self.assertIn('trace-config', meta)
+        self.assertEqual(d['conditions_differ'], ['site %s: trace config differs' % CONFIG])
+        self.assertEqual(d['events_not_comparable'], 'trace config differs on 1 site')
+        self.assertEqual([s['site'] for s in d['sites']], [CONFIG])
+        self.assertEqual(d['sites'][0]['not_comparable'], 'trace config differs')
+        self.assertEqual((d['events_new'], d['events_vanished'], d['events_changed']), ([], [], []))
+        self.check_metrics(d, 'outA', 'outC', d['metrics_not_comparable'])
+
+    def test_metrics_alone_changed(self):
+        rc, d = self.diff('outA', 'outD', 'diffAD')
+        self.assertEqual(rc, 1)
+        self.assertEqual(d['conditions_differ'], [])
+        self.assertIsNone(d['metrics_not_comparable'])
+        self.check_metrics(d, 'outA', 'outD', None)
+        # The halved trace moves the distributions: some change is a number.
+        self.assertTrue(any(m[q]['change_pct'] is not None and m[q]['change_pct'] != 0
+                            for m in d['metric_distributions'] for q in ('median', 'p90')))
+        self.assertEqual([s['site'] for s in d['sites']], [SLOWER])
+        self.assertLess(d['sites'][0]['metrics']['busy_mean_pct']['change_pct'], 0)
+
+    def test_no_metrics_side(self):
+        p = run('census', '-q', '-T', '2', '--no-metrics', '--manifest', self.path('A', 'manifest.tsv'),
+                '-o', self.path('outA-nometrics'), self.path('A'))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rc, d = self.diff('outA', 'outA-nometrics', 'diffAN')
+        self.assertEqual(rc, 1)
+        self.assertEqual(d['metrics_na'], 'no metrics.json in B (a --no-metrics run)')
+        self.assertEqual((d['metric_distributions'], d['sites'], d['conditions_differ']), ([], [], []))
+        self.assertEqual((d['events_new'], d['events_vanished'], d['events_changed']), ([], [], []))
+
+    def test_same_folder_reports_nothing(self):
+        rc, d = self.diff('outA', 'outA', 'diffAA')
+        self.assertEqual(rc, 0)
+        self.assertFalse(d['changed'])
+        for key in ('conditions_differ', 'events_new', 'events_vanished', 'events_changed', 'sites',
+                    'sites_only_in_a', 'sites_only_in_b'):
+            self.assertEqual(d[key], [], key)
+        p = run('diff', self.path('outA'), self.path('outA'))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn('No differences.', p.stdout)
+        self.assertEqual(p.stdout.count('\n## '), 0)
+
+    def test_diff_into_a_census_folder_keeps_it(self):
+        target = self.path('keep')
+        shutil.copytree(self.path('outA'), target)
+        p = run('diff', '-o', target, self.path('outA'), self.path('outB'))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        for name in ('census.json', 'run.json', 'metrics.json', 'diff.md', 'diff.json', 'diff.csv',
+                     'diff.html'):
+            self.assertTrue(os.path.isfile(os.path.join(target, name)), name)
+        # A census into it again replaces its own files and keeps the diff.
+        p = run('census', '-q', '-o', target, os.path.join(THIRD_PARTY, self.sites[REMOVED]))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.isfile(os.path.join(target, 'diff.json')))
+        self.assertEqual(load(target)['traces'], 1)
+
+    def test_bad_folders_are_named(self):
+        bad = self.path('bad')
+        shutil.copytree(self.path('outA'), bad)
+        os.unlink(os.path.join(bad, 'run.json'))
+        p = run('diff', bad, self.path('outA'))
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(bad + '/run.json: cannot read: No such file or directory', p.stderr)
+        with open(os.path.join(self.path('outA'), 'census.json'), 'rb') as f:
+            text = f.read()
+        for content, want in ((text[:1000], bad + r'/census.json: not valid JSON at byte \d+'),
+                              (b'{"tool": "other"}', bad + '/census.json: not a tracecensus output'),
+                              (text[:text.index(b'"events"')] + re.sub(
+                                  rb'"records": (\d+)', rb'"records": "\1"',
+                                  text[text.index(b'"events"'):], count=1),
+                               bad + r'/census.json: not a tracecensus output .*events\[\d+\]'),
+                              (b'', bad + '/census.json: not valid JSON at byte 0')):
+            shutil.copy(os.path.join(self.path('outA'), 'run.json'), bad)
+            with open(os.path.join(bad, 'census.json'), 'wb') as f:
+                f.write(content)
+            p = run('diff', self.path('outA'), bad)
+            self.assertEqual(p.returncode, 2, content[:40])
+            self.assertRegex(p.stderr, want)
+            self.assertEqual(p.stdout, '')
+
+    def test_usage(self):
+        p = run('diff', self.path('outA'))
+        self.assertEqual(p.returncode, 2)
+        self.assertIn('diff takes two output folders A and B, not 1', p.stderr)
+        p = run('diff', '--help')
+        self.assertEqual(p.returncode, 0)
+        self.assertTrue(p.stdout.startswith('usage: tracecensus diff [-o OUTDIR]'))
+
+
+if __name__ == '__main__':
+    unittest.main()
