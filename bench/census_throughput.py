@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
-"""End-to-end throughput of a census, side by side with `zstd -d`.
+"""End-to-end throughput of a census, beside `zstd -dc` and the built-in
+plain simdjson walk.
 
 Builds a corpus from the real traces in ../shared/traces/third-party
 (decompressed, replicated into SITES sites, recompressed with zstd), then
-runs, interleaved REPS times: `zstd -dc` over every file, and `tracecensus
-census` at each thread count asked for. Prints the median MB/s of
-decompressed JSON and the peak RSS of each, and the ratios measured in the
-same run. Then, for --grow, single traces of growing size (the events of a
-real trace repeated) to show that peak RSS stays flat as a trace grows.
+runs, interleaved REPS times: `zstd -dc` over every file, and at each thread
+count asked for `tracecensus bench -T N --runs 1 --warmup 0 --baseline`,
+which runs the whole census (reports written to a temporary folder) and,
+right after it in the same process, the plain On-Demand walk and
+decompression alone over the same files. Prints the median MB/s of
+decompressed JSON of each, tracecensus's ratio to the plain walk and to
+`zstd -dc` (medians of the per-rep ratios: each pair ran back to back), the
+two-thread speed-up, and peak RSS. Then, for --grow, single traces of
+growing size (the events of a real trace repeated) to show that peak RSS
+stays flat as a trace grows.
 
     python3 bench/census_throughput.py [--sites 8] [--reps 5] [--threads 1,2]
                                        [--grow 64,256,1024] [--extra ARGS]
-                                       [--before OLD_BINARY]
-
---before runs an older build side by side at each thread count (and its
-peak RSS), to measure what a change costs.
 """
 import argparse
 import gzip
@@ -29,7 +31,6 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 THIRD = os.path.join(ROOT, '..', 'shared', 'traces', 'third-party')
-CRAWL = os.path.join(ROOT, 'corpus', 'crawl')
 
 
 def read_trace(path):
@@ -40,24 +41,6 @@ def read_trace(path):
 
 def zstd_file(raw, dst):
     subprocess.run(['zstd', '-q', '-3', '-f', '-o', dst], input=raw, check=True)
-
-
-def add_crawl(dir_):
-    """Copies the bundled crawl's sites (zstd already) in; returns their JSON bytes."""
-    total = 0
-    for site in sorted(os.listdir(CRAWL)):
-        src = os.path.join(CRAWL, site)
-        if not os.path.isdir(src):
-            continue
-        files = [f for f in sorted(os.listdir(src)) if f.endswith('.zst')]
-        if not files:
-            continue
-        os.makedirs(os.path.join(dir_, 'crawl-' + site))
-        for f in files:
-            shutil.copy(os.path.join(src, f), os.path.join(dir_, 'crawl-' + site, f))
-            p = subprocess.run(['zstd', '-dc', os.path.join(src, f)], capture_output=True, check=True)
-            total += len(p.stdout)
-    return total
 
 
 def build_corpus(dir_, sites):
@@ -114,6 +97,29 @@ def files_under(d):
     return sorted(out)
 
 
+def bench_once(binary, threads, extra, corpus, work):
+    """One in-process bench run: census wall and CPU seconds, the walk's
+    and decompression's, and peak RSS (KiB)."""
+    out = os.path.join(work, 'bench.json')
+    cmd = [binary, 'bench', '-T', threads, '--runs', '1', '--warmup', '0', '--baseline',
+           '--export-json', out, *extra, corpus]
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       env=dict(os.environ, TMPDIR=work))
+    if p.returncode != 0:
+        sys.exit(f'bench: {binary} bench failed: {p.stderr.decode(errors="replace")}')
+    with open(out) as f:
+        d = json.load(f)
+    b = d['baseline']
+    return {'census': d['whole']['times'][0], 'census_cpu': d['whole']['cpu']['times'][0],
+            'walk': b['plain_walk']['times'][0], 'walk_cpu': b['plain_walk']['cpu']['times'][0],
+            'decomp': b['decompress']['times'][0],
+            'rss': d['whole']['peak_rss_kib']['median'] / 1024}
+
+
+def med(xs):
+    return statistics.median(xs)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--binary', default=os.path.join(ROOT, 'build', 'tracecensus'))
@@ -122,55 +128,52 @@ def main():
     ap.add_argument('--threads', default='1,2')
     ap.add_argument('--grow', default='64,256,1024', help='MB of JSON per grown trace; empty to skip')
     ap.add_argument('--extra', default='', help='extra census arguments, e.g. "--no-metrics"')
-    ap.add_argument('--before', default=None, help='an older tracecensus binary, run side by side')
-    ap.add_argument('--crawl', action='store_true', help='add the bundled crawl (corpus/crawl) to the corpus')
-    ap.add_argument('--compare-extra', default=None,
-                    help='also run each thread count with these arguments instead, side by side')
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix='tc-bench-')
     try:
         corpus = os.path.join(work, 'corpus')
         json_bytes = build_corpus(corpus, args.sites)
-        if args.crawl:
-            json_bytes += add_crawl(corpus)
         files = files_under(corpus)
         comp = sum(os.path.getsize(f) for f in files)
+        mb = json_bytes / 1e6
         print(f'corpus: {args.sites} sites, {len(files)} zstd traces, {comp / 1e6:.1f} MB compressed, '
-              f'{json_bytes / 1e6:.1f} MB of JSON')
-        variants = [('zstd -dc', ['zstd', '-dc', *files], None)]
-        out = os.path.join(work, 'out')
-        for t in args.threads.split(','):
-            base = [args.binary, 'census', '-T', t, '-o', out, *args.extra.split()]
-            variants.append((f'tracecensus -T {t}', base + [corpus], out))
-            if args.before:
-                variants.append((f'before -T {t}', [args.before] + base[1:] + [corpus], out))
-            if args.compare_extra is not None:
-                variants.append((f'tracecensus -T {t} {args.compare_extra}',
-                                 base + args.compare_extra.split() + [corpus], out))
-        results = {name: [] for name, _, _ in variants}
+              f'{mb:.1f} MB of JSON')
+        threads = args.threads.split(',')
+        zstd_t, runs = [], {t: [] for t in threads}
         for _ in range(args.reps):
-            for name, cmd, o in variants:
-                results[name].append(timed(cmd, o))
-        print(f'\nmedian of {args.reps} interleaved runs (MB/s of decompressed JSON):')
-        base = statistics.median(t for t, _ in results['zstd -dc'])
-        for name, rs in results.items():
-            t = statistics.median(x for x, _ in rs)
-            rss = max((r for _, r in rs if r is not None), default=None)
-            print(f'  {name:34s} {json_bytes / 1e6 / t:8.1f} MB/s  x{base / t:5.2f} of zstd -dc'
-                  + (f'  peak RSS {rss:7.1f} MiB' if rss is not None else ''))
+            zstd_t.append(timed(['zstd', '-dc', *files])[0])
+            for t in threads:
+                runs[t].append(bench_once(args.binary, t, args.extra.split(), corpus, work))
+        walk = [r['walk'] for t in threads for r in runs[t]]
+        walk_cpu = [r['walk_cpu'] for t in threads for r in runs[t]]
+        decomp = [r['decomp'] for t in threads for r in runs[t]]
+        print(f'\nmedian of {args.reps} interleaved reps (MB/s of decompressed JSON; ratios are'
+              f' medians of per-rep ratios):')
+        print(f'  {"zstd -dc":34s} {mb / med(zstd_t):8.1f} MB/s')
+        print(f'  {"decompression alone, in-process":34s} {mb / med(decomp):8.1f} MB/s')
+        print(f'  {"plain On-Demand walk, 1 thread":34s} {mb / med(walk):8.1f} MB/s'
+              f'  ({mb / med(walk_cpu):.1f} MB/s per CPU-second)')
+        for t in threads:
+            rs = runs[t]
+            c = med([r['census'] for r in rs])
+            to_walk = med([r['walk'] / r['census'] for r in rs])
+            to_walk_cpu = med([r['walk_cpu'] / r['census_cpu'] for r in rs])
+            to_zstd = med([z / r['census'] for z, r in zip(zstd_t, rs)])
+            print(f'  {"tracecensus -T " + t + " " + args.extra:34s} {mb / c:8.1f} MB/s'
+                  f'  x{to_walk:5.2f} of the walk (CPU time x{to_walk_cpu:5.2f})'
+                  f'  x{to_zstd:5.2f} of zstd -dc  peak RSS {max(r["rss"] for r in rs):6.1f} MiB')
+        if len(threads) > 1:
+            t1, tn = threads[0], threads[-1]
+            sp = med([a['census'] / b['census'] for a, b in zip(runs[t1], runs[tn])])
+            print(f'  speed-up -T {tn} over -T {t1}: x{sp:.2f}')
         if args.grow:
             print('\npeak RSS as one trace grows (-T 2):')
-            extras = [args.extra.split()]
-            if args.compare_extra is not None:
-                extras.append(args.extra.split() + args.compare_extra.split())
-            for mb in (int(x) for x in args.grow.split(',')):
-                path = os.path.join(work, f'grown-{mb}.json.zst')
-                n = grown_trace(path, mb)
-                for extra in extras:
-                    t, rss = timed([args.binary, 'census', '-T', '2', '-o', out, *extra, path], out)
-                    label = ' '.join(extra) or 'census + metrics'
-                    print(f'  {n / 1e6:8.1f} MB of JSON  {label:22s} {n / 1e6 / t:8.1f} MB/s'
-                          f'  peak RSS {rss:7.1f} MiB')
+            out = os.path.join(work, 'out')
+            for mbg in (int(x) for x in args.grow.split(',')):
+                path = os.path.join(work, f'grown-{mbg}.json.zst')
+                n = grown_trace(path, mbg)
+                t, rss = timed([args.binary, 'census', '-T', '2', '-o', out, *args.extra.split(), path], out)
+                print(f'  {n / 1e6:8.1f} MB of JSON  {n / 1e6 / t:8.1f} MB/s  peak RSS {rss:7.1f} MiB')
                 os.unlink(path)
     finally:
         shutil.rmtree(work, ignore_errors=True)

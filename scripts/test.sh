@@ -58,7 +58,7 @@ meson test -C build --print-errorlogs --num-processes 2
 count build
 
 step "ASan + UBSan"
-bash scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false \
+bash scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false \
   -Dbuildtype=debugoptimized || give_up "ASan build failed"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite oracle --no-suite corpus \
@@ -66,7 +66,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 count build-asan
 
 step "TSan"
-bash scripts/build.sh build-tsan -Db_sanitize=thread -Db_lundef=false \
+bash scripts/build.sh build-tsan -Db_sanitize=thread -Db_lundef=false -Db_lto=false \
   -Dbuildtype=debugoptimized || give_up "TSan build failed"
 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs --num-processes 1 \
   --suite pool --suite pipeline --suite e2e
@@ -74,7 +74,7 @@ count build-tsan
 
 step "fuzz targets (30 s each, or as tests/fuzz/NAME.options says)"
 bash scripts/build.sh build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
-  -Dbuildtype=debugoptimized || give_up "fuzz build failed"
+  -Db_lto=false -Dbuildtype=debugoptimized || give_up "fuzz build failed"
 for t in build-fuzz/tests/fuzz/fuzz_*; do
   [[ -f $t && -x $t ]] || continue
   name=$(basename "$t")

@@ -59,6 +59,30 @@ static const char usage_run[] =
     "  -v, --verbose    also the settings, one line per trace, and what was cleaned\n"
     "  -h, --help       this text;  -V, --version  the version\n";
 
+static const char usage_bench[] =
+    "usage: tracecensus bench [-T N] [--runs K] [--warmup W] [--baseline]\n"
+    "                         [--export-json FILE] [--export-markdown FILE]\n"
+    "                         [--manifest FILE] [--schema FILE] [--chunk-bytes B]\n"
+    "                         [--no-metrics] [--] INPUT...\n"
+    "\n"
+    "Runs the whole census over INPUT (as `census` reads it) K times after W\n"
+    "warm-ups and prints, per stage (read + decompress, chunk, parse, census\n"
+    "tables, kernels, merge, write), the share of the time and MB/s of JSON\n"
+    "(median, min, max), events/s, peak RSS, the CPU, the simdjson kernel and the\n"
+    "threads. The reports are written into a temporary folder ($TMPDIR, else\n"
+    "/tmp) and removed after each run.\n"
+    "\n"
+    "  -T, --threads=N          worker threads, 0 = one per online CPU (default 0)\n"
+    "      --runs=K             measured runs (default 5)\n"
+    "      --warmup=W           runs before them, not measured (default 1)\n"
+    "      --baseline           also run, interleaved in this process, a plain simdjson\n"
+    "                           On-Demand walk and decompression alone over the same\n"
+    "                           files, and print tracecensus's ratio to each\n"
+    "      --export-json=FILE   every figure as JSON (raw numbers, per-run times)\n"
+    "      --export-markdown=FILE  the table as Markdown\n"
+    "      --manifest, --schema, --chunk-bytes, --no-metrics  as for census\n"
+    "  -h, --help               this text;  -V, --version  the version\n";
+
 static const char usage_merge[] =
     "usage: tracecensus merge [-q | -v] [--schema FILE] -o OUTDIR [--] STATEDIR...\n"
     "\n"
@@ -98,7 +122,8 @@ static const char usage_all[] =
     "       tracecensus run [OPTIONS] JOB\n"
     "       tracecensus merge [OPTIONS] -o OUTDIR STATEDIR...\n"
     "       tracecensus diff [-o OUTDIR] A B\n"
-    "       tracecensus help [census | run | merge | diff]\n"
+    "       tracecensus bench [OPTIONS] INPUT...\n"
+    "       tracecensus help [census | run | merge | diff | bench]\n"
     "       tracecensus -h | --help | -V | --version\n"
     "\n"
     "census  counts every event of every trace under INPUT and writes the census and\n"
@@ -106,6 +131,8 @@ static const char usage_all[] =
     "run     does the same for a job file (`tracecensus run --help`)\n"
     "merge   adds up the partial state of shards into OUTDIR (`tracecensus merge --help`)\n"
     "diff    compares two output folders (`tracecensus diff --help`)\n"
+    "bench   times the census per stage, beside a plain simdjson walk\n"
+    "        (`tracecensus bench --help`)\n"
     "\n"
     "Traces may be plain JSON, gzip or zstd (recognised by their bytes), as a JSON\n"
     "array of events or an object with traceEvents.\n"
@@ -118,16 +145,28 @@ static const char usage_all[] =
     "in progress and saves their sites, and the same command resumes.\n";
 
 const char *tc_args_usage(tc_cmd cmd) {
-  return cmd == TC_CMD_CENSUS ? usage_census
-         : cmd == TC_CMD_RUN  ? usage_run
+  return cmd == TC_CMD_CENSUS  ? usage_census
+         : cmd == TC_CMD_RUN   ? usage_run
          : cmd == TC_CMD_MERGE ? usage_merge
-         : cmd == TC_CMD_DIFF ? usage_diff
-                              : usage_all;
+         : cmd == TC_CMD_DIFF  ? usage_diff
+         : cmd == TC_CMD_BENCH ? usage_bench
+                               : usage_all;
 }
 
 enum {
-  OPT_MANIFEST = 256, OPT_SCHEMA, OPT_CHUNK, OPT_NO_METRICS, OPT_WHOLE_URLS, OPT_VALUE_SITES,
-  OPT_STATE, OPT_SHARD
+  OPT_MANIFEST = 256,
+  OPT_SCHEMA,
+  OPT_CHUNK,
+  OPT_NO_METRICS,
+  OPT_WHOLE_URLS,
+  OPT_VALUE_SITES,
+  OPT_STATE,
+  OPT_SHARD,
+  OPT_RUNS,
+  OPT_WARMUP,
+  OPT_BASELINE,
+  OPT_EXPORT_JSON,
+  OPT_EXPORT_MD
 };
 
 static const struct option census_opts[] = {
@@ -140,6 +179,20 @@ static const struct option census_opts[] = {
     {"value-sites", required_argument, NULL, OPT_VALUE_SITES},
     {"state", required_argument, NULL, OPT_STATE}, {"shard", required_argument, NULL, OPT_SHARD},
     {"quiet", no_argument, NULL, 'q'}, {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0}};
+
+static const struct option bench_opts[] = {
+    {"threads", required_argument, NULL, 'T'},
+    {"runs", required_argument, NULL, OPT_RUNS},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"baseline", no_argument, NULL, OPT_BASELINE},
+    {"export-json", required_argument, NULL, OPT_EXPORT_JSON},
+    {"export-markdown", required_argument, NULL, OPT_EXPORT_MD},
+    {"manifest", required_argument, NULL, OPT_MANIFEST},
+    {"schema", required_argument, NULL, OPT_SCHEMA},
+    {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
+    {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
     {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
@@ -199,9 +252,10 @@ static tc_err option_error(char **argv, int before, int c, char *why, size_t cap
 
 static tc_err parse_options(int argc, char **argv, const struct option *opts, tc_args *a,
                             char *why, size_t cap) {
-  const char *shorts = a->cmd == TC_CMD_CENSUS ? ":T:o:qvhV"
+  const char *shorts = a->cmd == TC_CMD_CENSUS  ? ":T:o:qvhV"
                        : a->cmd == TC_CMD_MERGE ? ":o:qvhV"
                        : a->cmd == TC_CMD_DIFF  ? ":o:hV"
+                       : a->cmd == TC_CMD_BENCH ? ":T:hV"
                                                 : ":T:qvhV";
   opterr = 0;
   optind = 0; /* glibc: start afresh, whatever an earlier parse left */
@@ -262,6 +316,26 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
       a->value_sites = (uint32_t)n;
       a->value_sites_set = 1;
       break;
+    case OPT_RUNS:
+      if (!parse_uint(optarg, 1, 100000, &n))
+        return usage_error(why, cap, "--runs needs a count from 1 to 100000, not '%s'", optarg);
+      a->runs = (unsigned)n;
+      break;
+    case OPT_WARMUP:
+      if (!parse_uint(optarg, 0, 100000, &n))
+        return usage_error(why, cap, "--warmup needs a count from 0 to 100000, not '%s'", optarg);
+      a->warmup = (unsigned)n;
+      break;
+    case OPT_BASELINE:
+      a->baseline = 1;
+      break;
+    case OPT_EXPORT_JSON:
+    case OPT_EXPORT_MD:
+      if (!*optarg)
+        return usage_error(why, cap, "%s needs a file name, not ''",
+                           c == OPT_EXPORT_JSON ? "--export-json" : "--export-markdown");
+      *(c == OPT_EXPORT_JSON ? &a->export_json : &a->export_md) = optarg;
+      break;
     case OPT_STATE:
       if (!*optarg)
         return usage_error(why, cap, "--state needs a folder name, not ''");
@@ -307,8 +381,11 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
         a->help_for = TC_CMD_MERGE;
       else if (!strcmp(argv[2], "diff"))
         a->help_for = TC_CMD_DIFF;
+      else if (!strcmp(argv[2], "bench"))
+        a->help_for = TC_CMD_BENCH;
       else
-        return usage_error(why, cap, "no help on '%s': the commands are census, run, merge and diff",
+        return usage_error(why, cap,
+                           "no help on '%s': the commands are census, run, merge, diff and bench",
                            argv[2]);
     }
     return TC_OK;
@@ -325,16 +402,23 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     a->cmd = TC_CMD_MERGE;
   else if (!strcmp(cmd, "diff"))
     a->cmd = TC_CMD_DIFF;
+  else if (!strcmp(cmd, "bench"))
+    a->cmd = TC_CMD_BENCH;
   else
     return usage_error(why, cap, "unknown command '%s'", cmd);
   /* The command's name stands where getopt expects the program's. */
   int n = argc - 1;
   char **v = argv + 1;
+  if (a->cmd == TC_CMD_BENCH) {
+    a->runs = 5;
+    a->warmup = 1;
+  }
   tc_err e = parse_options(n, v,
-                           a->cmd == TC_CMD_CENSUS ? census_opts
-                           : a->cmd == TC_CMD_RUN  ? run_opts
-                           : a->cmd == TC_CMD_DIFF ? diff_opts
-                                                   : merge_opts,
+                           a->cmd == TC_CMD_CENSUS  ? census_opts
+                           : a->cmd == TC_CMD_RUN   ? run_opts
+                           : a->cmd == TC_CMD_DIFF  ? diff_opts
+                           : a->cmd == TC_CMD_BENCH ? bench_opts
+                                                    : merge_opts,
                            a, why, cap);
   if (e || a->cmd == TC_CMD_HELP || a->cmd == TC_CMD_VERSION)
     return e;
@@ -356,13 +440,14 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     return TC_OK;
   }
   const char *name = a->cmd == TC_CMD_MERGE ? "merge" : "census";
-  if (!a->outdir && !a->nshards)
+  if (a->cmd != TC_CMD_BENCH && !a->outdir && !a->nshards)
     return usage_error(why, cap, "%s needs -o OUTDIR", name);
   if (a->outdir && a->nshards)
     return usage_error(why, cap, "a --shard run writes only its state: no -o (merge writes OUTDIR)");
   if (!nops)
-    return usage_error(why, cap, a->cmd == TC_CMD_MERGE ? "merge needs at least one STATEDIR"
-                                                        : "census needs at least one INPUT");
+    return usage_error(why, cap, a->cmd == TC_CMD_MERGE   ? "merge needs at least one STATEDIR"
+                                 : a->cmd == TC_CMD_BENCH ? "bench needs at least one INPUT"
+                                                          : "census needs at least one INPUT");
   if (!(a->inputs = malloc((size_t)nops * sizeof *a->inputs)))
     return TC_E_NOMEM;
   for (int i = 0; i < nops; i++)

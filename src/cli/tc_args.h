@@ -9,7 +9,15 @@
 
 #include "util/tc_error.h"
 
-typedef enum { TC_CMD_HELP, TC_CMD_VERSION, TC_CMD_CENSUS, TC_CMD_RUN, TC_CMD_MERGE, TC_CMD_DIFF } tc_cmd;
+typedef enum {
+  TC_CMD_HELP,
+  TC_CMD_VERSION,
+  TC_CMD_CENSUS,
+  TC_CMD_RUN,
+  TC_CMD_MERGE,
+  TC_CMD_DIFF,
+  TC_CMD_BENCH
+} tc_cmd;
 
 typedef struct {
   tc_cmd cmd;
@@ -27,7 +35,10 @@ typedef struct {
   const char *state;                      /* census, run: --state DIR, or NULL */
   unsigned shard, nshards;                /* --shard I/N; nshards 0 when not given */
   const char *diff_a, *diff_b;            /* diff: the two output folders */
-  const char **inputs;                    /* census: malloc'd, into argv; merge: the STATEDIRs */
+  unsigned runs, warmup;                  /* bench */
+  int baseline;                           /* bench */
+  const char *export_json, *export_md;    /* bench; NULL when not given */
+  const char **inputs;                    /* census, bench: malloc'd, into argv; merge: the STATEDIRs */
   int ninputs;
 } tc_args;
 

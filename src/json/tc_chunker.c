@@ -2,8 +2,10 @@
  * event it only needs four facts: whether it is inside a string, whether
  * the previous byte was an escaping backslash, the nesting depth, and which
  * bracket opened each level; the event ends when the depth returns to zero.
- * Strings are skipped sixteen bytes at a time (SSE2) since they are most of
- * a trace's bytes; inside containers 64-byte blocks are classified at once.
+ * Strings are skipped sixteen bytes at a time (SSE2; 32 with AVX2, as the
+ * -Dsimd build compiles this file like the parser shim) since they are most
+ * of a trace's bytes; inside containers 64-byte blocks are classified at
+ * once.
  *
  * The bracket kinds fit one 64-bit word, one bit per level, innermost in
  * bit 0. Levels deeper than 64 are not checked (their closers pop nothing),
@@ -15,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__)
+#if defined(__AVX2__) || defined(__PCLMUL__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -263,6 +267,16 @@ static inline int is_space(unsigned char c) { return c == ' ' || c == '\n' || c 
 /* Index of the first '"' or '\\' in P[0..n), or n. */
 static inline size_t find_quote_or_backslash(const char *p, size_t n) {
   size_t i = 0;
+#if defined(__AVX2__)
+  const __m256i q32 = _mm256_set1_epi8('"'), b32 = _mm256_set1_epi8('\\');
+  for (; i + 32 <= n; i += 32) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(p + i));
+    unsigned m = (unsigned)_mm256_movemask_epi8(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, q32), _mm256_cmpeq_epi8(v, b32)));
+    if (m)
+      return i + (size_t)__builtin_ctz(m);
+  }
+#endif
 #if defined(__SSE2__)
   const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
   for (; i + 16 <= n; i += 16) {
@@ -310,9 +324,24 @@ static size_t value_ends(tc_chunker *ch, size_t at, int mismatch, int *done) {
  * clear, which tells '[' and ']' from '{' and '}'. */
 static inline void classify64(const char *p, uint64_t *quote, uint64_t *bslash, uint64_t *open,
                               uint64_t *close, uint64_t *bit5_clear) {
+  uint64_t mq = 0, mb = 0, mo = 0, mc = 0, m5 = 0;
+#if defined(__AVX2__)
+  /* The shim's build (-Dsimd) has AVX2: two 32-byte halves. */
+  const __m256i q = _mm256_set1_epi8('"'), b = _mm256_set1_epi8('\\'),
+                lower = _mm256_set1_epi8(0x20), o = _mm256_set1_epi8('{'),
+                c = _mm256_set1_epi8('}');
+  for (int k = 0; k < 2; k++) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(p + 32 * k));
+    __m256i f = _mm256_or_si256(v, lower);
+    mq |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, q)) << (32 * k);
+    mb |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, b)) << (32 * k);
+    mo |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(f, o)) << (32 * k);
+    mc |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(f, c)) << (32 * k);
+    m5 |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_slli_epi16(v, 2)) << (32 * k);
+  }
+#else
   const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), lower = _mm_set1_epi8(0x20),
                 o = _mm_set1_epi8('{'), c = _mm_set1_epi8('}');
-  uint64_t mq = 0, mb = 0, mo = 0, mc = 0, m5 = 0;
   for (int k = 0; k < 4; k++) {
     __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * k));
     __m128i f = _mm_or_si128(v, lower);
@@ -323,6 +352,7 @@ static inline void classify64(const char *p, uint64_t *quote, uint64_t *bslash, 
     /* A 16-bit shift by 2 moves each byte's bit 5 to its sign bit. */
     m5 |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_slli_epi16(v, 2)) << (16 * k);
   }
+#endif
   *quote = mq;
   *bslash = mb;
   *open = mo;
@@ -348,6 +378,11 @@ static inline uint64_t find_escaped(uint64_t backslash, uint64_t *prev_escaped) 
 
 /* Bit i set when an odd number of bits 0..i of X are set: inside a string. */
 static inline uint64_t prefix_xor(uint64_t x) {
+#if defined(__PCLMUL__)
+  /* A carry-less multiply by all ones is the prefix XOR in one instruction. */
+  return (uint64_t)_mm_cvtsi128_si64(
+      _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)x), _mm_set1_epi8((char)0xFF), 0));
+#else
   x ^= x << 1;
   x ^= x << 2;
   x ^= x << 4;
@@ -355,6 +390,7 @@ static inline uint64_t prefix_xor(uint64_t x) {
   x ^= x << 16;
   x ^= x << 32;
   return x;
+#endif
 }
 
 /* Scans whole 64-byte blocks of a container value from P[i]. Returns the

@@ -144,7 +144,7 @@ static uint64_t name_lengths(void) {
   return m;
 }
 
-static kind kind_of(tc_str name, char ph, int *task) {
+int tc_kernels_name_code(tc_str name) {
   static uint64_t lengths; /* computed once; same value from any thread */
   uint64_t m = __atomic_load_n(&lengths, __ATOMIC_RELAXED);
   if (!m) {
@@ -152,21 +152,16 @@ static kind kind_of(tc_str name, char ph, int *task) {
     __atomic_store_n(&lengths, m, __ATOMIC_RELAXED);
   }
   if (name.len >= 64 || !(m >> name.len & 1))
-    return K_NONE;
+    return 0;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
     const name_kind *nk = &names[i];
-    if (name.len != nk->len || memcmp(name.ptr, nk->name, nk->len) != 0)
-      continue;
-    if (nk->k == K_TASK) {
-      *task = nk->task;
-      return ph == 'X' || ph == 'B' || ph == 'E' ? K_TASK : K_NONE;
-    }
-    return nk->k == K_THREAD_NAME && ph != 'M' ? K_NONE : nk->k;
+    if (name.len == nk->len && memcmp(name.ptr, nk->name, nk->len) == 0)
+      return (int)i + 1;
   }
-  return K_NONE;
+  return 0;
 }
 
-static int is_user_timing(tc_str cat) {
+int tc_kernels_user_timing_cat(tc_str cat) {
   static const char ut[] = "blink.user_timing";
   const size_t n = sizeof ut - 1;
   for (size_t i = 0; i + n <= cat.len; i++)
@@ -175,16 +170,40 @@ static int is_user_timing(tc_str cat) {
   return 0;
 }
 
+/* The kind of an event of name entry CODE and phase PH. */
+static kind kind_of(int code, char ph, int *task) {
+  if (!code)
+    return K_NONE;
+  const name_kind *nk = &names[code - 1];
+  if (nk->k == K_TASK) {
+    *task = nk->task;
+    return ph == 'X' || ph == 'B' || ph == 'E' ? K_TASK : K_NONE;
+  }
+  return nk->k == K_THREAD_NAME && ph != 'M' ? K_NONE : nk->k;
+}
+
+int tc_kernels_route(int name_code, int user_timing, char ph, int *task) {
+  int t = -1;
+  kind k = kind_of(name_code, ph, &t);
+  if (ph == 'X' && k == K_TASK && !user_timing) {
+    *task = t;
+    return TC_KROUTE_TASK;
+  }
+  return k != K_NONE || user_timing ? TC_KROUTE_EVENT : TC_KROUTE_NONE;
+}
+
 int tc_kernels_task_kind(tc_str name, tc_str cat, char ph) {
   int task;
-  if (ph != 'X' || kind_of(name, ph, &task) != K_TASK || is_user_timing(cat))
-    return -1;
-  return task;
+  return tc_kernels_route(tc_kernels_name_code(name), tc_kernels_user_timing_cat(cat), ph,
+                          &task) == TC_KROUTE_TASK
+             ? task
+             : -1;
 }
 
 int tc_kernels_wants(tc_str name, tc_str cat, char ph) {
   int task;
-  return kind_of(name, ph, &task) != K_NONE || is_user_timing(cat);
+  return tc_kernels_route(tc_kernels_name_code(name), tc_kernels_user_timing_cat(cat), ph,
+                          &task) != TC_KROUTE_NONE;
 }
 
 void tc_kernel_opts_default(tc_kernel_opts *o) {
@@ -608,7 +627,7 @@ static void feed_user_timing(tc_kernels *k, const tc_kevent *ev) {
 
 void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev) {
   int task = 0;
-  switch (kind_of(ev->name, ev->ph, &task)) {
+  switch (kind_of(tc_kernels_name_code(ev->name), ev->ph, &task)) {
   case K_TASK: {
     tc_ktask_event te = {ev->pid, ev->tid, ev->ts, ev->dur, ev->index, ev->ph, (uint8_t)task};
     feed_task(k, &te, task);
@@ -631,7 +650,7 @@ void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev) {
   case K_RESUME: feed_switch(k, ev, 1, 0); break;
   case K_NONE: break;
   }
-  if (is_user_timing(ev->cat))
+  if (tc_kernels_user_timing_cat(ev->cat))
     feed_user_timing(k, ev);
 }
 

@@ -77,6 +77,18 @@ typedef struct {
  * tc_kernels_wants/feed). */
 int tc_kernels_task_kind(tc_str name, tc_str cat, char ph);
 
+/* The same decisions in one pass, in two steps a caller that interns
+ * names and categories may cache per distinct string: the name's entry in
+ * the kernels' table (0: no event of that name is theirs) and whether a cat
+ * string holds the user-timing category; then the route of one event from
+ * those two and its phase. TC_KROUTE_TASK sets
+ * *task to what tc_kernels_task_kind returns; TC_KROUTE_EVENT is
+ * tc_kernels_wants without a task kind. */
+enum { TC_KROUTE_NONE, TC_KROUTE_TASK, TC_KROUTE_EVENT };
+int tc_kernels_name_code(tc_str name);
+int tc_kernels_user_timing_cat(tc_str cat);
+int tc_kernels_route(int name_code, int user_timing, char ph, int *task);
+
 /* Copies what it needs from O (mark names included); O NULL means the
  * defaults. NULL when out of memory, or when O is outside the limits of
  * tc_kernel_opts_check: nothing falls back to a default unasked. */

@@ -31,13 +31,17 @@ static tc_err route_event(const tc_chunk *c, uint32_t i, const tc_parsed *p, int
   /* A missing pid or tid is no process or thread at all, not 0. */
   int64_t pid = (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID;
   int64_t tid = (ev->flags & TC_EV_HAS_TID) ? ev->tid : TC_NO_ID;
-  int task = kernels ? tc_kernels_task_kind(ev->name, ev->cat, ph) : -1;
-  if (task >= 0) {
+  /* One classification gives both answers: task slice, wanted, or neither. */
+  int task = -1;
+  int route = kernels ? tc_kernels_route(tc_kernels_name_code(ev->name),
+                                         tc_kernels_user_timing_cat(ev->cat), ph, &task)
+                      : TC_KROUTE_NONE;
+  if (route == TC_KROUTE_TASK) {
     tc_ktask_event t = {pid, tid, ev->ts, (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1,
                         c->events[i].index, ph, (uint8_t)task};
     return tc_seq_push_task(seq, &t);
   }
-  int for_kernels = kernels && tc_kernels_wants(ev->name, ev->cat, ph);
+  int for_kernels = route == TC_KROUTE_EVENT;
   if (for_kernels || needs_order(ph)) {
     tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
                    (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, pid, tid, ev->id,

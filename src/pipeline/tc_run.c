@@ -32,6 +32,11 @@ typedef struct {
   tc_route_values *values;
 } worker_ctx;
 
+/* One worker's stage times, on a cache line of its own. */
+typedef struct {
+  _Alignas(64) uint64_t ns[TC_CLOCK_COUNT];
+} worker_clock;
+
 typedef struct {
   const tc_corpus *corpus;
   tc_run_opts opts;
@@ -48,6 +53,8 @@ typedef struct {
    * site's (its traces' merged in trace order), folded in site order: the
    * order tc_topk.h asks for. */
   tc_vtab **tvalues;
+  worker_clock *clocks;        /* by worker; NULL unless time_stages */
+  uint64_t merge_ns;           /* the main thread's, likewise */
 } run_ctx;
 
 /* One chunk's ordered results, from its parse to its fold.
@@ -124,6 +131,16 @@ tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap) {
   return tc_kernel_opts_check(&o->kernels, why, cap);
 }
 
+/* Stage timing around whole chunk operations; a branch when not asked. */
+static inline uint64_t clock_start(const run_ctx *r) {
+  return r->clocks ? tc_clock_cpu_ns() : 0;
+}
+
+static inline void clock_stop(run_ctx *r, unsigned worker, tc_clock_stage s, uint64_t t0) {
+  if (r->clocks)
+    r->clocks[worker].ns[s] += tc_clock_cpu_ns() - t0;
+}
+
 /* Keeps the TC_TRACE_MAX_ERRORS errors with the smallest indices, so the
  * report does not depend on which chunk finished first. Caller holds mu. */
 static void record_error(tc_trace_status *st, uint64_t index, uint64_t offset, tc_err code) {
@@ -164,6 +181,7 @@ static tc_err finish_kernels(trace_job *t) {
 /* By the worker that owns the finished job (see trace_job): no lock. */
 static void finalize_trace(trace_job *t, unsigned worker) {
   run_ctx *r = t->run;
+  uint64_t t0 = clock_start(r);
   tc_err e = tc_pairing_finish(t->pairing, r->workers[worker].census,
                                r->corpus->traces[t->idx].site);
   if (!e && t->kernels)
@@ -172,6 +190,7 @@ static void finalize_trace(trace_job *t, unsigned worker) {
     r->status[t->idx].fatal = e;
   r->tvalues[t->idx] = t->values;
   t->values = NULL;
+  clock_stop(r, worker, TC_CLOCK_KERNELS, t0);
   r->done[t->idx] = 1;
   if (r->opts.progress)
     atomic_fetch_add(&r->opts.progress->traces_done, 1);
@@ -207,7 +226,7 @@ static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
 /* Folds every consecutive ready chunk; returns 1 if the trace is complete
  * and this caller must finalize it. Caller holds mu; it is dropped while a
  * chunk is folded, and `folding` keeps a second folder out. */
-static int fold_ready(trace_job *t) {
+static int fold_ready(trace_job *t, unsigned worker) {
   if (t->folding)
     return 0;
   t->folding = 1;
@@ -216,8 +235,10 @@ static int fold_ready(trace_job *t) {
     if (t->folded == t->spawned || !s->ready)
       break;
     pthread_mutex_unlock(&t->mu);
+    uint64_t t0 = clock_start(t->run);
     tc_err e = fold_seq(t, &s->seq);
     tc_seq_free(&s->seq);
+    clock_stop(t->run, worker, TC_CLOCK_KERNELS, t0);
     pthread_mutex_lock(&t->mu);
     if (e && !t->run->status[t->idx].fatal)
       t->run->status[t->idx].fatal = e;
@@ -261,9 +282,12 @@ static void chunk_task(void *arg, unsigned worker) {
   slot *s = &t->ring[c->seq % t->inflight];
   tc_origin o = {r->corpus->traces[t->idx].site, t->idx};
   tc_parsed p;
+  uint64_t t0 = clock_start(r);
   tc_err e = tc_parser_parse(w->parser, c, &p);
+  clock_stop(r, worker, TC_CLOCK_PARSE, t0);
   uint64_t good = 0, lenient = 0;
   if (!e) {
+    t0 = clock_start(r);
     e = tc_census_add_chunk(w->census, o, c, &p);
     if (!e)
       e = tc_route_chunk(c, &p, !r->opts.no_metrics, &s->seq);
@@ -273,6 +297,7 @@ static void chunk_task(void *arg, unsigned worker) {
       good += p.events[i].err == TC_OK;
       lenient += p.events[i].err == TC_OK && (p.events[i].flags & TC_EV_LENIENT);
     }
+    clock_stop(r, worker, TC_CLOCK_CENSUS, t0);
   }
   pthread_mutex_lock(&t->mu);
   tc_trace_status *st = &r->status[t->idx];
@@ -286,7 +311,7 @@ static void chunk_task(void *arg, unsigned worker) {
         record_error(st, c->events[i].index, c->events[i].offset, p.events[i].err);
   }
   s->ready = 1;
-  int fin = fold_ready(t);
+  int fin = fold_ready(t, worker);
   pthread_mutex_unlock(&t->mu);
   tc_chunk_free(c);
   free(cj);
@@ -361,12 +386,15 @@ typedef struct {
 /* Reads the whole stream through the chunker, spawning chunks. */
 static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker *ch, char *buf,
                          stream_end *st) {
-  tc_progress *prog = t->run->opts.progress;
+  run_ctx *r = t->run;
+  tc_progress *prog = r->opts.progress;
   uint64_t in_before = 0;
   tc_err fatal = TC_OK;
   for (;;) {
     size_t got = 0;
+    uint64_t t0 = clock_start(r);
     tc_err se = tc_stream_read(s, buf, TC_READ_BYTES, &got);
+    clock_stop(r, worker, TC_CLOCK_READ, t0);
     uint64_t in_now = tc_stream_in_bytes(s);
     if (prog)
       atomic_fetch_add(&prog->bytes_done, in_now - in_before);
@@ -374,7 +402,9 @@ static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker
     size_t pos = 0;
     while (pos < got) {
       tc_chunk *ready = NULL;
+      t0 = clock_start(r);
       tc_err fe = tc_chunker_feed(ch, buf, got, &pos, &ready);
+      clock_stop(r, worker, TC_CLOCK_CHUNK, t0);
       if (ready && (fatal = spawn_chunk(t, worker, ready)))
         return fatal;
       if (fe)
@@ -389,7 +419,9 @@ static tc_err read_trace(trace_job *t, unsigned worker, tc_stream *s, tc_chunker
       break;
   }
   tc_chunk *last = NULL;
+  uint64_t t0 = clock_start(r);
   tc_err fe = tc_chunker_finish(ch, &last);
+  clock_stop(r, worker, TC_CLOCK_CHUNK, t0);
   if (last && (fatal = spawn_chunk(t, worker, last)))
     return fatal;
   /* A stream that failed before its first byte of JSON is not an empty
@@ -444,7 +476,7 @@ static void trace_task(void *arg, unsigned worker) {
     copy_shape(st, ch);
   }
   t->reading_done = 1;
-  int fin = fold_ready(t);
+  int fin = fold_ready(t, worker);
   pthread_mutex_unlock(&t->mu);
   tc_chunker_free(ch);
   tc_stream_close(s);
@@ -647,6 +679,7 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
   /* After an interrupt every site whose traces all finished is still saved;
    * nothing more is folded, as the run ends without outputs. */
   int interrupted = 0;
+  uint64_t merge0 = clock_start(r);
   for (uint32_t s = from; s < to; s++) {
     site_slot *sl = &slots[s - from];
     if (!e && sl->in_run) {
@@ -691,6 +724,8 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
     free(sl->ids);
     sl->ids = NULL;
   }
+  if (r->clocks)
+    r->merge_ns += tc_clock_cpu_ns() - merge0;
   return e ? e : interrupted ? TC_E_INTERRUPTED : TC_OK;
 }
 
@@ -757,6 +792,12 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
                                                                       : TC_E_NOMEM;
   if (!e && r.opts.state_dir && !(r.settings = tc_partial_settings(&r.opts)))
     e = TC_E_NOMEM;
+  if (r.opts.time_stages)
+    r.clocks = aligned_alloc(_Alignof(worker_clock), r.nw * sizeof *r.clocks);
+  if (r.clocks)
+    memset(r.clocks, 0, r.nw * sizeof *r.clocks);
+  else if (!e && r.opts.time_stages)
+    e = TC_E_NOMEM;
   if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
     e = TC_E_NOMEM;
   if (!e && !(r.pool = tc_pool_create(r.nw)))
@@ -765,6 +806,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     e = run_sites(&r, out);
   tc_pool_free(r.pool);
   free_workers(&r);
+  uint64_t merge0 = clock_start(&r);
   if (!e)
     e = tc_census_fold_finish(r.fold, &out->census);
   else
@@ -773,6 +815,13 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   for (uint32_t i = 0; r.tvalues && i < corpus->ntraces; i++)
     vtab_drop(r.tvalues[i]);
   free(r.tvalues);
+  if (r.clocks) {
+    out->stage_ns[TC_CLOCK_MERGE] = r.merge_ns + tc_clock_cpu_ns() - merge0;
+    for (unsigned i = 0; i < r.nw; i++)
+      for (int k = 0; k < TC_CLOCK_COUNT; k++)
+        out->stage_ns[k] += r.clocks[i].ns[k];
+    free(r.clocks);
+  }
   for (uint32_t i = 0; r.tmetrics && i < corpus->ntraces; i++)
     tc_trace_metrics_free(r.tmetrics[i]);
   /* A trace whose site was not folded (an error or an interrupt stopped the

@@ -24,6 +24,7 @@
 #include "json/tc_chunker.h"
 #include "kernels/tc_kernels.h"
 #include "io/tc_corpus.h"
+#include "pipeline/tc_stage_clock.h"
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_metrics_set.h"
 #include "reduce/tc_run_facts.h"
@@ -45,6 +46,7 @@ typedef struct {
   uint32_t value_flags;  /* TC_VP_* of the value profiles (TC_VP_WHOLE_URLS) */
   uint32_t value_sites;  /* a string value is printed when seen on this many sites */
   tc_progress *progress; /* optional */
+  int time_stages;       /* fill tc_run_result.stage_ns (tc_stage_clock.h) */
   /* Partial state (pipeline/tc_partial.h): each finished site's partial is
    * written here at once, and a site whose partial matches (same settings,
    * same traces by tc_file_id) is read back instead of run. NULL: none. */
@@ -97,6 +99,9 @@ typedef struct {
                               trace's meta points into it, so N traces with
                               one block hold it once */
   tc_run_totals totals;
+  /* With time_stages: nanoseconds per stage summed over the workers
+   * (TC_CLOCK_WRITE is the writer's to add); else zeros. */
+  uint64_t stage_ns[TC_CLOCK_COUNT];
   /* Sites of this run (its shard), and of them those read back from the
    * state folder, with their traces; sites whose partial was written. */
   uint32_t sites_run, sites_reused, traces_reused, sites_saved;

@@ -1,33 +1,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "report/tc_census_report.h"
 #include "report/tc_jsonw.h"
 #include "report/tc_outfile.h"
 #include "util/tc_json_valid.h"
+#include "util/tc_sysinfo.h"
 #include "util/tc_map.h"
-
-/* Peak resident memory of this process's own address space, in KiB: VmHWM
- * where Linux provides it (getrusage would include what a parent had mapped
- * before exec), else getrusage. */
-static uint64_t peak_rss_kib(void) {
-  FILE *fp = fopen("/proc/self/status", "r");
-  if (fp) {
-    char line[256];
-    unsigned long long kib;
-    while (fgets(line, sizeof line, fp))
-      if (sscanf(line, "VmHWM: %llu kB", &kib) == 1) {
-        fclose(fp);
-        return kib;
-      }
-    fclose(fp);
-  }
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return (uint64_t)ru.ru_maxrss;
-}
 
 /* Per file, the first file with the same metadata block, or UINT32_MAX
  * when it is the first. A run holds each distinct block once
@@ -260,7 +240,7 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
   tc_jsonw_key(&w, "traces_with_errors");
   tc_jsonw_uint(&w, r->traces_with_errors);
   tc_jsonw_key(&w, "peak_rss_kib");
-  tc_jsonw_uint(&w, peak_rss_kib());
+  tc_jsonw_uint(&w, tc_peak_rss_kib());
   tc_jsonw_key(&w, "json_mb_per_s");
   tc_jsonw_num(&w, r->seconds > 0 ? (double)r->out_bytes / 1e6 / r->seconds : 0);
   write_corpus_notes(&w, c->corpus);

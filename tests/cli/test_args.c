@@ -196,6 +196,41 @@ static void run_operands(void **state) {
   usage("run --manifest m a.job", "unknown option '--manifest'");
 }
 
+static void bench_options(void **state) {
+  (void)state;
+  tc_args a;
+  ok("bench in", &a);
+  assert_int_equal(a.cmd, TC_CMD_BENCH);
+  assert_int_equal(a.runs, 5);
+  assert_int_equal(a.warmup, 1);
+  assert_int_equal(a.baseline, 0);
+  assert_null(a.export_json);
+  assert_null(a.export_md);
+  expect_inputs(&a, 1, "in");
+  tc_args_free(&a);
+  ok("bench -T1 --runs 2 --warmup=0 --baseline --export-json j.json --export-markdown=m.md "
+     "--manifest m.tsv --no-metrics a b", &a);
+  assert_int_equal(a.threads, 1);
+  assert_int_equal(a.runs, 2);
+  assert_int_equal(a.warmup, 0);
+  assert_int_equal(a.baseline, 1);
+  assert_string_equal(a.export_json, "j.json");
+  assert_string_equal(a.export_md, "m.md");
+  assert_string_equal(a.manifest, "m.tsv");
+  assert_int_equal(a.no_metrics, 1);
+  expect_inputs(&a, 2, "a", "b");
+  tc_args_free(&a);
+  ok("help bench", &a);
+  assert_int_equal(a.help_for, TC_CMD_BENCH);
+  tc_args_free(&a);
+  assert_non_null(strstr(tc_args_usage(TC_CMD_BENCH), "--export-markdown"));
+  usage("bench", "bench needs at least one INPUT");
+  usage("bench --runs 0 in", "--runs needs a count from 1 to 100000, not '0'");
+  usage("bench --warmup -1 in", "--warmup needs a count from 0 to 100000, not '-1'");
+  usage("bench --export-json= in", "--export-json needs a file name, not ''");
+  usage("bench -o out in", "unknown option '-o'");
+}
+
 /* --state, --shard and the merge command, spelt every way. */
 static void state_and_shards(void **state) {
   (void)state;
@@ -247,7 +282,7 @@ static void usage_errors_named(void **state) {
   (void)state;
   usage("", "missing command");
   usage("frobnicate", "unknown command 'frobnicate'");
-  usage("help frob", "no help on 'frob': the commands are census, run, merge and diff");
+  usage("help frob", "no help on 'frob': the commands are census, run, merge, diff and bench");
   usage("census", "census needs -o OUTDIR");
   usage("census in", "census needs -o OUTDIR");
   usage("census -o out", "census needs at least one INPUT");
@@ -287,6 +322,7 @@ int main(void) {
       cmocka_unit_test(run_operands),           cmocka_unit_test(usage_errors_named),
       cmocka_unit_test(state_and_shards),
       cmocka_unit_test(diff_operands),
+      cmocka_unit_test(bench_options),
   };
   return cmocka_run_group_tests_name("args", tests, NULL, NULL);
 }

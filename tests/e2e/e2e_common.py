@@ -27,3 +27,15 @@ def load(outdir, name='census.json'):
 
 def third_party_files():
     return sorted(os.path.join(THIRD_PARTY, f) for f in os.listdir(THIRD_PARTY))
+
+
+def read_trace(path):
+    """A trace file's JSON bytes (gunzipped) and its events (the array, or
+    traceEvents of the object form)."""
+    import gzip
+    with open(path, 'rb') as f:
+        raw = f.read()
+    if raw[:2] == b'\x1f\x8b':
+        raw = gzip.decompress(raw)
+    doc = json.loads(raw)
+    return raw, (doc.get('traceEvents', []) if isinstance(doc, dict) else doc)

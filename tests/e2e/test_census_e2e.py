@@ -11,7 +11,7 @@ import sys
 import tempfile
 import unittest
 
-from e2e_common import ROOT, THIRD_PARTY, load, run_census, third_party_files
+from e2e_common import ROOT, THIRD_PARTY, load, read_trace, run_census, third_party_files
 
 ORACLE = os.path.join(ROOT, 'tests', 'oracle')
 COMPARE_LINE = (r'^compare: [1-9]\d* events, [1-9]\d* arg paths, [1-9]\d* phase counts checked, 0 differences; '
@@ -134,13 +134,7 @@ class CensusAgainstOracle(unittest.TestCase):
 
 
 def _events(path):
-    import gzip
-    with open(path, 'rb') as f:
-        raw = f.read()
-    if raw[:2] == b'\x1f\x8b':
-        raw = gzip.decompress(raw)
-    doc = json.loads(raw)
-    return doc['traceEvents'] if isinstance(doc, dict) else doc
+    return read_trace(path)[1]
 
 
 def many_ids_trace(n=30000, seed=11):

@@ -1,0 +1,234 @@
+#include "cli/tc_bench_print.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/tc_jsonw.h"
+#include "util/tc_error.h"
+
+/* "1 thread", "2 threads"; "1 run", ... */
+static const char *plural(unsigned n) { return n == 1 ? "" : "s"; }
+
+static void table_line(FILE *fp, const char *label, const tc_bench_line *l) {
+  char share[16] = "";
+  if (!isnan(l->share))
+    snprintf(share, sizeof share, "%5.1f %%", 100 * l->share);
+  fprintf(fp, "  %-22s %7s %10.1f %10.1f %10.1f %11.3f s\n", label, share, l->mb_per_s.median,
+          l->mb_per_s.min, l->mb_per_s.max, l->seconds.median);
+}
+
+void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
+  tc_bench_summary s;
+  tc_bench_summarize(r, &s);
+  fprintf(fp,
+          "tracecensus bench: %u sites, %u traces, %.1f MB on disk, %.1f MB of JSON, %llu events\n",
+          r->sites, r->traces, r->file_bytes / 1e6, r->json_bytes / 1e6,
+          (unsigned long long)r->events);
+  fprintf(fp, "  CPU %s (%s); simdjson kernel %s; %u thread%s\n",
+          r->cpu_model[0] ? r->cpu_model : "unknown", r->cpu_flags[0] ? r->cpu_flags : "flags unknown",
+          r->simd_kernel, r->threads, plural(r->threads));
+  fprintf(fp, "  %u run%s after %u warm-up%s; reports written under %s, removed after each run\n\n",
+          r->nsamples, plural(r->nsamples), r->warmup, plural(r->warmup), r->tmpdir);
+  fprintf(fp, "  %-22s %7s %10s %10s %10s %13s\n", "stage", "share", "MB/s med", "min", "max",
+          "time med");
+  for (int k = 0; k < TC_CLOCK_COUNT; k++)
+    table_line(fp, tc_clock_stage_label((tc_clock_stage)k), &s.stage[k]);
+  table_line(fp, "whole run (wall)", &s.whole);
+  table_line(fp, "whole run (CPU time)", &s.cpu);
+  fprintf(fp, "  stage times are CPU time summed over the threads: MB/s of JSON per stage is one\n"
+              "  core's; the shares are of the stages' sum\n");
+  fprintf(fp, "\n  events/s  %.0f (min %.0f, max %.0f)\n", s.events_per_s.median, s.events_per_s.min,
+          s.events_per_s.max);
+  fprintf(fp, "  peak RSS  %.1f MiB (min %.1f, max %.1f)%s\n", s.peak_rss_kib.median / 1024,
+          s.peak_rss_kib.min / 1024, s.peak_rss_kib.max / 1024,
+          r->rss_reset ? "" : "; the peak could not be reset between runs: the process's");
+  if (!r->baseline)
+    return;
+  fprintf(fp, "\n  baseline, same process, interleaved with the runs, one thread:\n");
+  fprintf(fp, "  %-28s %12s %12s\n", "", "wall", "CPU time");
+  fprintf(fp, "  %-28s %7.1f MB/s %7.1f MB/s\n", "plain On-Demand walk", s.walk.mb_per_s.median,
+          s.walk_cpu.mb_per_s.median);
+  fprintf(fp, "  %-28s %7.1f MB/s %7.1f MB/s\n", "decompression alone",
+          s.decompress.mb_per_s.median, s.decompress_cpu.mb_per_s.median);
+  if (isnan(s.ratio_walk))
+    fprintf(fp, "  %-28s n/a (the walk failed on %s: %s)\n", "tracecensus / plain walk",
+            r->walk_err_path, tc_strerror(r->walk_err));
+  else
+    fprintf(fp, "  %-28s %11.2fx %11.2fx\n", "tracecensus / plain walk", s.ratio_walk,
+            s.ratio_walk_cpu);
+  fprintf(fp, "  %-28s %11.2fx %11.2fx\n", "tracecensus / decompression", s.ratio_decompress,
+          s.ratio_decompress_cpu);
+  fprintf(fp, "  (ratios: medians of the per-run ratios, tracecensus at %u thread%s)\n",
+          r->threads, plural(r->threads));
+}
+
+static void json_stat(tc_jsonw *w, const char *key, tc_bench_stat st) {
+  tc_jsonw_key(w, key);
+  tc_jsonw_obj(w);
+  tc_jsonw_key(w, "median");
+  tc_jsonw_num(w, st.median);
+  tc_jsonw_key(w, "min");
+  tc_jsonw_num(w, st.min);
+  tc_jsonw_key(w, "max");
+  tc_jsonw_num(w, st.max);
+  tc_jsonw_obj_end(w);
+}
+
+/* One line's figures, and the per-run seconds GET reads. */
+static void json_line(tc_jsonw *w, const tc_bench_result *r, const tc_bench_line *l,
+                      tc_bench_series which, int k) {
+  json_stat(w, "seconds", l->seconds);
+  json_stat(w, "mb_per_s", l->mb_per_s);
+  tc_jsonw_key(w, "times");
+  tc_jsonw_arr(w);
+  for (unsigned i = 0; i < r->nsamples; i++)
+    tc_jsonw_num(w, tc_bench_seconds(&r->samples[i], which, k));
+  tc_jsonw_arr_end(w);
+}
+
+/* Opens the object KEY of one baseline (left open for the caller's own
+ * members): wall and CPU lines, per-run times, the bytes it read. */
+static void json_baseline(tc_jsonw *w, const tc_bench_result *r, const char *key,
+                          const tc_bench_line *wall, const tc_bench_line *cpu,
+                          tc_bench_series series, uint64_t bytes) {
+  tc_jsonw_key(w, key);
+  tc_jsonw_obj(w);
+  json_line(w, r, wall, series, 0);
+  tc_jsonw_key(w, "cpu");
+  tc_jsonw_obj(w);
+  json_line(w, r, cpu, series == TC_BENCH_WALK ? TC_BENCH_WALK_CPU : TC_BENCH_DECOMPRESS_CPU, 0);
+  tc_jsonw_obj_end(w);
+  tc_jsonw_key(w, "json_bytes");
+  tc_jsonw_uint(w, bytes);
+}
+
+void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
+  tc_bench_summary s;
+  tc_bench_summarize(r, &s);
+  tc_jsonw w;
+  tc_jsonw_init(&w, fp, 2);
+  tc_jsonw_obj(&w);
+  tc_jsonw_key(&w, "runs");
+  tc_jsonw_uint(&w, r->nsamples);
+  tc_jsonw_key(&w, "warmup");
+  tc_jsonw_uint(&w, r->warmup);
+  tc_jsonw_key(&w, "threads");
+  tc_jsonw_uint(&w, r->threads);
+  tc_jsonw_key(&w, "simdjson_kernel");
+  tc_jsonw_str(&w, r->simd_kernel);
+  tc_jsonw_key(&w, "cpu_model");
+  tc_jsonw_str(&w, r->cpu_model);
+  tc_jsonw_key(&w, "cpu_flags");
+  tc_jsonw_arr(&w);
+  for (const char *p = r->cpu_flags; *p;) {
+    size_t n = strcspn(p, " ");
+    tc_jsonw_strn(&w, (tc_str){p, n});
+    p += n;
+    p += *p == ' ';
+  }
+  tc_jsonw_arr_end(&w);
+  tc_jsonw_key(&w, "outputs");
+  tc_jsonw_str(&w, "temporary folder, removed after each run");
+  tc_jsonw_key(&w, "sites");
+  tc_jsonw_uint(&w, r->sites);
+  tc_jsonw_key(&w, "traces");
+  tc_jsonw_uint(&w, r->traces);
+  tc_jsonw_key(&w, "file_bytes");
+  tc_jsonw_uint(&w, r->file_bytes);
+  tc_jsonw_key(&w, "json_bytes");
+  tc_jsonw_uint(&w, r->json_bytes);
+  tc_jsonw_key(&w, "events");
+  tc_jsonw_uint(&w, r->events);
+  tc_jsonw_key(&w, "stages");
+  tc_jsonw_arr(&w);
+  for (int k = 0; k < TC_CLOCK_COUNT; k++) {
+    tc_jsonw_obj(&w);
+    tc_jsonw_key(&w, "stage");
+    tc_jsonw_str(&w, tc_clock_stage_key((tc_clock_stage)k));
+    tc_jsonw_key(&w, "label");
+    tc_jsonw_str(&w, tc_clock_stage_label((tc_clock_stage)k));
+    tc_jsonw_key(&w, "share");
+    tc_jsonw_num(&w, s.stage[k].share);
+    json_line(&w, r, &s.stage[k], TC_BENCH_STAGE, k);
+    tc_jsonw_obj_end(&w);
+  }
+  tc_jsonw_arr_end(&w);
+  tc_jsonw_key(&w, "whole");
+  tc_jsonw_obj(&w);
+  json_line(&w, r, &s.whole, TC_BENCH_WALL, 0);
+  tc_jsonw_key(&w, "cpu");
+  tc_jsonw_obj(&w);
+  json_line(&w, r, &s.cpu, TC_BENCH_CPU, 0);
+  tc_jsonw_obj_end(&w);
+  json_stat(&w, "events_per_s", s.events_per_s);
+  json_stat(&w, "peak_rss_kib", s.peak_rss_kib);
+  tc_jsonw_key(&w, "peak_rss_per_run");
+  tc_jsonw_bool(&w, r->rss_reset);
+  tc_jsonw_obj_end(&w);
+  tc_jsonw_key(&w, "baseline");
+  if (!r->baseline) {
+    tc_jsonw_null(&w);
+  } else {
+    tc_jsonw_obj(&w);
+    json_baseline(&w, r, "plain_walk", &s.walk, &s.walk_cpu, TC_BENCH_WALK, r->walk_bytes);
+    tc_jsonw_key(&w, "events");
+    tc_jsonw_uint(&w, r->walk_events);
+    tc_jsonw_key(&w, "error");
+    tc_jsonw_str(&w, r->walk_err ? tc_strerror(r->walk_err) : NULL);
+    tc_jsonw_key(&w, "error_path");
+    tc_jsonw_str(&w, r->walk_err ? r->walk_err_path : NULL);
+    tc_jsonw_obj_end(&w);
+    json_baseline(&w, r, "decompress", &s.decompress, &s.decompress_cpu, TC_BENCH_DECOMPRESS,
+                  r->decompress_bytes);
+    tc_jsonw_obj_end(&w);
+    tc_jsonw_key(&w, "ratios");
+    tc_jsonw_obj(&w);
+    tc_jsonw_key(&w, "to_plain_walk");
+    tc_jsonw_num(&w, s.ratio_walk);
+    tc_jsonw_key(&w, "to_decompress");
+    tc_jsonw_num(&w, s.ratio_decompress);
+    tc_jsonw_key(&w, "to_plain_walk_cpu");
+    tc_jsonw_num(&w, s.ratio_walk_cpu);
+    tc_jsonw_key(&w, "to_decompress_cpu");
+    tc_jsonw_num(&w, s.ratio_decompress_cpu);
+    tc_jsonw_obj_end(&w);
+    tc_jsonw_obj_end(&w);
+  }
+  tc_jsonw_obj_end(&w);
+  tc_jsonw_end(&w);
+}
+
+static void md_line(FILE *fp, const char *label, const tc_bench_line *l) {
+  fprintf(fp, "| %s | ", label);
+  if (isnan(l->share))
+    fputs("", fp);
+  else
+    fprintf(fp, "%.1f %%", 100 * l->share);
+  fprintf(fp, " | %.1f | %.1f | %.1f | %.4f |\n", l->mb_per_s.median, l->mb_per_s.min,
+          l->mb_per_s.max, l->seconds.median);
+}
+
+void tc_bench_write_markdown(const tc_bench_result *r, FILE *fp) {
+  tc_bench_summary s;
+  tc_bench_summarize(r, &s);
+  fprintf(fp, "| Stage | Share | MB/s (median) | MB/s (min) | MB/s (max) | Seconds (median) |\n");
+  fprintf(fp, "|:---|---:|---:|---:|---:|---:|\n");
+  for (int k = 0; k < TC_CLOCK_COUNT; k++)
+    md_line(fp, tc_clock_stage_label((tc_clock_stage)k), &s.stage[k]);
+  md_line(fp, "whole run (wall)", &s.whole);
+  md_line(fp, "whole run (CPU time)", &s.cpu);
+  if (r->baseline) {
+    md_line(fp, "plain On-Demand walk (baseline)", &s.walk);
+    md_line(fp, "decompression alone (baseline)", &s.decompress);
+    fprintf(fp, "\n| Ratio | wall | CPU time |\n|:---|---:|---:|\n");
+    if (isnan(s.ratio_walk))
+      fprintf(fp, "| tracecensus / plain walk | n/a (%s) | n/a |\n", tc_strerror(r->walk_err));
+    else
+      fprintf(fp, "| tracecensus / plain walk | %.2f | %.2f |\n", s.ratio_walk, s.ratio_walk_cpu);
+    fprintf(fp, "| tracecensus / decompression | %.2f | %.2f |\n", s.ratio_decompress,
+            s.ratio_decompress_cpu);
+  }
+  fprintf(fp, "\n%u run%s after %u warm-up%s, %u thread%s, simdjson kernel %s, CPU %s.\n",
+          r->nsamples, plural(r->nsamples), r->warmup, plural(r->warmup), r->threads,
+          plural(r->threads), r->simd_kernel, r->cpu_model[0] ? r->cpu_model : "unknown");
+}

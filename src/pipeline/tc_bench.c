@@ -1,0 +1,328 @@
+#include "pipeline/tc_bench.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/tc_corpus.h"
+#include "io/tc_stream.h"
+#include "json/tc_walk.h"
+#include "util/tc_sysinfo.h"
+
+#define TC_BENCH_READ (1u << 20)
+
+static double seconds_since(uint64_t t0) { return (double)(tc_clock_ns() - t0) * 1e-9; }
+
+/* User + system CPU seconds of the process so far. */
+static double cpu_seconds(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+         ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
+}
+
+/* What the job's stage hook records of one run. */
+typedef struct {
+  tc_bench_result *out;
+  tc_bench_sample *s;
+  uint64_t write0; /* the main thread's CPU clock when the run stage ended */
+} run_watch;
+
+static void on_stage(const tc_census_outcome *o, void *user) {
+  run_watch *w = user;
+  if (o->err)
+    return;
+  if (o->stage == TC_STAGE_RUN) {
+    const tc_run_result *res = &o->run;
+    for (int k = 0; k < TC_CLOCK_COUNT; k++)
+      w->s->stage[k] = (double)res->stage_ns[k] * 1e-9;
+    w->out->threads = res->totals.threads;
+    w->out->simd_kernel = res->totals.simd_kernel;
+    w->out->json_bytes = res->totals.out_bytes;
+    w->out->events = res->totals.events;
+    w->write0 = tc_clock_cpu_ns();
+  } else if (o->stage == TC_STAGE_WRITE) {
+    w->s->stage[TC_CLOCK_WRITE] += (double)(tc_clock_cpu_ns() - w->write0) * 1e-9;
+  }
+}
+
+/* One whole census job into the temporary folder. */
+static tc_err pipeline_run(const tc_census_opts *job, tc_bench_result *out, tc_bench_sample *s) {
+  char dir[300];
+  snprintf(dir, sizeof dir, "%s/out", out->tmpdir);
+  tc_census_opts j = *job;
+  j.outdir = dir;
+  j.run.time_stages = 1;
+  run_watch w = {out, s, 0};
+  tc_census_hooks hooks = {NULL, NULL, NULL, on_stage, &w};
+  out->rss_reset = tc_peak_rss_reset();
+  double c0 = cpu_seconds();
+  uint64_t t0 = tc_clock_ns();
+  tc_census_outcome o;
+  tc_err e = tc_census_job_run(&j, &hooks, &o);
+  s->wall = seconds_since(t0);
+  s->cpu = cpu_seconds() - c0;
+  s->peak_rss_kib = tc_peak_rss_kib();
+  if (e) {
+    out->failed_stage = o.stage;
+    snprintf(out->why, sizeof out->why, "%s", o.why);
+  }
+  tc_census_outcome_free(&o);
+  return e;
+}
+
+/* The plain walk over every trace, one thread. */
+static tc_err walk_run(const tc_corpus *corpus, tc_bench_result *out, tc_bench_sample *s) {
+  tc_walk *w = tc_walk_create();
+  if (!w)
+    return TC_E_NOMEM;
+  double c0 = cpu_seconds();
+  uint64_t t0 = tc_clock_ns();
+  out->walk_err = TC_OK;
+  for (uint32_t i = 0; i < corpus->ntraces; i++) {
+    tc_err e = tc_walk_file(w, corpus->traces[i].path);
+    if (e == TC_E_NOMEM) {
+      tc_walk_free(w);
+      return e;
+    }
+    if (e && !out->walk_err) {
+      out->walk_err = e;
+      snprintf(out->walk_err_path, sizeof out->walk_err_path, "%s", corpus->traces[i].path);
+    }
+  }
+  s->walk = seconds_since(t0);
+  s->walk_cpu = cpu_seconds() - c0;
+  tc_walk_stats st;
+  tc_walk_stats_get(w, &st);
+  out->walk_bytes = st.json_bytes;
+  out->walk_events = st.events;
+  tc_walk_free(w);
+  return TC_OK;
+}
+
+/* Decompression alone over every trace, into one buffer, one thread. */
+static tc_err decompress_run(const tc_corpus *corpus, tc_bench_result *out, tc_bench_sample *s) {
+  char *buf = malloc(TC_BENCH_READ);
+  if (!buf)
+    return TC_E_NOMEM;
+  double c0 = cpu_seconds();
+  uint64_t t0 = tc_clock_ns(), bytes = 0;
+  for (uint32_t i = 0; i < corpus->ntraces; i++) {
+    tc_stream *st;
+    if (tc_stream_open_regular(corpus->traces[i].path, &st))
+      continue;
+    size_t got;
+    while (!tc_stream_read(st, buf, TC_BENCH_READ, &got) && got)
+      bytes += got;
+    tc_stream_close(st);
+  }
+  s->decompress = seconds_since(t0);
+  s->decompress_cpu = cpu_seconds() - c0;
+  out->decompress_bytes = bytes;
+  free(buf);
+  return TC_OK;
+}
+
+static tc_err make_tmpdir(tc_bench_result *out) {
+  const char *base = getenv("TMPDIR");
+  if (!base || !*base)
+    base = "/tmp";
+  int n = snprintf(out->tmpdir, sizeof out->tmpdir, "%s/tracecensus-bench-XXXXXX", base);
+  if (n < 0 || (size_t)n >= sizeof out->tmpdir || !mkdtemp(out->tmpdir))
+    return TC_E_WRITE;
+  return TC_OK;
+}
+
+/* Removes what the jobs left in the temporary folder: OUTDIR's files and
+ * OUTDIR, the output set's lock beside it, then the folder. */
+static void remove_tmpdir(const char *tmpdir) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/out", tmpdir);
+  DIR *d = opendir(path);
+  if (d) {
+    struct dirent *de;
+    char file[800];
+    while ((de = readdir(d)) != NULL)
+      if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+        snprintf(file, sizeof file, "%s/%s", path, de->d_name);
+        unlink(file);
+      }
+    closedir(d);
+    rmdir(path);
+  }
+  d = opendir(tmpdir);
+  if (d) {
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL)
+      if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+        snprintf(path, sizeof path, "%s/%s", tmpdir, de->d_name);
+        unlink(path);
+      }
+    closedir(d);
+  }
+  rmdir(tmpdir);
+}
+
+tc_err tc_bench_run(const tc_census_opts *job, const tc_bench_opts *opts, tc_bench_result *out) {
+  memset(out, 0, sizeof *out);
+  out->warmup = opts->warmup;
+  out->baseline = opts->baseline;
+  /* The baseline reads the files the census reads. */
+  tc_corpus corpus;
+  tc_err e = tc_corpus_scan(job->inputs, job->ninputs, job->manifest, &corpus);
+  if (e) {
+    out->failed_stage = TC_STAGE_CORPUS;
+    return e;
+  }
+  out->sites = corpus.nsites;
+  out->traces = corpus.ntraces;
+  out->file_bytes = corpus.bytes;
+  tc_cpu_model(out->cpu_model, sizeof out->cpu_model);
+  tc_cpu_flags(out->cpu_flags, sizeof out->cpu_flags);
+  out->samples = calloc(opts->runs ? opts->runs : 1, sizeof *out->samples);
+  e = out->samples ? make_tmpdir(out) : TC_E_NOMEM;
+  /* Warm-ups first, then the measured runs; each run is the pipeline, then
+   * (with the baseline) the walk and decompression alone, so all three
+   * meet the same load. */
+  for (unsigned i = 0; !e && i < opts->warmup + opts->runs; i++) {
+    tc_bench_sample scratch, *s = i < opts->warmup ? &scratch : &out->samples[i - opts->warmup];
+    memset(s, 0, sizeof *s);
+    s->walk = s->decompress = s->walk_cpu = s->decompress_cpu = NAN;
+    e = pipeline_run(job, out, s);
+    if (!e && opts->baseline)
+      e = walk_run(&corpus, out, s);
+    if (!e && opts->baseline)
+      e = decompress_run(&corpus, out, s);
+    if (!e && i >= opts->warmup)
+      out->nsamples++;
+  }
+  if (out->tmpdir[0])
+    remove_tmpdir(out->tmpdir);
+  tc_corpus_free(&corpus);
+  return e;
+}
+
+void tc_bench_result_free(tc_bench_result *r) {
+  free(r->samples);
+  r->samples = NULL;
+  r->nsamples = 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+tc_bench_stat tc_bench_stats(const double *v, unsigned n) {
+  tc_bench_stat st = {NAN, NAN, NAN};
+  double *s = malloc((n ? n : 1) * sizeof *s);
+  if (!s)
+    return st;
+  unsigned m = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (!isnan(v[i]))
+      s[m++] = v[i];
+  if (m) {
+    qsort(s, m, sizeof *s, cmp_double);
+    /* An even count takes the mean of the middle two, as hyperfine does. */
+    st.median = m % 2 ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
+    st.min = s[0];
+    st.max = s[m - 1];
+  }
+  free(s);
+  return st;
+}
+
+double tc_bench_seconds(const tc_bench_sample *s, tc_bench_series which, int stage) {
+  switch (which) {
+  case TC_BENCH_STAGE:
+    return s->stage[stage];
+  case TC_BENCH_WALL:
+    return s->wall;
+  case TC_BENCH_WALK:
+    return s->walk;
+  case TC_BENCH_DECOMPRESS:
+    return s->decompress;
+  case TC_BENCH_CPU:
+    return s->cpu;
+  case TC_BENCH_WALK_CPU:
+    return s->walk_cpu;
+  case TC_BENCH_DECOMPRESS_CPU:
+    return s->decompress_cpu;
+  }
+  return NAN;
+}
+
+/* The statistics of one series over the runs. */
+static tc_bench_stat stat_of(const tc_bench_result *r, tc_bench_series which, int stage) {
+  double v[r->nsamples ? r->nsamples : 1];
+  for (unsigned i = 0; i < r->nsamples; i++)
+    v[i] = tc_bench_seconds(&r->samples[i], which, stage);
+  return tc_bench_stats(v, r->nsamples);
+}
+
+/* Medians of the per-run peak and of the per-run share of stage K. */
+static tc_bench_stat rss_stat(const tc_bench_result *r) {
+  double v[r->nsamples ? r->nsamples : 1];
+  for (unsigned i = 0; i < r->nsamples; i++)
+    v[i] = (double)r->samples[i].peak_rss_kib;
+  return tc_bench_stats(v, r->nsamples);
+}
+
+static double share_median(const tc_bench_result *r, int k) {
+  double v[r->nsamples ? r->nsamples : 1];
+  for (unsigned i = 0; i < r->nsamples; i++) {
+    const tc_bench_sample *s = &r->samples[i];
+    double sum = 0;
+    for (int j = 0; j < TC_CLOCK_COUNT; j++)
+      sum += s->stage[j];
+    v[i] = sum > 0 ? s->stage[k] / sum : NAN;
+  }
+  return tc_bench_stats(v, r->nsamples).median;
+}
+
+/* Seconds to AMOUNT per second: the reciprocal keeps the median and swaps
+ * min and max. */
+static tc_bench_stat rate_of(tc_bench_stat sec, double amount) {
+  tc_bench_stat r = {amount / sec.median, amount / sec.max, amount / sec.min};
+  return r;
+}
+
+/* The median of the per-run ratios of the baseline's seconds to the run's. */
+static double ratio_of(const tc_bench_result *r, tc_bench_series base, tc_bench_series run) {
+  double v[r->nsamples ? r->nsamples : 1];
+  for (unsigned i = 0; i < r->nsamples; i++)
+    v[i] = tc_bench_seconds(&r->samples[i], base, 0) / tc_bench_seconds(&r->samples[i], run, 0);
+  return tc_bench_stats(v, r->nsamples).median;
+}
+
+static tc_bench_line line_of(tc_bench_stat sec, uint64_t bytes) {
+  tc_bench_line l = {sec, rate_of(sec, (double)bytes / 1e6), NAN};
+  return l;
+}
+
+void tc_bench_summarize(const tc_bench_result *r, tc_bench_summary *out) {
+  for (int k = 0; k < TC_CLOCK_COUNT; k++) {
+    out->stage[k] = line_of(stat_of(r, TC_BENCH_STAGE, k), r->json_bytes);
+    out->stage[k].share = share_median(r, k);
+  }
+  out->whole = line_of(stat_of(r, TC_BENCH_WALL, 0), r->json_bytes);
+  out->events_per_s = rate_of(out->whole.seconds, (double)r->events);
+  out->peak_rss_kib = rss_stat(r);
+  out->walk = line_of(stat_of(r, TC_BENCH_WALK, 0), r->walk_bytes);
+  out->decompress = line_of(stat_of(r, TC_BENCH_DECOMPRESS, 0), r->decompress_bytes);
+  int walk_ok = r->baseline && !r->walk_err;
+  out->ratio_walk = walk_ok ? ratio_of(r, TC_BENCH_WALK, TC_BENCH_WALL) : NAN;
+  out->ratio_decompress = r->baseline ? ratio_of(r, TC_BENCH_DECOMPRESS, TC_BENCH_WALL) : NAN;
+  out->cpu = line_of(stat_of(r, TC_BENCH_CPU, 0), r->json_bytes);
+  out->walk_cpu = line_of(stat_of(r, TC_BENCH_WALK_CPU, 0), r->walk_bytes);
+  out->decompress_cpu = line_of(stat_of(r, TC_BENCH_DECOMPRESS_CPU, 0), r->decompress_bytes);
+  out->ratio_walk_cpu = walk_ok ? ratio_of(r, TC_BENCH_WALK_CPU, TC_BENCH_CPU) : NAN;
+  out->ratio_decompress_cpu =
+      r->baseline ? ratio_of(r, TC_BENCH_DECOMPRESS_CPU, TC_BENCH_CPU) : NAN;
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""`tracecensus bench --baseline`: the table and the exports hold every
+stage, the ratios and the metadata; the counts in them (bytes, traces,
+events) agree with a census run and with independent Python counts. No
+timing value is ever compared: only that each is a positive number and that
+median, min and max are ordered."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from e2e_common import BINARY, ROOT, THIRD_PARTY, load, read_trace, run_census
+
+STAGES = [('read_decompress', 'read + decompress'), ('chunk', 'chunk'), ('parse', 'parse'),
+          ('census_tables', 'census tables'), ('kernels', 'kernels'), ('merge', 'merge'),
+          ('write', 'write')]
+CRAWL = os.path.join(ROOT, 'corpus', 'crawl')
+MANIFEST = os.path.join(CRAWL, 'manifest.tsv')
+
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+
+
+def positive(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0
+
+
+def check_stat(st, runs, where):
+    """A {median, min, max} of positive numbers, min <= median <= max."""
+    check(isinstance(st, dict) and set(st) == {'median', 'min', 'max'}, f'{where}: {st!r}')
+    if isinstance(st, dict) and all(positive(st.get(k)) for k in ('median', 'min', 'max')):
+        check(st['min'] <= st['median'] <= st['max'], f'{where}: not ordered {st!r}')
+    else:
+        check(False, f'{where}: not positive numbers {st!r}')
+
+
+def check_line(line, runs, where):
+    check_stat(line.get('seconds'), runs, where + '.seconds')
+    check_stat(line.get('mb_per_s'), runs, where + '.mb_per_s')
+    times = line.get('times')
+    check(isinstance(times, list) and len(times) == runs and all(map(positive, times)),
+          f'{where}.times: {times!r}')
+
+
+def run_bench(inputs, runs, extra=()):
+    work = tempfile.mkdtemp(prefix='tc-bench-e2e-')
+    js, md = os.path.join(work, 'b.json'), os.path.join(work, 'b.md')
+    cmd = [BINARY, 'bench', '-T', '1', '--runs', str(runs), '--warmup', '0', '--baseline',
+           '--export-json', js, '--export-markdown', md, *extra, *inputs]
+    env = dict(os.environ, TMPDIR=work)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    check(p.returncode == 0, f'bench exit {p.returncode}: {p.stderr}')
+    with open(js) as f:
+        data = json.load(f)
+    with open(md) as f:
+        markdown = f.read()
+    left = sorted(os.listdir(work))
+    shutil.rmtree(work)
+    return p.stdout, data, markdown, left
+
+
+def check_structure(table, data, markdown, left, runs):
+    check(left == ['b.json', 'b.md'], f'the temporary folder was not removed: {left}')
+    check(data['runs'] == runs and data['warmup'] == 0 and data['threads'] == 1,
+          f'runs/warmup/threads: {data["runs"]}, {data["warmup"]}, {data["threads"]}')
+    check(isinstance(data['simdjson_kernel'], str) and data['simdjson_kernel'],
+          'simdjson_kernel')
+    check(isinstance(data['cpu_model'], str) and isinstance(data['cpu_flags'], list), 'cpu')
+    check([s['stage'] for s in data['stages']] == [k for k, _ in STAGES], 'stage keys and order')
+    check([s['label'] for s in data['stages']] == [l for _, l in STAGES], 'stage labels')
+    shares = 0
+    for s in data['stages']:
+        check_line(s, runs, 'stages.' + s['stage'])
+        check(0 < s['share'] < 1, f'{s["stage"]}: share {s["share"]}')
+        shares += s['share']
+    check(0.5 < shares < 1.5, f'shares add up to {shares}')
+    check_line(data['whole'], runs, 'whole')
+    check_line(data['whole']['cpu'], runs, 'whole.cpu')
+    check_stat(data['whole']['events_per_s'], runs, 'whole.events_per_s')
+    check_stat(data['whole']['peak_rss_kib'], runs, 'whole.peak_rss_kib')
+    b = data['baseline']
+    for k in ('plain_walk', 'decompress'):
+        check_line(b[k], runs, 'baseline.' + k)
+        check_line(b[k]['cpu'], runs, f'baseline.{k}.cpu')
+    check(b['plain_walk']['error'] is None, f'walk error: {b["plain_walk"]["error"]}')
+    check(set(b['ratios']) == {'to_plain_walk', 'to_decompress', 'to_plain_walk_cpu',
+                               'to_decompress_cpu'}, f'ratios: {b["ratios"]}')
+    check(all(positive(v) for v in b['ratios'].values()), f'ratios: {b["ratios"]}')
+    for _, label in STAGES:
+        check(re.search(r'^  ' + re.escape(label) + r' +\d', table, re.M), f'table: {label}')
+        check(f'| {label} |' in markdown, f'markdown: {label}')
+    for line in ('tracecensus / plain walk', 'tracecensus / decompression'):
+        check(re.search(re.escape(line) + r' +\d+\.\d\dx +\d+\.\d\dx', table), f'table: {line}')
+        check(f'| {line} | ' in markdown, f'markdown: {line}')
+    m = re.search(r'reports written under (\S+),', table)
+    check(m and not os.path.exists(m.group(1)), 'the table names the removed temporary folder')
+
+
+def python_events(path):
+    """JSON bytes and event objects of a trace, by Python's json (the walk's count)."""
+    raw, events = read_trace(path)
+    return len(raw), sum(isinstance(e, dict) for e in events)
+
+
+def main():
+    # The bundled corpus: structure, and its counts against a census run.
+    table, data, markdown, left = run_bench([CRAWL], 2, ['--manifest', MANIFEST])
+    check_structure(table, data, markdown, left, 2)
+    rc, err, out = run_census([CRAWL], threads=2, extra=['--manifest', MANIFEST, '-q'])
+    run = load(out, 'run.json')
+    shutil.rmtree(out)
+    for key, want in (('sites', run['sites_total']), ('traces', run['traces']),
+                      ('file_bytes', run['file_bytes']), ('json_bytes', run['json_bytes']),
+                      ('events', run['events'])):
+        check(data[key] == want, f'bundled {key}: bench {data[key]}, census {want}')
+    b = data['baseline']
+    check(b['plain_walk']['json_bytes'] == run['json_bytes'], 'walk bytes')
+    check(b['decompress']['json_bytes'] == run['json_bytes'], 'decompressed bytes')
+    # The bundled crawl is clean: the walk's events are the census's.
+    check(run['skipped_events'] == 0 and b['plain_walk']['events'] == run['events'],
+          f'walk events {b["plain_walk"]["events"]}, census {run["events"]}')
+
+    # The third-party traces: bytes and the walk's events against Python.
+    files = sorted(os.path.join(THIRD_PARTY, f) for f in os.listdir(THIRD_PARTY))
+    counts = [python_events(f) for f in files]
+    _, data, _, _ = run_bench([THIRD_PARTY], 1)
+    check(data['traces'] == len(files), f'third-party traces {data["traces"]}')
+    check(data['file_bytes'] == sum(os.path.getsize(f) for f in files), 'third-party file bytes')
+    check(data['json_bytes'] == sum(n for n, _ in counts), 'third-party json bytes')
+    check(data['baseline']['plain_walk']['events'] == sum(e for _, e in counts),
+          f'third-party walk events {data["baseline"]["plain_walk"]["events"]}, '
+          f'Python {sum(e for _, e in counts)}')
+
+    if failures:
+        for f in failures:
+            print('FAIL:', f)
+        sys.exit(1)
+    print('bench: ok')
+
+
+if __name__ == '__main__':
+    main()
