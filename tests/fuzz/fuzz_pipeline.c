@@ -4,7 +4,8 @@
  * pairing, metric kernels, merge, DevTools view, every report writer).
  *
  * Each input runs twice, with one thread and 1 MiB chunks and with two
- * threads and chunks of 64 to 4,159 bytes (the first byte picks), and must:
+ * threads and chunks of 4,096 to 8,176 bytes (the smallest tc_run takes,
+ * TC_MIN_CHUNK_BYTES, plus 16 times the first byte), and must:
  *   - finish without a sanitizer report or leak;
  *   - write byte-identical census.json/csv/md and metrics.json/csv/md both
  *     times (run.json holds timings, so only its presence is checked);
@@ -204,7 +205,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   snprintf(out2, sizeof out2, "%s/out2", dir);
   outputs a, b;
   census(1, 1u << 20, out1, &a);
-  census(2, 64 + (size_t)data[0] * 16, out2, &b);
+  census(2, TC_MIN_CHUNK_BYTES + (size_t)data[0] * 16, out2, &b);
   for (int i = 0; i < NCOMPARED; i++) {
     if (a.len[i] != b.len[i] || memcmp(a.bytes[i], b.bytes[i], a.len[i]) != 0) {
       fprintf(stderr, "fuzz_pipeline: %s differs between the two runs\n", compared[i]);
