@@ -12,6 +12,7 @@
 #include "report/tc_pretty.h"
 #include "report/tc_report_html.h"
 #include "report/tc_svg.h"
+#include "util/tc_valprof.h"
 
 #define TC_EXAMPLE_ITEMS 3
 
@@ -246,14 +247,17 @@ static void devtools_part(FILE *fp, const tc_devtools_view *v) {
   fputs("</p>\n", fp);
 }
 
-static void args_table(FILE *fp, const tc_res_event *e) {
+/* The arguments' table with census.md's one-line value profile per path,
+ * then the manual's sentence for each constant or sentinel-dominated path. */
+static void args_table(FILE *fp, const tc_res_event *e, const tc_census_result *r) {
   if (!e->nargs) {
     fputs("<p>No record carries arguments.</p>\n", fp);
     return;
   }
   fputs("<table class=\"args\"><thead><tr><th>argument</th><th class=\"num\">records</th>"
-        "<th class=\"num\">sites</th><th>types</th></tr></thead><tbody>\n",
+        "<th class=\"num\">sites</th><th>types</th><th>values</th></tr></thead><tbody>\n",
         fp);
+  char line[TC_VALUE_LINE_MAX + 256];
   for (size_t i = 0; i < e->nargs; i++) {
     const tc_res_arg *a = &e->args[i];
     fputs("<tr><td><code>", fp);
@@ -264,9 +268,24 @@ static void args_table(FILE *fp, const tc_res_event *e) {
     count(fp, a->sites);
     fputs("</td><td>", fp);
     types(fp, a->types);
+    fputs("</td><td>", fp);
+    if (a->values) {
+      tc_valprof_render(a->values, r->value_sites, line, TC_VALUE_LINE_MAX);
+      tc_html_escape_c(fp, line);
+    } else {
+      fputs("n/a (", fp);
+      tc_html_escape_c(fp, tc_values_na(r));
+      fputs(")", fp);
+    }
     fputs("</td></tr>\n", fp);
   }
   fputs("</tbody></table>\n", fp);
+  for (size_t i = 0; i < e->nargs; i++)
+    if (tc_value_sentence(e, &e->args[i], r->value_sites, line, sizeof line)) {
+      fputs("<p class=\"value-sentence\">", fp);
+      tc_html_escape_c(fp, line);
+      fputs("</p>\n", fp);
+    }
 }
 
 /* The example as census.md prints it; PRETTY is a scratch buffer. */
@@ -335,7 +354,7 @@ static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *
   const tc_devtools_view *dv = view(c, e);
   if (dv)
     devtools_part(fp, dv);
-  args_table(fp, e);
+  args_table(fp, e, c->census);
   example(fp, e, pretty);
   tc_html_section_end(fp);
 }

@@ -75,7 +75,10 @@ static void int_commas(line_t *l, double v) {
   }
 }
 
-static int is_int(double v) { return v == trunc(v) && fabs(v) < 1e15; }
+/* Below 1e21 printf's %.0f writes every digit of an integral double, so
+ * large integers (microsecond timestamps, ids) print in full, never in
+ * exponent form. */
+static int is_int(double v) { return v == trunc(v) && fabs(v) < 1e21; }
 
 /* Exact: an integer with thousands separators, else the shortest %g form
  * that reads back as V. */
@@ -84,24 +87,35 @@ static void num_exact(line_t *l, double v) {
     int_commas(l, v);
     return;
   }
-  char tmp[40];
+  char tmp[400];
   for (int prec = 1; prec <= 17; prec++) {
     snprintf(tmp, sizeof tmp, "%.*g", prec, v);
     if (strtod(tmp, NULL) == v)
       break;
   }
+  /* %g turns to exponent form below 1e-4; a reader of reports wants the
+   * plain decimals, as many as read back as V. */
+  if (strchr(tmp, 'e'))
+    for (int prec = 1; prec <= 340; prec++) {
+      snprintf(tmp, sizeof tmp, "%.*f", prec, v);
+      if (strtod(tmp, NULL) == v)
+        break;
+    }
   cat(l, tmp);
 }
 
 /* Three significant digits, for sketch answers. */
 static void num_approx(line_t *l, double v) {
-  char tmp[40];
+  char tmp[400];
   snprintf(tmp, sizeof tmp, "%.3g", v);
   double r = strtod(tmp, NULL);
-  if (is_int(r))
+  if (is_int(r)) {
     int_commas(l, r);
-  else
-    cat(l, tmp);
+    return;
+  }
+  if (strchr(tmp, 'e')) /* small: three significant digits as plain decimals */
+    snprintf(tmp, sizeof tmp, "%.*f", 2 - (int)floor(log10(fabs(r))), r);
+  cat(l, tmp);
 }
 
 static void pct(line_t *l, uint64_t count, uint64_t n) {

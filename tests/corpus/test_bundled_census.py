@@ -210,6 +210,19 @@ class BundledCensus(unittest.TestCase):
         self.assertGreater(shown, 50)
 
 
+    def test_report_html_shows_every_profile(self):
+        """Every argument row of report.html carries census.json's profile
+        line for its path: the rows, as (path, profile) pairs, are exactly
+        census.json's, one per event and path."""
+        row = re.compile(r'<tr><td><code>(.*?)</code></td><td class="num">[^<]*</td>'
+                         r'<td class="num">[^<]*</td><td>[^<]*</td><td>(.*?)</td></tr>')
+        got = sorted((html.unescape(p), html.unescape(v)) for p, v in row.findall(self.html))
+        want = sorted((a["path"], a["values"]["profile"]) for e in self.census["events"]
+                      for a in e["args"])
+        self.assertGreater(len(want), 1000)
+        self.assertEqual(got, want)
+
+
     def md_outside_code(self):
         return re.sub(r"^```.*?^```$", "", self.md, flags=re.M | re.S)
 
