@@ -11,12 +11,14 @@ right after it in the same process, the plain On-Demand walk and
 decompression alone over the same files. Prints the median MB/s of
 decompressed JSON of each, tracecensus's ratio to the plain walk and to
 `zstd -dc` (medians of the per-rep ratios: each pair ran back to back), the
-two-thread speed-up, and peak RSS. Then, for --grow, single traces of
-growing size (the events of a real trace repeated) to show that peak RSS
-stays flat as a trace grows.
+two-thread speed-up, and peak RSS. Then, for --big, the same over one
+trace of that many MB (a real trace's events repeated): the speed-up on a
+single big trace, where the workers share one trace's chunks rather than
+whole files. Then, for --grow, single traces of growing size to show that
+peak RSS stays flat as a trace grows.
 
     python3 bench/census_throughput.py [--sites 8] [--reps 5] [--threads 1,2]
-                                       [--grow 64,256,1024] [--extra ARGS]
+                                       [--big 400] [--grow 64,256,1024] [--extra ARGS]
 """
 import argparse
 import gzip
@@ -120,12 +122,45 @@ def med(xs):
     return statistics.median(xs)
 
 
+def report(args, corpus, mb, files, threads, work):
+    """REPS interleaved reps of zstd -dc over FILES and tracecensus bench at each
+    thread count over CORPUS (MB of JSON), printed as medians and ratios."""
+    zstd_t, runs = [], {t: [] for t in threads}
+    for _ in range(args.reps):
+        zstd_t.append(timed(['zstd', '-dc', *files])[0])
+        for t in threads:
+            runs[t].append(bench_once(args.binary, t, args.extra.split(), corpus, work))
+    walk = [r['walk'] for t in threads for r in runs[t]]
+    walk_cpu = [r['walk_cpu'] for t in threads for r in runs[t]]
+    decomp = [r['decomp'] for t in threads for r in runs[t]]
+    print(f'\nmedian of {args.reps} interleaved reps (MB/s of decompressed JSON; ratios are'
+          f' medians of per-rep ratios):')
+    print(f'  {"zstd -dc":34s} {mb / med(zstd_t):8.1f} MB/s')
+    print(f'  {"decompression alone, in-process":34s} {mb / med(decomp):8.1f} MB/s')
+    print(f'  {"plain On-Demand walk, 1 thread":34s} {mb / med(walk):8.1f} MB/s'
+          f'  ({mb / med(walk_cpu):.1f} MB/s per CPU-second)')
+    for t in threads:
+        rs = runs[t]
+        c = med([r['census'] for r in rs])
+        to_walk = med([r['walk'] / r['census'] for r in rs])
+        to_walk_cpu = med([r['walk_cpu'] / r['census_cpu'] for r in rs])
+        to_zstd = med([z / r['census'] for z, r in zip(zstd_t, rs)])
+        print(f'  {"tracecensus -T " + t + " " + args.extra:34s} {mb / c:8.1f} MB/s'
+              f'  x{to_walk:5.2f} of the walk (CPU time x{to_walk_cpu:5.2f})'
+              f'  x{to_zstd:5.2f} of zstd -dc  peak RSS {max(r["rss"] for r in rs):6.1f} MiB')
+    if len(threads) > 1:
+        t1, tn = threads[0], threads[-1]
+        sp = med([a['census'] / b['census'] for a, b in zip(runs[t1], runs[tn])])
+        print(f'  speed-up -T {tn} over -T {t1}: x{sp:.2f}')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--binary', default=os.path.join(ROOT, 'build', 'tracecensus'))
     ap.add_argument('--sites', type=int, default=8)
     ap.add_argument('--reps', type=int, default=5)
     ap.add_argument('--threads', default='1,2')
+    ap.add_argument('--big', type=int, default=400, help='MB of JSON of one big trace; 0 to skip')
     ap.add_argument('--grow', default='64,256,1024', help='MB of JSON per grown trace; empty to skip')
     ap.add_argument('--extra', default='', help='extra census arguments, e.g. "--no-metrics"')
     args = ap.parse_args()
@@ -139,33 +174,13 @@ def main():
         print(f'corpus: {args.sites} sites, {len(files)} zstd traces, {comp / 1e6:.1f} MB compressed, '
               f'{mb:.1f} MB of JSON')
         threads = args.threads.split(',')
-        zstd_t, runs = [], {t: [] for t in threads}
-        for _ in range(args.reps):
-            zstd_t.append(timed(['zstd', '-dc', *files])[0])
-            for t in threads:
-                runs[t].append(bench_once(args.binary, t, args.extra.split(), corpus, work))
-        walk = [r['walk'] for t in threads for r in runs[t]]
-        walk_cpu = [r['walk_cpu'] for t in threads for r in runs[t]]
-        decomp = [r['decomp'] for t in threads for r in runs[t]]
-        print(f'\nmedian of {args.reps} interleaved reps (MB/s of decompressed JSON; ratios are'
-              f' medians of per-rep ratios):')
-        print(f'  {"zstd -dc":34s} {mb / med(zstd_t):8.1f} MB/s')
-        print(f'  {"decompression alone, in-process":34s} {mb / med(decomp):8.1f} MB/s')
-        print(f'  {"plain On-Demand walk, 1 thread":34s} {mb / med(walk):8.1f} MB/s'
-              f'  ({mb / med(walk_cpu):.1f} MB/s per CPU-second)')
-        for t in threads:
-            rs = runs[t]
-            c = med([r['census'] for r in rs])
-            to_walk = med([r['walk'] / r['census'] for r in rs])
-            to_walk_cpu = med([r['walk_cpu'] / r['census_cpu'] for r in rs])
-            to_zstd = med([z / r['census'] for z, r in zip(zstd_t, rs)])
-            print(f'  {"tracecensus -T " + t + " " + args.extra:34s} {mb / c:8.1f} MB/s'
-                  f'  x{to_walk:5.2f} of the walk (CPU time x{to_walk_cpu:5.2f})'
-                  f'  x{to_zstd:5.2f} of zstd -dc  peak RSS {max(r["rss"] for r in rs):6.1f} MiB')
-        if len(threads) > 1:
-            t1, tn = threads[0], threads[-1]
-            sp = med([a['census'] / b['census'] for a, b in zip(runs[t1], runs[tn])])
-            print(f'  speed-up -T {tn} over -T {t1}: x{sp:.2f}')
+        report(args, corpus, mb, files, threads, work)
+        if args.big:
+            path = os.path.join(work, f'big-{args.big}.json.zst')
+            n = grown_trace(path, args.big)
+            print(f'\none trace: {os.path.getsize(path) / 1e6:.1f} MB compressed, {n / 1e6:.1f} MB of JSON')
+            report(args, path, n / 1e6, [path], threads, work)
+            os.unlink(path)
         if args.grow:
             print('\npeak RSS as one trace grows (-T 2):')
             out = os.path.join(work, 'out')
