@@ -55,6 +55,7 @@ typedef struct {
   tc_vtab **tvalues;
   worker_clock *clocks;        /* by worker; NULL unless time_stages */
   uint64_t merge_ns;           /* the main thread's, likewise */
+  uint64_t wait_ns;            /* the main thread's wall time waiting for sites */
 } run_ctx;
 
 /* One chunk's ordered results, from its parse to its fold.
@@ -674,7 +675,10 @@ static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *
     else if ((e = tc_pool_submit(r->pool, trace_task, t)))
       trace_job_free(t);
   }
+  uint64_t wait0 = r->clocks ? tc_clock_ns() : 0;
   tc_pool_wait(r->pool);
+  if (r->clocks)
+    r->wait_ns += tc_clock_ns() - wait0;
   free(order);
   /* After an interrupt every site whose traces all finished is still saved;
    * nothing more is folded, as the run ends without outputs. */
@@ -804,6 +808,8 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     e = TC_E_NOMEM;
   if (!e)
     e = run_sites(&r, out);
+  if (r.clocks && r.pool)
+    out->worker_idle_ns = tc_pool_idle_ns(r.pool);
   tc_pool_free(r.pool);
   free_workers(&r);
   uint64_t merge0 = clock_start(&r);
@@ -817,6 +823,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   free(r.tvalues);
   if (r.clocks) {
     out->stage_ns[TC_CLOCK_MERGE] = r.merge_ns + tc_clock_cpu_ns() - merge0;
+    out->fold_wait_ns = r.wait_ns;
     for (unsigned i = 0; i < r.nw; i++)
       for (int k = 0; k < TC_CLOCK_COUNT; k++)
         out->stage_ns[k] += r.clocks[i].ns[k];

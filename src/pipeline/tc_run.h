@@ -102,6 +102,10 @@ typedef struct {
   /* With time_stages: nanoseconds per stage summed over the workers
    * (TC_CLOCK_WRITE is the writer's to add); else zeros. */
   uint64_t stage_ns[TC_CLOCK_COUNT];
+  /* With time_stages, wall nanoseconds: the main thread waiting for the
+   * workers to finish the sites it folds next, and the workers asleep in
+   * the pool for want of a task (summed over them); else zeros. */
+  uint64_t fold_wait_ns, worker_idle_ns;
   /* Sites of this run (its shard), and of them those read back from the
    * state folder, with their traces; sites whose partial was written. */
   uint32_t sites_run, sites_reused, traces_reused, sites_saved;
