@@ -26,10 +26,15 @@
 #define TC_READ_BYTES (1u << 20)
 #define TC_MAX_EVENT ((size_t)512 << 20)
 
+/* One worker's parser and tables. The worker adds to them under mu, so
+ * that the main thread may take a finished site's tables out of them
+ * (take_site) while the worker goes on with later sites: the parser's path
+ * table and the census's name maps are shared by all the worker's sites. */
 typedef struct {
-  tc_parser *parser;
-  tc_census_worker *census;
-  tc_route_values *values;
+  pthread_mutex_t mu;
+  tc_parser *parser;         /* mu */
+  tc_census_worker *census;  /* mu */
+  tc_route_values *values;   /* the worker's own scratch */
 } worker_ctx;
 
 /* One worker's stage times, on a cache line of its own. */
@@ -45,7 +50,11 @@ typedef struct {
   unsigned nw;
   tc_trace_status *status;
   tc_trace_metrics **tmetrics; /* by trace, until its site is folded */
-  uint8_t *done;               /* by trace: 1 finalized (read after tc_pool_wait), 2 folded */
+  /* By trace: TRACE_RUNNING until its task settles it under mu (finalized,
+   * or skipped after an interrupt), TRACE_FOLDED once its site is folded. */
+  uint8_t *done;
+  pthread_mutex_t mu;          /* done, and the main thread's wait for a site */
+  pthread_cond_t cv;           /* signalled under mu when a trace settles */
   tc_metrics_set *metrics;
   tc_census_fold *fold;
   char *settings;              /* tc_partial_settings, with a state folder */
@@ -55,8 +64,18 @@ typedef struct {
   tc_vtab **tvalues;
   worker_clock *clocks;        /* by worker; NULL unless time_stages */
   uint64_t merge_ns;           /* the main thread's, likewise */
-  uint64_t wait_ns;            /* the main thread's wall time waiting for sites */
+  uint64_t wait_ns;            /* the main thread's wall time waiting for a site */
 } run_ctx;
+
+enum { TRACE_RUNNING, TRACE_FINALIZED, TRACE_SKIPPED, TRACE_FOLDED };
+
+/* Marks trace IDX finalized or skipped, for the main thread's wait. */
+static void settle(run_ctx *r, uint32_t idx, uint8_t how) {
+  pthread_mutex_lock(&r->mu);
+  r->done[idx] = how;
+  pthread_cond_broadcast(&r->cv);
+  pthread_mutex_unlock(&r->mu);
+}
 
 /* One chunk's ordered results, from its parse to its fold.
  *
@@ -183,8 +202,10 @@ static tc_err finish_kernels(trace_job *t) {
 static void finalize_trace(trace_job *t, unsigned worker) {
   run_ctx *r = t->run;
   uint64_t t0 = clock_start(r);
+  pthread_mutex_lock(&r->workers[worker].mu);
   tc_err e = tc_pairing_finish(t->pairing, r->workers[worker].census,
                                r->corpus->traces[t->idx].site);
+  pthread_mutex_unlock(&r->workers[worker].mu);
   if (!e && t->kernels)
     e = finish_kernels(t);
   if (e && !r->status[t->idx].fatal)
@@ -192,9 +213,9 @@ static void finalize_trace(trace_job *t, unsigned worker) {
   r->tvalues[t->idx] = t->values;
   t->values = NULL;
   clock_stop(r, worker, TC_CLOCK_KERNELS, t0);
-  r->done[t->idx] = 1;
   if (r->opts.progress)
     atomic_fetch_add(&r->opts.progress->traces_done, 1);
+  settle(r, t->idx, TRACE_FINALIZED);
 }
 
 static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
@@ -284,6 +305,7 @@ static void chunk_task(void *arg, unsigned worker) {
   tc_origin o = {r->corpus->traces[t->idx].site, t->idx};
   tc_parsed p;
   uint64_t t0 = clock_start(r);
+  pthread_mutex_lock(&w->mu);
   tc_err e = tc_parser_parse(w->parser, c, &p);
   clock_stop(r, worker, TC_CLOCK_PARSE, t0);
   uint64_t good = 0, lenient = 0;
@@ -300,6 +322,7 @@ static void chunk_task(void *arg, unsigned worker) {
     }
     clock_stop(r, worker, TC_CLOCK_CENSUS, t0);
   }
+  pthread_mutex_unlock(&w->mu);
   pthread_mutex_lock(&t->mu);
   tc_trace_status *st = &r->status[t->idx];
   if (e && !st->fatal)
@@ -440,7 +463,9 @@ static void trace_task(void *arg, unsigned worker) {
   const tc_trace *tr = &r->corpus->traces[t->idx];
   if (r->opts.stop && atomic_load(r->opts.stop)) {
     /* Interrupted: the trace is left for the next run. */
+    uint32_t idx = t->idx;
     trace_job_free(t);
+    settle(r, idx, TRACE_SKIPPED);
     return;
   }
   tc_stream *s = NULL;
@@ -514,7 +539,7 @@ static trace_job *trace_job_new(run_ctx *r, uint32_t idx) {
   return t;
 }
 
-/* Largest traces first, so the long ones start early; ties by index. */
+/* A site's traces largest first, so the long ones start early; ties by index. */
 typedef struct {
   uint64_t size;
   uint32_t idx;
@@ -533,6 +558,8 @@ static tc_err setup_workers(run_ctx *r) {
     return TC_E_NOMEM;
   size_t nwanted;
   const char *const *wanted = tc_kernels_arg_paths(&nwanted);
+  for (unsigned i = 0; i < r->nw; i++)
+    pthread_mutex_init(&r->workers[i].mu, NULL);
   for (unsigned i = 0; i < r->nw; i++) {
     r->workers[i].parser = tc_parser_create(wanted, nwanted);
     if (!r->workers[i].parser)
@@ -552,6 +579,7 @@ static void free_workers(run_ctx *r) {
     tc_census_worker_free(r->workers[i].census);
     tc_route_values_free(r->workers[i].values);
     tc_parser_free(r->workers[i].parser);
+    pthread_mutex_destroy(&r->workers[i].mu);
   }
   free(r->workers);
 }
@@ -620,151 +648,221 @@ static void drop_taken(tc_partial_site *p) {
 
 /* Marks N traces from FIRST as folded: their meta is the result's. */
 static void folded(run_ctx *r, uint32_t first, uint32_t n) {
+  pthread_mutex_lock(&r->mu);
   for (uint32_t i = 0; i < n; i++)
-    r->done[first + i] = 2;
+    r->done[first + i] = TRACE_FOLDED;
+  pthread_mutex_unlock(&r->mu);
 }
 
-/* One batch: sites [from, to) of this run. Reused sites are read back;
- * the rest run on the pool, then every site is folded in order. */
+/* One site of the window, from its start to its fold: a reused site's
+ * partial read back, or the identity of its traces taken before they ran. */
 typedef struct {
   tc_partial_site unit;
   int reused, in_run;
   tc_file_id *ids;
 } site_slot;
 
-static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *first,
-                        site_slot *slots, tc_run_result *out) {
+/* Sites flow through a window: the main thread starts sites in corpus order
+ * while fewer than `traces_max` of their traces are open (one site at least,
+ * however many traces it has), and as soon as the oldest site's traces are
+ * all done takes it out of the workers, writes its partial and folds it,
+ * while the workers go on with the later sites. Memory follows the window,
+ * not the corpus; a kill loses only the sites in it. */
+typedef struct {
+  const uint32_t *first;  /* by site: its first trace; [nsites] = ntraces */
+  site_slot *slots;       /* site S in slots[S % cap] */
+  uint32_t cap;           /* sites in the window at most */
+  uint32_t next_start, next_fold;
+  uint32_t traces_open;   /* traces started and not yet folded */
+  uint32_t traces_max;
+} window;
+
+/* Starts site S: reads back its partial if it may be reused, else hands
+ * its traces to the pool. */
+static tc_err start_site(run_ctx *r, window *w, uint32_t s, tc_run_result *out) {
   const tc_corpus *c = r->corpus;
+  const tc_site *site = &c->sites[s];
+  uint32_t first = w->first[s];
+  site_slot *sl = &w->slots[s % w->cap];
+  memset(sl, 0, sizeof *sl);
+  sl->in_run = r->opts.nshards <= 1 ||
+               tc_partial_shard_of(site->name, r->opts.nshards) == r->opts.shard;
+  if (!sl->in_run)
+    return TC_OK;
+  out->sites_run++;
   tc_err e = TC_OK;
-  uint32_t ntr = 0;
-  for (uint32_t s = from; s < to && !e; s++) {
-    site_slot *sl = &slots[s - from];
-    memset(sl, 0, sizeof *sl);
-    sl->in_run = r->opts.nshards <= 1 ||
-                 tc_partial_shard_of(c->sites[s].name, r->opts.nshards) == r->opts.shard;
-    if (!sl->in_run)
-      continue;
-    out->sites_run++;
-    if (r->opts.state_dir) {
-      e = tc_state_lookup(r->opts.state_dir, c, s, r->settings, &sl->unit, &sl->reused,
-                          &out->state_why);
-      if (e || sl->reused)
-        continue;
-      /* The identity of what is about to be read, taken before reading. */
-      sl->ids = calloc(c->sites[s].ntraces ? c->sites[s].ntraces : 1, sizeof *sl->ids);
-      if (!sl->ids)
-        e = TC_E_NOMEM;
-      for (uint32_t i = 0; !e && i < c->sites[s].ntraces; i++)
-        tc_file_id_read(c->traces[first[s] + i].path, NULL, &sl->ids[i], NULL);
-    }
-    ntr += c->sites[s].ntraces;
+  if (r->opts.state_dir) {
+    e = tc_state_lookup(r->opts.state_dir, c, s, r->settings, &sl->unit, &sl->reused,
+                        &out->state_why);
+    if (e || sl->reused)
+      return e;
+    /* The identity of what is about to be read, taken before reading. */
+    if (!(sl->ids = calloc(site->ntraces ? site->ntraces : 1, sizeof *sl->ids)))
+      return TC_E_NOMEM;
+    for (uint32_t i = 0; i < site->ntraces; i++)
+      tc_file_id_read(c->traces[first + i].path, NULL, &sl->ids[i], NULL);
   }
-  by_size *order = calloc(ntr ? ntr : 1, sizeof *order);
-  if (!e && !order)
-    e = TC_E_NOMEM;
-  uint32_t n = 0;
-  for (uint32_t s = from; s < to && !e; s++)
-    if (slots[s - from].in_run && !slots[s - from].reused)
-      for (uint32_t i = 0; i < c->sites[s].ntraces; i++)
-        order[n++] = (by_size){c->traces[first[s] + i].size, first[s] + i};
-  qsort(order, n, sizeof *order, by_size_desc);
-  for (uint32_t i = 0; i < n && !e; i++) {
+  by_size *order = calloc(site->ntraces ? site->ntraces : 1, sizeof *order);
+  if (!order)
+    return TC_E_NOMEM;
+  for (uint32_t i = 0; i < site->ntraces; i++)
+    order[i] = (by_size){c->traces[first + i].size, first + i};
+  qsort(order, site->ntraces, sizeof *order, by_size_desc);
+  uint32_t i = 0;
+  for (; i < site->ntraces && !e; i++) {
     trace_job *t = trace_job_new(r, order[i].idx);
     if (!t)
       e = TC_E_NOMEM;
     else if ((e = tc_pool_submit(r->pool, trace_task, t)))
       trace_job_free(t);
   }
-  uint64_t wait0 = r->clocks ? tc_clock_ns() : 0;
-  tc_pool_wait(r->pool);
-  if (r->clocks)
-    r->wait_ns += tc_clock_ns() - wait0;
+  /* A trace that never reached the pool is settled here, so that no one
+   * waits for it. */
+  for (uint32_t k = e ? i - 1 : i; k < site->ntraces; k++)
+    settle(r, order[k].idx, TRACE_SKIPPED);
   free(order);
-  /* After an interrupt every site whose traces all finished is still saved;
-   * nothing more is folded, as the run ends without outputs. */
-  int interrupted = 0;
-  uint64_t merge0 = clock_start(r);
-  for (uint32_t s = from; s < to; s++) {
-    site_slot *sl = &slots[s - from];
-    if (!e && sl->in_run) {
-      int complete = 1;
-      for (uint32_t i = 0; !sl->reused && i < c->sites[s].ntraces; i++)
-        complete &= r->done[first[s] + i] != 0;
-      if (!complete) {
-        interrupted = 1;
-      } else if (sl->reused) {
-        out->sites_reused++;
-        out->traces_reused += sl->unit.ntraces;
-        if (r->opts.progress) {
-          atomic_fetch_add(&r->opts.progress->traces_done, sl->unit.ntraces);
-          uint64_t bytes = 0;
-          for (uint32_t i = 0; i < sl->unit.ntraces; i++)
-            bytes += c->traces[first[s] + i].size;
-          atomic_fetch_add(&r->opts.progress->bytes_done, bytes);
-        }
-        if (!interrupted) {
-          e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
-                            r->status + first[s], 1);
-          folded(r, first[s], c->sites[s].ntraces);
-        }
-      } else if (!(e = take_site(r, s, first[s], sl->ids, &sl->unit))) {
-        if (r->opts.state_dir) {
-          char *path = tc_partial_site_path(r->opts.state_dir, c->sites[s].name);
-          e = path ? tc_partial_site_write(path, &sl->unit, &out->state_why) : TC_E_NOMEM;
-          free(path);
-          out->sites_saved += !e;
-        }
-        if (!e && !interrupted) {
-          e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
-                            r->status + first[s], 0);
-          folded(r, first[s], c->sites[s].ntraces);
-        }
-      }
+  w->traces_open += site->ntraces;
+  return e;
+}
+
+/* Waits until every trace of site S has settled; 1 if all were finalized. */
+static int wait_site(run_ctx *r, const window *w, uint32_t s) {
+  uint32_t from = w->first[s], to = w->first[s + 1];
+  uint64_t t0 = r->clocks ? tc_clock_ns() : 0;
+  int complete = 1;
+  pthread_mutex_lock(&r->mu);
+  for (uint32_t i = from; i < to; i++) {
+    while (r->done[i] == TRACE_RUNNING)
+      pthread_cond_wait(&r->cv, &r->mu);
+    complete &= r->done[i] == TRACE_FINALIZED;
+  }
+  pthread_mutex_unlock(&r->mu);
+  if (r->clocks)
+    r->wait_ns += tc_clock_ns() - t0;
+  return complete;
+}
+
+/* Folds the oldest site of the window, or after an interrupt (*STOPPED)
+ * only saves it when it is complete: the run ends without outputs. */
+static tc_err fold_site(run_ctx *r, window *w, uint32_t s, int *stopped, tc_run_result *out) {
+  const tc_corpus *c = r->corpus;
+  site_slot *sl = &w->slots[s % w->cap];
+  uint32_t first = w->first[s];
+  tc_err e = TC_OK;
+  if (sl->in_run && !sl->reused && !wait_site(r, w, s)) {
+    *stopped = 1;
+  } else if (sl->reused) {
+    out->sites_reused++;
+    out->traces_reused += sl->unit.ntraces;
+    if (r->opts.progress) {
+      atomic_fetch_add(&r->opts.progress->traces_done, sl->unit.ntraces);
+      uint64_t bytes = 0;
+      for (uint32_t i = 0; i < sl->unit.ntraces; i++)
+        bytes += c->traces[first + i].size;
+      atomic_fetch_add(&r->opts.progress->bytes_done, bytes);
     }
+    if (!*stopped) {
+      uint64_t t0 = clock_start(r);
+      e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
+                        r->status + first, 1);
+      folded(r, first, c->sites[s].ntraces);
+      if (r->clocks)
+        r->merge_ns += tc_clock_cpu_ns() - t0;
+    }
+  } else if (sl->in_run) {
+    uint64_t t0 = clock_start(r);
+    e = take_site(r, s, first, sl->ids, &sl->unit);
+    if (!e && r->opts.state_dir) {
+      char *path = tc_partial_site_path(r->opts.state_dir, c->sites[s].name);
+      e = path ? tc_partial_site_write(path, &sl->unit, &out->state_why) : TC_E_NOMEM;
+      free(path);
+      out->sites_saved += !e;
+    }
+    if (!e && !*stopped) {
+      e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
+                        r->status + first, 0);
+      folded(r, first, c->sites[s].ntraces);
+    }
+    if (r->clocks)
+      r->merge_ns += tc_clock_cpu_ns() - t0;
+    w->traces_open -= c->sites[s].ntraces;
+  }
+  if (sl->reused)
+    tc_partial_site_free(&sl->unit);
+  else
+    drop_taken(&sl->unit);
+  free(sl->ids);
+  sl->ids = NULL;
+  return e;
+}
+
+/* Whether site S may start now: the window has room for it, or is empty. */
+static int room_for(const run_ctx *r, const window *w, uint32_t s) {
+  if (w->next_start - w->next_fold >= w->cap)
+    return 0;
+  return w->traces_open == 0 ||
+         w->traces_open + r->corpus->sites[s].ntraces <= w->traces_max;
+}
+
+static tc_err flow(run_ctx *r, window *w, tc_run_result *out) {
+  const tc_corpus *c = r->corpus;
+  tc_err e = TC_OK;
+  int stopped = 0;
+  uint32_t since_trim = 0;
+  while (!e && w->next_fold < c->nsites) {
+    while (!e && !stopped && w->next_start < c->nsites && room_for(r, w, w->next_start)) {
+      if (r->opts.stop && atomic_load(r->opts.stop))
+        stopped = 1;
+      else
+        e = start_site(r, w, w->next_start++, out);
+    }
+    if (e || w->next_fold == w->next_start)
+      break;
+    uint32_t s = w->next_fold++;
+    e = fold_site(r, w, s, &stopped, out);
+#ifdef __GLIBC__
+    /* The folded sites' tables were freed by every worker's arena: hand the
+     * pages back now and then, so the peak follows the window, not the
+     * fragments of many sites. */
+    if ((since_trim += c->sites[s].ntraces) >= w->traces_max) {
+      malloc_trim(0);
+      since_trim = 0;
+    }
+#endif
+  }
+  /* After an error the window's traces still run: wait for them, then drop
+   * what their sites had. */
+  tc_pool_wait(r->pool);
+  for (; w->next_fold < w->next_start; w->next_fold++) {
+    site_slot *sl = &w->slots[w->next_fold % w->cap];
     if (sl->reused)
       tc_partial_site_free(&sl->unit);
-    else
-      drop_taken(&sl->unit);
     free(sl->ids);
     sl->ids = NULL;
   }
-  if (r->clocks)
-    r->merge_ns += tc_clock_cpu_ns() - merge0;
-  return e ? e : interrupted ? TC_E_INTERRUPTED : TC_OK;
-}
-
-/* Sites per batch: whole sites until 2 traces per worker. Partials are
- * written when their batch ends, so a small batch keeps what a kill loses
- * small, and 2 per worker keeps every worker busy (largest first) until the
- * barrier; a big trace is cut into chunks that every worker parses. */
-static uint32_t batch_end(const tc_corpus *c, uint32_t from, unsigned nw) {
-  uint32_t want = 2 * nw, n = 0, s = from;
-  while (s < c->nsites && (s == from || n + c->sites[s].ntraces <= want))
-    n += c->sites[s++].ntraces;
-  return s;
+  if (!e && stopped)
+    e = TC_E_INTERRUPTED;
+  return e;
 }
 
 static tc_err run_sites(run_ctx *r, tc_run_result *out) {
   const tc_corpus *c = r->corpus;
+  window w;
+  memset(&w, 0, sizeof w);
+  w.traces_max = 2 * r->nw;
+  w.cap = 2 * w.traces_max + 2;
   uint32_t *first = calloc((size_t)c->nsites + 1, sizeof *first);
-  site_slot *slots = calloc(c->nsites ? c->nsites : 1, sizeof *slots);
-  tc_err e = first && slots ? TC_OK : TC_E_NOMEM;
+  w.slots = calloc(w.cap, sizeof *w.slots);
+  w.first = first;
+  tc_err e = first && w.slots ? TC_OK : TC_E_NOMEM;
   for (uint32_t i = 0; !e && i < c->ntraces; i++)
     first[c->traces[i].site + 1]++;
   for (uint32_t s = 0; !e && s < c->nsites; s++)
     first[s + 1] += first[s];
-  for (uint32_t s = 0; !e && s < c->nsites;) {
-    uint32_t to = batch_end(c, s, r->nw);
-    e = run_batch(r, s, to, first, slots, out);
-    s = to;
-#ifdef __GLIBC__
-    /* The batch's tables were freed by every worker's arena: hand the pages
-     * back, so the peak follows one batch, not the fragments of many. */
-    malloc_trim(0);
-#endif
-  }
+  if (!e)
+    e = flow(r, &w, out);
   free(first);
-  free(slots);
+  free(w.slots);
   return e;
 }
 
@@ -786,6 +884,8 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   if (!r.opts.inflight)
     r.opts.inflight = 2 * r.opts.threads + 2;
   r.nw = r.opts.threads;
+  pthread_mutex_init(&r.mu, NULL);
+  pthread_cond_init(&r.cv, NULL);
   size_t nt = corpus->ntraces ? corpus->ntraces : 1;
   r.status = calloc(nt, sizeof *r.status);
   r.tmetrics = calloc(nt, sizeof *r.tmetrics);
@@ -834,13 +934,15 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   /* A trace whose site was not folded (an error or an interrupt stopped the
    * run) still owns its metadata copy. */
   for (uint32_t i = 0; r.status && r.done && i < corpus->ntraces; i++)
-    if (r.done[i] != 2) {
+    if (r.done[i] != TRACE_FOLDED) {
       free(r.status[i].meta);
       r.status[i].meta = NULL;
       r.status[i].shape.metadata = (tc_str){NULL, 0};
     }
   free(r.tmetrics);
   free(r.done);
+  pthread_mutex_destroy(&r.mu);
+  pthread_cond_destroy(&r.cv);
   free(r.settings);
   out->traces = r.status;
   out->metrics = r.metrics;

@@ -103,8 +103,8 @@ typedef struct {
    * (TC_CLOCK_WRITE is the writer's to add); else zeros. */
   uint64_t stage_ns[TC_CLOCK_COUNT];
   /* With time_stages, wall nanoseconds: the main thread waiting for the
-   * workers to finish the sites it folds next, and the workers asleep in
-   * the pool for want of a task (summed over them); else zeros. */
+   * oldest site of the window to finish, and the workers asleep in the
+   * pool for want of a task (summed over them); else zeros. */
   uint64_t fold_wait_ns, worker_idle_ns;
   /* Sites of this run (its shard), and of them those read back from the
    * state folder, with their traces; sites whose partial was written. */
@@ -113,11 +113,12 @@ typedef struct {
                              TC_E_PARTIAL_VERSION or TC_E_BAD_BINARY from state */
 } tc_run_result;
 
-/* Runs the census over CORPUS, a batch of whole sites at a time: a site's
- * traces run on the pool, and once the batch is done each site's tables
- * are taken out of the workers as one unit (reduce/tc_site_census.h),
- * written to the state folder if there is one, and folded into the corpus
- * tables in site order, so memory follows the batch in flight. Per-trace
+/* Runs the census over CORPUS, sites flowing through a bounded window: a
+ * site's traces run on the pool, and as soon as the oldest site of the
+ * window is done its tables are taken out of the workers as one unit
+ * (reduce/tc_site_census.h), written to the state folder if there is one,
+ * and folded into the corpus tables in site order, while the workers go on
+ * with later sites; memory follows the window in flight. Per-trace
  * problems are recorded in out->traces and never stop the run; only options
  * out of their limits (TC_E_USAGE, see tc_run_opts_check), memory or thread
  * failure, the state folder (out->state_why says which file and where) and
