@@ -136,7 +136,10 @@ static tc_err scan_corpus(const tc_census_opts *opts, tc_census_outcome *o) {
  * loaded, the metrics' sites and corpus distributions), then every writer. */
 static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, const char *dir) {
   if (o->run.metrics) {
-    tc_err e = tc_metrics_reduce(o->run.metrics, &o->metrics);
+    /* The run reduced every site as it folded it: the writers read that. */
+    o->metrics = o->run.metrics;
+    o->run.metrics = NULL;
+    tc_err e = tc_metrics_reduction_seal(o->metrics);
     if (e) {
       o->failed_file = "metrics.*";
       return e;

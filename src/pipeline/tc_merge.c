@@ -196,7 +196,7 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
     e = copy_notes(rec->skipped, rec->nskipped, &corpus->skipped, &corpus->nskipped);
   if (!e)
     e = copy_notes(rec->warnings, rec->nwarnings, &corpus->warnings, &corpus->nwarnings);
-  if (!e && strncmp(rec->settings, "metrics=on", 10) == 0 && !(out->metrics = tc_metrics_set_create()))
+  if (!e && strncmp(rec->settings, "metrics=on", 10) == 0 && !(out->metrics = tc_metrics_reduction_create()))
     e = TC_E_NOMEM;
   size_t traces_cap = 0;
   for (uint32_t s = 0; !e && s < rec->nsites; s++) {

@@ -55,7 +55,7 @@ typedef struct {
   uint8_t *done;
   pthread_mutex_t mu;          /* done, and the main thread's wait for a site */
   pthread_cond_t cv;           /* signalled under mu when a trace settles */
-  tc_metrics_set *metrics;
+  tc_metrics_reduction *metrics;
   tc_census_fold *fold;
   char *settings;              /* tc_partial_settings, with a state folder */
   /* Value profiles: each trace's table until its site is taken, then the
@@ -902,7 +902,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     memset(r.clocks, 0, r.nw * sizeof *r.clocks);
   else if (!e && r.opts.time_stages)
     e = TC_E_NOMEM;
-  if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
+  if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_reduction_create()))
     e = TC_E_NOMEM;
   if (!e && !(r.pool = tc_pool_create(r.nw)))
     e = TC_E_NOMEM;
@@ -979,7 +979,7 @@ void tc_run_result_free(tc_run_result *r, uint32_t ntraces) {
   (void)ntraces; /* every meta is in metas: tc_state_fold interned it */
   free(r->traces);
   tc_map_free(&r->metas);
-  tc_metrics_set_free(r->metrics);
+  tc_metrics_reduction_free(r->metrics);
   tc_census_result_free(&r->census);
   memset(r, 0, sizeof *r);
 }

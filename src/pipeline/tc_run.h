@@ -93,7 +93,8 @@ tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap);
 
 typedef struct {
   tc_census_result census;
-  tc_metrics_set *metrics; /* every trace's metrics; NULL with no_metrics */
+  tc_metrics_reduction *metrics; /* every site's and trace's metrics, reduced
+                                    and on disk; NULL with no_metrics */
   tc_trace_status *traces; /* parallel to corpus->traces */
   tc_map metas;            /* each distinct metadata block once: every
                               trace's meta points into it, so N traces with
