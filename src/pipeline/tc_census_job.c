@@ -155,7 +155,7 @@ static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, co
   o->report = (tc_report_ctx){
       .corpus = &o->corpus,
       .census = &o->run.census,
-      .traces = o->run.traces,
+      .traces = &o->run.traces,
       .totals = &o->run.totals,
       .job = o->merged_job ? o->merged_job : opts->job,
       .manifest = o->merged_manifest ? o->merged_manifest : opts->manifest,

@@ -48,31 +48,35 @@ typedef struct {
   tc_pool *pool;
   worker_ctx *workers;
   unsigned nw;
+  /* Slots of the traces open in the window (started, not yet folded): a
+   * trace's status, metrics and value profiles from its start until its
+   * site is folded, then the slot goes back to `free_slots`. */
+  uint32_t nslots;
   tc_trace_status *status;
-  tc_trace_metrics **tmetrics; /* by trace, until its site is folded */
-  /* By trace: TRACE_RUNNING until its task settles it under mu (finalized,
-   * or skipped after an interrupt), TRACE_FOLDED once its site is folded. */
+  tc_trace_metrics **tmetrics;
+  uint32_t *free_slots, nfree;  /* the main thread's */
+  /* By slot: TRACE_RUNNING until its task settles it under mu (finalized,
+   * or skipped after an interrupt). */
   uint8_t *done;
   pthread_mutex_t mu;          /* done, and the main thread's wait for a site */
   pthread_cond_t cv;           /* signalled under mu when a trace settles */
-  tc_metrics_reduction *metrics;
   tc_census_fold *fold;
   char *settings;              /* tc_partial_settings, with a state folder */
-  /* Value profiles: each trace's table until its site is taken, then the
-   * site's (its traces' merged in trace order), folded in site order: the
-   * order tc_topk.h asks for. */
+  /* Value profiles by slot: each trace's table until its site is taken,
+   * then the site's (its traces' merged in trace order), folded in site
+   * order: the order tc_topk.h asks for. */
   tc_vtab **tvalues;
   worker_clock *clocks;        /* by worker; NULL unless time_stages */
   uint64_t merge_ns;           /* the main thread's, likewise */
   uint64_t wait_ns;            /* the main thread's wall time waiting for a site */
 } run_ctx;
 
-enum { TRACE_RUNNING, TRACE_FINALIZED, TRACE_SKIPPED, TRACE_FOLDED };
+enum { TRACE_RUNNING, TRACE_FINALIZED, TRACE_SKIPPED };
 
-/* Marks trace IDX finalized or skipped, for the main thread's wait. */
-static void settle(run_ctx *r, uint32_t idx, uint8_t how) {
+/* Marks the trace in SLOT finalized or skipped, for the main thread's wait. */
+static void settle(run_ctx *r, uint32_t slot, uint8_t how) {
   pthread_mutex_lock(&r->mu);
-  r->done[idx] = how;
+  r->done[slot] = how;
   pthread_cond_broadcast(&r->cv);
   pthread_mutex_unlock(&r->mu);
 }
@@ -93,18 +97,19 @@ typedef struct {
 
 /* One trace being read, parsed and folded.
  *
- * mu guards the counters and flags below and status[idx] while the trace is
- * open: every chunk task and the reader write status[idx] only under it
+ * mu guards the counters and flags below and status[slot] while the trace is
+ * open: every chunk task and the reader write status[slot] only under it
  * (read_trace hands its stream error back to trace_task, which stores it
  * under mu). pairing and kernels belong to whichever worker is folding
  * (`folding`, taken and released under mu, admits one folder at a time, and
  * the lock orders one folder's work before the next's). Once the last
  * chunk is folded and the reader is done (`finished`, set under mu), the
- * worker that saw it owns the job and status[idx] alone: it finalizes and
+ * worker that saw it owns the job and status[slot] alone: it finalizes and
  * frees without the lock. */
 typedef struct {
   run_ctx *run;
   uint32_t idx;
+  uint32_t slot; /* its status, metrics and values in the run's slots */
   pthread_mutex_t mu;
   pthread_cond_t cv;    /* signalled when a chunk is folded */
   uint64_t spawned;     /* chunks handed to the pool (only the reader adds) */
@@ -185,7 +190,7 @@ static void record_error(tc_trace_status *st, uint64_t index, uint64_t offset, t
 /* The metrics of a finished trace go to the run's set. */
 static tc_err finish_kernels(trace_job *t) {
   run_ctx *r = t->run;
-  const tc_trace_status *st = &r->status[t->idx];
+  const tc_trace_status *st = &r->status[t->slot];
   /* Any stream error ends the trace early, as does an event cut off. */
   int cut = st->stream_err != TC_OK || st->shape.cut_event;
   tc_trace_ref ref = {r->corpus->sites[r->corpus->traces[t->idx].site].name,
@@ -194,7 +199,7 @@ static tc_err finish_kernels(trace_job *t) {
   tc_err e = st->fatal ? tc_metrics_unreadable(&ref, tc_strerror(st->fatal), &m)
                        : tc_kernels_finish(t->kernels, &ref, &m);
   if (!e)
-    r->tmetrics[t->idx] = m;
+    r->tmetrics[t->slot] = m;
   return e;
 }
 
@@ -208,14 +213,14 @@ static void finalize_trace(trace_job *t, unsigned worker) {
   pthread_mutex_unlock(&r->workers[worker].mu);
   if (!e && t->kernels)
     e = finish_kernels(t);
-  if (e && !r->status[t->idx].fatal)
-    r->status[t->idx].fatal = e;
-  r->tvalues[t->idx] = t->values;
+  if (e && !r->status[t->slot].fatal)
+    r->status[t->slot].fatal = e;
+  r->tvalues[t->slot] = t->values;
   t->values = NULL;
   clock_stop(r, worker, TC_CLOCK_KERNELS, t0);
   if (r->opts.progress)
     atomic_fetch_add(&r->opts.progress->traces_done, 1);
-  settle(r, t->idx, TRACE_FINALIZED);
+  settle(r, t->slot, TRACE_FINALIZED);
 }
 
 static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
@@ -262,8 +267,8 @@ static int fold_ready(trace_job *t, unsigned worker) {
     tc_seq_free(&s->seq);
     clock_stop(t->run, worker, TC_CLOCK_KERNELS, t0);
     pthread_mutex_lock(&t->mu);
-    if (e && !t->run->status[t->idx].fatal)
-      t->run->status[t->idx].fatal = e;
+    if (e && !t->run->status[t->slot].fatal)
+      t->run->status[t->slot].fatal = e;
     s->ready = 0;
     t->folded++;
     pthread_cond_broadcast(&t->cv);
@@ -324,7 +329,7 @@ static void chunk_task(void *arg, unsigned worker) {
   }
   pthread_mutex_unlock(&w->mu);
   pthread_mutex_lock(&t->mu);
-  tc_trace_status *st = &r->status[t->idx];
+  tc_trace_status *st = &r->status[t->slot];
   if (e && !st->fatal)
     st->fatal = e;
   if (!e) {
@@ -377,7 +382,7 @@ static tc_err spawn_chunk(trace_job *t, unsigned worker, tc_chunk *c) {
   cj->chunk = c;
   pthread_mutex_lock(&t->mu);
   t->spawned++;
-  t->run->status[t->idx].chunks++;
+  t->run->status[t->slot].chunks++;
   pthread_mutex_unlock(&t->mu);
   tc_err e = tc_pool_spawn(t->run->pool, worker, chunk_task, cj);
   if (e) {
@@ -463,9 +468,9 @@ static void trace_task(void *arg, unsigned worker) {
   const tc_trace *tr = &r->corpus->traces[t->idx];
   if (r->opts.stop && atomic_load(r->opts.stop)) {
     /* Interrupted: the trace is left for the next run. */
-    uint32_t idx = t->idx;
+    uint32_t slot = t->slot;
     trace_job_free(t);
-    settle(r, idx, TRACE_SKIPPED);
+    settle(r, slot, TRACE_SKIPPED);
     return;
   }
   tc_stream *s = NULL;
@@ -481,7 +486,7 @@ static void trace_task(void *arg, unsigned worker) {
     fatal = ch && buf ? read_trace(t, worker, s, ch, buf, &end) : TC_E_NOMEM;
   }
   pthread_mutex_lock(&t->mu);
-  tc_trace_status *st = &r->status[t->idx];
+  tc_trace_status *st = &r->status[t->slot];
   if (fatal && !st->fatal)
     st->fatal = fatal;
   st->stream_err = end.err;
@@ -513,12 +518,13 @@ static void trace_task(void *arg, unsigned worker) {
   }
 }
 
-static trace_job *trace_job_new(run_ctx *r, uint32_t idx) {
+static trace_job *trace_job_new(run_ctx *r, uint32_t idx, uint32_t slot) {
   trace_job *t = calloc(1, sizeof *t);
   if (!t)
     return NULL;
   t->run = r;
   t->idx = idx;
+  t->slot = slot;
   t->inflight = r->opts.inflight;
   t->ring = calloc(t->inflight, sizeof *t->ring);
   t->pairing = tc_pairing_create();
@@ -584,11 +590,13 @@ static void free_workers(run_ctx *r) {
   free(r->workers);
 }
 
-/* The site's unit out of the run: its traces' statuses (borrowed: meta
- * stays with r->status) and metrics (owned), and its tables out of the
- * workers, which then forget the site. */
-static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const tc_file_id *ids,
-                        tc_partial_site *p) {
+/* The site's unit out of the run: its traces' statuses and metrics out of
+ * their SLOTS (owned by the unit, the slots left empty), and its tables
+ * out of the workers, which then forget the site. The workers go on with
+ * later sites meanwhile; each is held at its lock while the site's tables
+ * leave it. */
+static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const uint32_t *slots,
+                        const tc_file_id *ids, tc_partial_site *p) {
   const tc_site *s = &r->corpus->sites[site];
   memset(p, 0, sizeof *p);
   tc_site_census_init(&p->census);
@@ -607,51 +615,50 @@ static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const tc_file
     t->path = r->corpus->traces[first + i].path;
     if (ids)
       t->id = ids[i];
-    t->status = r->status[first + i];
-    t->metrics = r->tmetrics[first + i];
-    r->tmetrics[first + i] = NULL;
+    t->status = r->status[slots[i]];
+    memset(&r->status[slots[i]], 0, sizeof r->status[slots[i]]);
+    t->metrics = r->tmetrics[slots[i]];
+    r->tmetrics[slots[i]] = NULL;
   }
   tc_census_worker **cw = malloc(r->nw * sizeof *cw);
   if (!cw)
     return TC_E_NOMEM;
-  for (unsigned i = 0; i < r->nw; i++)
+  for (unsigned i = 0; i < r->nw; i++) {
+    pthread_mutex_lock(&r->workers[i].mu);
     cw[i] = r->workers[i].census;
+  }
   tc_err e = tc_site_census_extract(cw, r->nw, site, first, &p->census);
+  for (unsigned i = 0; i < r->nw; i++) {
+    tc_census_site_release(cw[i], site);
+    pthread_mutex_unlock(&r->workers[i].mu);
+  }
+  free(cw);
   /* The site's value profiles: its traces' tables in trace order. */
   if (!e && !(p->values = malloc(sizeof *p->values)))
     e = TC_E_NOMEM;
   if (!e) {
     tc_vtab_init(p->values, r->opts.value_flags, 0);
     for (uint32_t i = 0; !e && i < s->ntraces; i++)
-      if (r->tvalues[first + i])
-        e = tc_vtab_merge(p->values, r->tvalues[first + i]);
+      if (r->tvalues[slots[i]])
+        e = tc_vtab_merge(p->values, r->tvalues[slots[i]]);
   }
   for (uint32_t i = 0; i < s->ntraces; i++) {
-    vtab_drop(r->tvalues[first + i]);
-    r->tvalues[first + i] = NULL;
+    vtab_drop(r->tvalues[slots[i]]);
+    r->tvalues[slots[i]] = NULL;
   }
-  for (unsigned i = 0; i < r->nw; i++)
-    tc_census_site_release(cw[i], site);
-  free(cw);
   return e;
 }
 
 /* Frees what take_site made, not what it borrowed. */
 static void drop_taken(tc_partial_site *p) {
-  for (uint32_t i = 0; p->traces && i < p->ntraces; i++)
+  for (uint32_t i = 0; p->traces && i < p->ntraces; i++) {
     tc_trace_metrics_free(p->traces[i].metrics);
+    free(p->traces[i].status.meta);
+  }
   free(p->traces);
   tc_site_census_free(&p->census);
   vtab_drop(p->values);
   memset(p, 0, sizeof *p);
-}
-
-/* Marks N traces from FIRST as folded: their meta is the result's. */
-static void folded(run_ctx *r, uint32_t first, uint32_t n) {
-  pthread_mutex_lock(&r->mu);
-  for (uint32_t i = 0; i < n; i++)
-    r->done[first + i] = TRACE_FOLDED;
-  pthread_mutex_unlock(&r->mu);
 }
 
 /* One site of the window, from its start to its fold: a reused site's
@@ -660,6 +667,7 @@ typedef struct {
   tc_partial_site unit;
   int reused, in_run;
   tc_file_id *ids;
+  uint32_t *slots; /* by trace of the site: its slot while it runs */
 } site_slot;
 
 /* Sites flow through a window: the main thread starts sites in corpus order
@@ -708,9 +716,21 @@ static tc_err start_site(run_ctx *r, window *w, uint32_t s, tc_run_result *out) 
   for (uint32_t i = 0; i < site->ntraces; i++)
     order[i] = (by_size){c->traces[first + i].size, first + i};
   qsort(order, site->ntraces, sizeof *order, by_size_desc);
+  /* Slots for its traces: the window keeps at most r->nslots open. */
+  if (!(sl->slots = malloc((site->ntraces ? site->ntraces : 1) * sizeof *sl->slots))) {
+    free(order);
+    return TC_E_NOMEM;
+  }
+  for (uint32_t i = 0; i < site->ntraces; i++) {
+    uint32_t k = sl->slots[i] = r->free_slots[--r->nfree];
+    memset(&r->status[k], 0, sizeof r->status[k]);
+    r->done[k] = TRACE_RUNNING;
+  }
+  w->traces_open += site->ntraces;
   uint32_t i = 0;
   for (; i < site->ntraces && !e; i++) {
-    trace_job *t = trace_job_new(r, order[i].idx);
+    uint32_t at = order[i].idx - first;
+    trace_job *t = trace_job_new(r, order[i].idx, sl->slots[at]);
     if (!t)
       e = TC_E_NOMEM;
     else if ((e = tc_pool_submit(r->pool, trace_task, t)))
@@ -719,22 +739,29 @@ static tc_err start_site(run_ctx *r, window *w, uint32_t s, tc_run_result *out) 
   /* A trace that never reached the pool is settled here, so that no one
    * waits for it. */
   for (uint32_t k = e ? i - 1 : i; k < site->ntraces; k++)
-    settle(r, order[k].idx, TRACE_SKIPPED);
+    settle(r, sl->slots[order[k].idx - first], TRACE_SKIPPED);
   free(order);
-  w->traces_open += site->ntraces;
   return e;
 }
 
-/* Waits until every trace of site S has settled; 1 if all were finalized. */
-static int wait_site(run_ctx *r, const window *w, uint32_t s) {
-  uint32_t from = w->first[s], to = w->first[s + 1];
+/* Gives the slots of a site that left the window back. */
+static void free_slots(run_ctx *r, site_slot *sl, uint32_t ntraces) {
+  for (uint32_t i = 0; sl->slots && i < ntraces; i++)
+    r->free_slots[r->nfree++] = sl->slots[i];
+  free(sl->slots);
+  sl->slots = NULL;
+}
+
+/* Waits until every trace of the site in SL (N of them) has settled; 1 if
+ * all were finalized. */
+static int wait_site(run_ctx *r, const site_slot *sl, uint32_t n) {
   uint64_t t0 = r->clocks ? tc_clock_ns() : 0;
   int complete = 1;
   pthread_mutex_lock(&r->mu);
-  for (uint32_t i = from; i < to; i++) {
-    while (r->done[i] == TRACE_RUNNING)
+  for (uint32_t i = 0; i < n; i++) {
+    while (r->done[sl->slots[i]] == TRACE_RUNNING)
       pthread_cond_wait(&r->cv, &r->mu);
-    complete &= r->done[i] == TRACE_FINALIZED;
+    complete &= r->done[sl->slots[i]] == TRACE_FINALIZED;
   }
   pthread_mutex_unlock(&r->mu);
   if (r->clocks)
@@ -749,7 +776,7 @@ static tc_err fold_site(run_ctx *r, window *w, uint32_t s, int *stopped, tc_run_
   site_slot *sl = &w->slots[s % w->cap];
   uint32_t first = w->first[s];
   tc_err e = TC_OK;
-  if (sl->in_run && !sl->reused && !wait_site(r, w, s)) {
+  if (sl->in_run && !sl->reused && !wait_site(r, sl, c->sites[s].ntraces)) {
     *stopped = 1;
   } else if (sl->reused) {
     out->sites_reused++;
@@ -763,15 +790,14 @@ static tc_err fold_site(run_ctx *r, window *w, uint32_t s, int *stopped, tc_run_
     }
     if (!*stopped) {
       uint64_t t0 = clock_start(r);
-      e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
-                        r->status + first, 1);
-      folded(r, first, c->sites[s].ntraces);
+      e = tc_state_fold(r->fold, out, &c->sites[s], s, &sl->unit);
       if (r->clocks)
         r->merge_ns += tc_clock_cpu_ns() - t0;
     }
   } else if (sl->in_run) {
     uint64_t t0 = clock_start(r);
-    e = take_site(r, s, first, sl->ids, &sl->unit);
+    e = take_site(r, s, first, sl->slots, sl->ids, &sl->unit);
+    free_slots(r, sl, c->sites[s].ntraces);
     if (!e && r->opts.state_dir) {
       char *path = tc_partial_site_path(r->opts.state_dir, c->sites[s].name);
       e = path ? tc_partial_site_write(path, &sl->unit, &out->state_why) : TC_E_NOMEM;
@@ -779,9 +805,7 @@ static tc_err fold_site(run_ctx *r, window *w, uint32_t s, int *stopped, tc_run_
       out->sites_saved += !e;
     }
     if (!e && !*stopped) {
-      e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
-                        r->status + first, 0);
-      folded(r, first, c->sites[s].ntraces);
+      e = tc_state_fold(r->fold, out, &c->sites[s], s, &sl->unit);
     }
     if (r->clocks)
       r->merge_ns += tc_clock_cpu_ns() - t0;
@@ -793,6 +817,8 @@ static tc_err fold_site(run_ctx *r, window *w, uint32_t s, int *stopped, tc_run_
     drop_taken(&sl->unit);
   free(sl->ids);
   sl->ids = NULL;
+  free(sl->slots);
+  sl->slots = NULL;
   return e;
 }
 
@@ -838,11 +864,22 @@ static tc_err flow(run_ctx *r, window *w, tc_run_result *out) {
     if (sl->reused)
       tc_partial_site_free(&sl->unit);
     free(sl->ids);
+    free(sl->slots);
     sl->ids = NULL;
+    sl->slots = NULL;
   }
   if (!e && stopped)
     e = TC_E_INTERRUPTED;
   return e;
+}
+
+/* Traces the window keeps open at most, their slots: 2 per worker, or the
+ * largest site's traces when it is started alone. */
+static uint32_t window_traces(const tc_corpus *c, unsigned nw) {
+  uint32_t most = 0;
+  for (uint32_t s = 0; s < c->nsites; s++)
+    most = c->sites[s].ntraces > most ? c->sites[s].ntraces : most;
+  return 2 * nw + most;
 }
 
 static tc_err run_sites(run_ctx *r, tc_run_result *out) {
@@ -886,14 +923,18 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   r.nw = r.opts.threads;
   pthread_mutex_init(&r.mu, NULL);
   pthread_cond_init(&r.cv, NULL);
-  size_t nt = corpus->ntraces ? corpus->ntraces : 1;
-  r.status = calloc(nt, sizeof *r.status);
-  r.tmetrics = calloc(nt, sizeof *r.tmetrics);
-  r.done = calloc(nt, 1);
+  r.nslots = window_traces(corpus, r.nw);
+  r.status = calloc(r.nslots, sizeof *r.status);
+  r.tmetrics = calloc(r.nslots, sizeof *r.tmetrics);
+  r.done = calloc(r.nslots, 1);
   r.fold = tc_census_fold_create();
-  r.tvalues = calloc(nt, sizeof *r.tvalues);
-  tc_err e = r.status && r.tmetrics && r.done && r.fold && r.tvalues ? setup_workers(&r)
-                                                                      : TC_E_NOMEM;
+  r.tvalues = calloc(r.nslots, sizeof *r.tvalues);
+  r.free_slots = malloc(r.nslots * sizeof *r.free_slots);
+  for (uint32_t i = 0; r.free_slots && i < r.nslots; i++)
+    r.free_slots[r.nfree++] = r.nslots - 1 - i;
+  tc_err e = r.status && r.tmetrics && r.done && r.fold && r.tvalues && r.free_slots
+                 ? setup_workers(&r)
+                 : TC_E_NOMEM;
   if (!e && r.opts.state_dir && !(r.settings = tc_partial_settings(&r.opts)))
     e = TC_E_NOMEM;
   if (r.opts.time_stages)
@@ -902,7 +943,8 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     memset(r.clocks, 0, r.nw * sizeof *r.clocks);
   else if (!e && r.opts.time_stages)
     e = TC_E_NOMEM;
-  if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_reduction_create()))
+  /* tc_state_fold adds each site to the result's reduction. */
+  if (!e && !r.opts.no_metrics && !(out->metrics = tc_metrics_reduction_create()))
     e = TC_E_NOMEM;
   if (!e && !(r.pool = tc_pool_create(r.nw)))
     e = TC_E_NOMEM;
@@ -918,7 +960,9 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   else
     tc_census_fold_free(r.fold);
   out->census.value_sites = r.opts.value_sites;
-  for (uint32_t i = 0; r.tvalues && i < corpus->ntraces; i++)
+  /* What the slots still hold belongs to sites an error or an interrupt
+   * left unfolded. */
+  for (uint32_t i = 0; r.tvalues && i < r.nslots; i++)
     vtab_drop(r.tvalues[i]);
   free(r.tvalues);
   if (r.clocks) {
@@ -929,25 +973,23 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
         out->stage_ns[k] += r.clocks[i].ns[k];
     free(r.clocks);
   }
-  for (uint32_t i = 0; r.tmetrics && i < corpus->ntraces; i++)
+  for (uint32_t i = 0; r.tmetrics && i < r.nslots; i++)
     tc_trace_metrics_free(r.tmetrics[i]);
-  /* A trace whose site was not folded (an error or an interrupt stopped the
-   * run) still owns its metadata copy. */
-  for (uint32_t i = 0; r.status && r.done && i < corpus->ntraces; i++)
-    if (r.done[i] != TRACE_FOLDED) {
-      free(r.status[i].meta);
-      r.status[i].meta = NULL;
-      r.status[i].shape.metadata = (tc_str){NULL, 0};
-    }
+  for (uint32_t i = 0; r.status && i < r.nslots; i++)
+    free(r.status[i].meta);
+  free(r.status);
   free(r.tmetrics);
   free(r.done);
+  free(r.free_slots);
   pthread_mutex_destroy(&r.mu);
   pthread_cond_destroy(&r.cv);
   free(r.settings);
-  out->traces = r.status;
-  out->metrics = r.metrics;
+  if (!e && out->metrics)
+    e = tc_metrics_reduction_seal(out->metrics);
+  if (!e)
+    e = tc_trace_rows_seal(&out->traces);
   out->totals.threads = r.nw;
-  tc_run_sum_totals(out, corpus->ntraces);
+  out->totals.simd_kernel = tc_parser_kernel();
   out->totals.seconds = tc_now_seconds() - t0;
   if (e) {
     tc_run_result kept = *out;
@@ -961,24 +1003,19 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   return e;
 }
 
-void tc_run_sum_totals(tc_run_result *r, uint32_t ntraces) {
-  tc_run_totals *t = &r->totals;
-  t->simd_kernel = tc_parser_kernel();
-  for (uint32_t i = 0; r->traces && i < ntraces; i++) {
-    const tc_trace_status *st = &r->traces[i];
-    t->in_bytes += st->in_bytes;
-    t->out_bytes += st->out_bytes;
-    t->events += st->events;
-    t->bad_events += st->bad_events;
-    t->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
-                             st->shape.trailing_bytes;
-  }
+void tc_run_count_trace(tc_run_totals *t, const tc_trace_status *st) {
+  t->in_bytes += st->in_bytes;
+  t->out_bytes += st->out_bytes;
+  t->events += st->events;
+  t->bad_events += st->bad_events;
+  t->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
+                           st->shape.trailing_bytes;
+  t->traces_failed += st->fatal != TC_OK;
 }
 
 void tc_run_result_free(tc_run_result *r, uint32_t ntraces) {
-  (void)ntraces; /* every meta is in metas: tc_state_fold interned it */
-  free(r->traces);
-  tc_map_free(&r->metas);
+  (void)ntraces; /* the rows hold every status */
+  tc_trace_rows_free(&r->traces);
   tc_metrics_reduction_free(r->metrics);
   tc_census_result_free(&r->census);
   memset(r, 0, sizeof *r);

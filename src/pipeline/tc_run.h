@@ -28,6 +28,7 @@
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_metrics_set.h"
 #include "reduce/tc_run_facts.h"
+#include "reduce/tc_trace_rows.h"
 #include "util/tc_error.h"
 #include "util/tc_map.h"
 
@@ -95,10 +96,8 @@ typedef struct {
   tc_census_result census;
   tc_metrics_reduction *metrics; /* every site's and trace's metrics, reduced
                                     and on disk; NULL with no_metrics */
-  tc_trace_status *traces; /* parallel to corpus->traces */
-  tc_map metas;            /* each distinct metadata block once: every
-                              trace's meta points into it, so N traces with
-                              one block hold it once */
+  tc_trace_rows traces;    /* every trace's status in corpus order, on disk;
+                              each distinct metadata block once */
   tc_run_totals totals;
   /* With time_stages: nanoseconds per stage summed over the workers
    * (TC_CLOCK_WRITE is the writer's to add); else zeros. */
@@ -127,9 +126,8 @@ typedef struct {
  * only the counts. Free with tc_run_result_free. */
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out);
 
-/* Sums R's NTRACES statuses into its totals (bytes, events, skipped
- * events, traces with errors) and names the parser's kernel. */
-void tc_run_sum_totals(tc_run_result *r, uint32_t ntraces);
+/* Adds ST to T's sums (bytes, events, skipped events, traces with errors). */
+void tc_run_count_trace(tc_run_totals *t, const tc_trace_status *st);
 
 void tc_run_result_free(tc_run_result *r, uint32_t ntraces);
 

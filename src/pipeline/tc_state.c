@@ -135,32 +135,16 @@ tc_err tc_state_begin(const char *dir, const tc_corpus *c, const tc_run_opts *o,
   return e;
 }
 
-tc_err tc_state_fold(tc_census_fold *fold, tc_metrics_reduction *metrics, tc_map *metas,
-                     const tc_site *s, uint32_t site, tc_partial_site *p,
-                     tc_trace_status *status, int move_status) {
+tc_err tc_state_fold(tc_census_fold *fold, tc_run_result *out, const tc_site *s, uint32_t site,
+                     tc_partial_site *p) {
   tc_err e = tc_census_fold_add(fold, site, &p->census);
   if (!e && p->values)
     e = tc_census_fold_add_values(fold, p->values);
-  for (uint32_t i = 0; i < p->ntraces; i++) {
-    if (move_status) {
-      status[i] = p->traces[i].status;
-      p->traces[i].status.meta = NULL;
-    }
-    if (status[i].meta) {
-      uint32_t id;
-      tc_err me = tc_map_intern(metas, status[i].shape.metadata, &id, NULL);
-      free(status[i].meta);
-      status[i].meta = NULL;
-      status[i].shape.metadata = (tc_str){NULL, 0};
-      if (me) {
-        e = e ? e : me;
-      } else {
-        tc_str k = tc_map_key(metas, id);
-        status[i].meta = (char *)k.ptr;
-        status[i].shape.metadata = k;
-      }
-    }
+  for (uint32_t i = 0; !e && i < p->ntraces; i++) {
+    tc_run_count_trace(&out->totals, &p->traces[i].status);
+    e = tc_trace_rows_add(&out->traces, &p->traces[i].status);
   }
+  tc_metrics_reduction *metrics = out->metrics;
   if (e || !metrics)
     return e;
   /* The site's traces' metrics, by path as the partial has them; sites of

@@ -13,12 +13,11 @@
 
 void tc_spill_init(tc_spill *s) {
   memset(s, 0, sizeof *s);
-  s->fd = -1;
 }
 
 void tc_spill_free(tc_spill *s) {
-  if (s->fd >= 0)
-    close(s->fd);
+  if (s->fd1)
+    close(s->fd1 - 1);
   free(s->ends);
   free(s->buf);
   tc_spill_init(s);
@@ -60,9 +59,9 @@ static int write_all(int fd, const unsigned char *p, size_t n, uint64_t at) {
 tc_err tc_spill_flush(tc_spill *s) {
   if (s->err || !s->len)
     return s->err;
-  if (s->fd < 0 && (s->fd = open_unlinked()) < 0)
+  if (!s->fd1 && (s->fd1 = open_unlinked() + 1) == 0)
     return s->err = TC_E_WRITE;
-  if (write_all(s->fd, s->buf, s->len, s->flushed) != 0)
+  if (write_all(s->fd1 - 1, s->buf, s->len, s->flushed) != 0)
     return s->err = TC_E_WRITE;
   s->flushed += s->len;
   s->len = 0;
@@ -104,7 +103,7 @@ tc_err tc_spill_read(const tc_spill *s, size_t i, unsigned char **buf, size_t *c
   uint64_t at = from;
   while (at < to && at < s->flushed) {
     size_t want = (size_t)((to < s->flushed ? to : s->flushed) - at);
-    ssize_t got = pread(s->fd, out, want, (off_t)at);
+    ssize_t got = pread(s->fd1 - 1, out, want, (off_t)at);
     if (got < 0 && errno == EINTR)
       continue;
     if (got <= 0)

@@ -19,7 +19,8 @@
 #include "util/tc_error.h"
 
 typedef struct {
-  int fd;               /* -1 until the first append */
+  int fd1;              /* the file's descriptor + 1; 0 until the first
+                           flush, so a zeroed tc_spill is an empty one */
   uint64_t *ends;       /* ends[i]: end offset of record i */
   size_t n, cap;
   unsigned char *buf;   /* records not yet written: file offsets [flushed, flushed + len) */
@@ -28,6 +29,7 @@ typedef struct {
   tc_err err;           /* first failure, sticky */
 } tc_spill;
 
+/* Same as zeroing S. */
 void tc_spill_init(tc_spill *s);
 
 /* Closes the file (which goes with it) and frees the index. */

@@ -24,6 +24,7 @@
 #include "reduce/tc_metrics_set.h"
 #include "testdir.h"
 #include "metrics_rows.h"
+#include "trace_rows_check.h"
 
 static const char *real_traces_dir;
 
@@ -304,7 +305,7 @@ static void check_against_model(const tc_run_result *r, const model *m) {
   uint64_t bad = 0, in = 0, out = 0;
   for (uint32_t i = 0; i < NTRACES; i++) {
     const trace_model *tm = &m->traces[i];
-    const tc_trace_status *st = &r->traces[i];
+    const tc_trace_status *st = run_status(&r->traces, i);
     assert_int_equal(st->fatal, tm->fatal);
     assert_int_equal(st->stream_err, tm->stream_err);
     assert_int_equal(st->format, tm->format);
@@ -330,9 +331,9 @@ static void check_against_model(const tc_run_result *r, const model *m) {
   assert_int_equal(r->totals.out_bytes, out);
   /* a (bad events), c (fatal), d (truncated). */
   assert_int_equal(r->totals.traces_with_errors, 3);
-  assert_true(r->traces[0].shape.object_form);
-  assert_string_equal(r->traces[0].meta, "{\"k\":\"v\"}");
-  assert_true(r->traces[3].shape.cut_event);
+  assert_true(run_status(&r->traces, 0)->shape.object_form);
+  assert_string_equal(run_status(&r->traces, 0)->meta, "{\"k\":\"v\"}");
+  assert_true(run_status(&r->traces, 3)->shape.cut_event);
 }
 
 static void check_sketch_same(const tc_sketch *a, const tc_sketch *b) {
@@ -374,7 +375,7 @@ static void check_census_same(const tc_census_result *a, const tc_census_result 
 
 static void check_status_same(const tc_run_result *a, const tc_run_result *b, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
-    const tc_trace_status *x = &a->traces[i], *y = &b->traces[i];
+    const tc_trace_status *x = run_status(&a->traces, i), *y = run_status(&b->traces, i);
     assert_int_equal(x->fatal, y->fatal);
     assert_int_equal(x->stream_err, y->stream_err);
     assert_int_equal(x->stream_offset, y->stream_offset);
@@ -452,9 +453,9 @@ static void small_corpus_matches_model_in_every_config(void **state) {
     check_against_model(&r[i], &m);
     /* b is 300 events of ~110 bytes: one chunk by default, several at 4 KiB. */
     if (configs[i].chunk_bytes)
-      assert_true(r[i].traces[1].chunks > 1);
+      assert_true(run_status(&r[i].traces, 1)->chunks > 1);
     else
-      assert_int_equal(r[i].traces[1].chunks, 1);
+      assert_int_equal(run_status(&r[i].traces, 1)->chunks, 1);
     check_census_same(&r[0].census, &r[i].census);
     check_status_same(&r[0], &r[i], NTRACES);
     if (r[i].metrics)
