@@ -130,6 +130,20 @@ static tc_err timeline(FILE *fp, const char *site, const tc_trace_metrics *t) {
   return e;
 }
 
+/* Says what the plots left out: the traces and sites past the first
+ * TC_HTML_MAX_TIMELINES plots. */
+static void left_out(FILE *fp, size_t traces, size_t sites) {
+  fprintf(fp,
+          "<p>Only the first %d plots are drawn here, so that the page stays readable and its "
+          "size bounded: %zu more trace%s",
+          TC_HTML_MAX_TIMELINES, traces, traces == 1 ? "" : "s");
+  if (sites)
+    fprintf(fp, " and %zu more site%s without a trace", sites, sites == 1 ? "" : "s");
+  fputs(" are left out. metrics.json holds every trace's series (busy.series_pct) and long "
+        "tasks.</p>\n",
+        fp);
+}
+
 tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m) {
   if (!intro(fp, m, "Share of each bucket the page's main thread was busy, over the window "
                     "(from the page's commit); long tasks (over 50 ms) marked in red, "
@@ -147,8 +161,16 @@ tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m) {
     }
   }
   /* One trace at a time: the page holds none of them. */
+  size_t plots = 0, traces = 0, sites = 0;
   for (size_t i = 0; i < m->nsites && !e; i++) {
     const tc_site_metrics *s = tc_metrics_cursor_site(&c, i);
+    if (plots + (s->ntraces ? s->ntraces : 1) > TC_HTML_MAX_TIMELINES) {
+      left_out(fp, m->ntraces - traces, m->nsites_without_trace - sites);
+      break;
+    }
+    plots += s->ntraces ? s->ntraces : 1;
+    traces += s->ntraces;
+    sites += !s->ntraces;
     if (!s->ntraces) {
       char title[400];
       snprintf(title, sizeof title, "%s: busy rate", s->site);

@@ -16,6 +16,7 @@
 
 #include "kevents.h"
 #include "reduce/tc_metrics_set.h"
+#include "report/tc_report_html.h"
 #include "util/tc_error.h"
 #include "metrics_rows.h"
 
@@ -324,6 +325,51 @@ static void sites_without_trace_are_listed_not_measured(void **state) {
   tc_metrics_set_free(s);
 }
 
+/* report.html draws the first TC_HTML_MAX_TIMELINES busy-rate plots, whole
+ * sites, and counts what it left out: here 190 one-trace sites, a site
+ * without a trace, a site of 20 traces that does not fit and 5 more sites. */
+static size_t count_of(const char *text, const char *what) {
+  size_t n = 0;
+  for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+    n++;
+  return n;
+}
+
+static void timelines_are_bounded(void **state) {
+  (void)state;
+  tc_metrics_set *s = tc_metrics_set_create();
+  char site[32], path[48];
+  for (int i = 0; i < 190; i++) {
+    snprintf(site, sizeof site, "a%03d.com", i);
+    snprintf(path, sizeof path, "a%03d/1.json", i);
+    assert_int_equal(tc_metrics_set_add(s, trace_with(site, path, 60)), TC_OK);
+  }
+  assert_int_equal(tc_metrics_set_add_site_without_trace(s, "b.com", "timeout"), TC_OK);
+  for (int i = 0; i < 20; i++) {
+    snprintf(path, sizeof path, "c/%02d.json", i);
+    assert_int_equal(tc_metrics_set_add(s, trace_with("c.com", path, 60)), TC_OK);
+  }
+  for (int i = 0; i < 5; i++) {
+    snprintf(site, sizeof site, "d%d.com", i);
+    snprintf(path, sizeof path, "d%d/1.json", i);
+    assert_int_equal(tc_metrics_set_add(s, trace_with(site, path, 60)), TC_OK);
+  }
+  tc_metrics_reduction *r;
+  assert_int_equal(tc_metrics_reduce(s, &r), TC_OK);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *fp = open_memstream(&text, &len);
+  assert_non_null(fp);
+  assert_int_equal(tc_report_html_timelines(fp, r), TC_OK);
+  fclose(fp);
+  assert_int_equal(count_of(text, "<svg"), 191);
+  assert_non_null(strstr(text, "Only the first 200 plots are drawn here, so that the page stays "
+                               "readable and its size bounded: 25 more traces are left out."));
+  free(text);
+  tc_metrics_reduction_free(r);
+  tc_metrics_set_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(csv_na_cells_are_empty_with_reason),
@@ -331,6 +377,7 @@ int main(void) {
       cmocka_unit_test(site_with_only_unreadable_traces),
       cmocka_unit_test(mixed_site_reports_its_readable_trace),
       cmocka_unit_test(sites_without_trace_are_listed_not_measured),
+      cmocka_unit_test(timelines_are_bounded),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
