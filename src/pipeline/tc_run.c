@@ -35,6 +35,8 @@ typedef struct {
   tc_parser *parser;         /* mu */
   tc_census_worker *census;  /* mu */
   tc_route_values *values;   /* the worker's own scratch */
+  char *read_buf;            /* TC_READ_BYTES for the one trace the worker reads
+                                at a time (a reader nests only chunk tasks) */
 } worker_ctx;
 
 /* One worker's stage times, on a cache line of its own. */
@@ -482,8 +484,8 @@ static void trace_task(void *arg, unsigned worker) {
   tc_err fatal = e;
   if (!e) {
     ch = tc_chunker_create(r->opts.chunk_bytes, TC_MAX_EVENT);
-    buf = malloc(TC_READ_BYTES);
-    fatal = ch && buf ? read_trace(t, worker, s, ch, buf, &end) : TC_E_NOMEM;
+    buf = r->workers[worker].read_buf;
+    fatal = ch ? read_trace(t, worker, s, ch, buf, &end) : TC_E_NOMEM;
   }
   pthread_mutex_lock(&t->mu);
   tc_trace_status *st = &r->status[t->slot];
@@ -511,7 +513,6 @@ static void trace_task(void *arg, unsigned worker) {
   pthread_mutex_unlock(&t->mu);
   tc_chunker_free(ch);
   tc_stream_close(s);
-  free(buf);
   if (fin) {
     finalize_trace(t, worker);
     trace_job_free(t);
@@ -574,7 +575,8 @@ static tc_err setup_workers(run_ctx *r) {
         tc_census_worker_create(r->corpus->nsites, r->workers[i].parser);
     if (!r->workers[i].census)
       return TC_E_NOMEM;
-    if (!(r->workers[i].values = tc_route_values_create(r->workers[i].parser)))
+    if (!(r->workers[i].values = tc_route_values_create(r->workers[i].parser)) ||
+        !(r->workers[i].read_buf = malloc(TC_READ_BYTES)))
       return TC_E_NOMEM;
   }
   return TC_OK;
@@ -585,6 +587,7 @@ static void free_workers(run_ctx *r) {
     tc_census_worker_free(r->workers[i].census);
     tc_route_values_free(r->workers[i].values);
     tc_parser_free(r->workers[i].parser);
+    free(r->workers[i].read_buf);
     pthread_mutex_destroy(&r->workers[i].mu);
   }
   free(r->workers);
