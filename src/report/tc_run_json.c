@@ -8,11 +8,11 @@
 #include "util/tc_json_valid.h"
 #include "util/tc_sysinfo.h"
 
-/* File I, whose status is ST; SAME_AS the first file with the same
- * metadata block, or UINT32_MAX when it is the first (the block is written
- * once, with it). */
+/* File I, whose status is ST and whose metadata names VERSION; SAME_AS the
+ * first file with the same metadata block, or UINT32_MAX when it is the
+ * first (the block is written once, with it). */
 static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
-                        const tc_trace_status *st, uint32_t same_as) {
+                        const tc_trace_status *st, tc_str version, uint32_t same_as) {
   const tc_trace *t = &c->corpus->traces[i];
   tc_jsonw_obj(w);
   tc_jsonw_key(w, "path");
@@ -98,9 +98,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
   tc_jsonw_key(w, "events_arrays");
   tc_jsonw_uint(w, st->shape.events_arrays);
   tc_jsonw_key(w, "chrome_version");
-  tc_str v = tc_chrome_version(st->shape.metadata);
-  if (v.len)
-    tc_jsonw_strn(w, v);
+  if (version.len)
+    tc_jsonw_strn(w, version);
   else
     tc_jsonw_null(w);
   tc_jsonw_key(w, "metadata");
@@ -222,20 +221,31 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
   tc_jsonw_arr_end(&w);
   tc_jsonw_key(&w, "files");
   tc_jsonw_arr(&w);
-  /* One status at a time, read back from the rows. */
+  /* One status at a time, read back from the rows; each block's version
+   * found once (a block is often tens of KB, shared by many traces). */
+  size_t nblocks = tc_trace_rows_blocks(c->traces);
+  tc_str *versions = malloc((nblocks ? nblocks : 1) * sizeof *versions);
+  if (!versions)
+    e = TC_E_NOMEM;
+  for (uint32_t b = 0; !e && b < nblocks; b++)
+    versions[b] = tc_chrome_version(tc_trace_rows_block(c->traces, b));
   unsigned char *buf = NULL;
   size_t cap = 0;
   for (uint32_t i = 0; !e && i < c->corpus->ntraces; i++) {
     tc_trace_status st;
     uint32_t block;
     e = tc_trace_rows_get(c->traces, i, &st, &block, &buf, &cap);
-    if (!e)
-      write_trace(&w, c, i, &st,
-                  block != TC_NO_BLOCK && c->traces->block_first[block] != i
-                      ? c->traces->block_first[block]
-                      : UINT32_MAX);
+    if (e)
+      break;
+    if (block == TC_NO_BLOCK)
+      write_trace(&w, c, i, &st, (tc_str){NULL, 0}, UINT32_MAX);
+    else
+      write_trace(&w, c, i, &st, versions[block],
+                  c->traces->block_first[block] != i ? c->traces->block_first[block]
+                                                      : UINT32_MAX);
   }
   free(buf);
+  free(versions);
   tc_jsonw_arr_end(&w);
   tc_jsonw_obj_end(&w);
   tc_jsonw_end(&w);
