@@ -5,10 +5,15 @@ corpus of N sites, each one hard link of the same small trace (the first
 writes it: about 60 KB of the ~100 KB), run at -T 2 for N = 10, 1,000 and
 10,000. Prints peak RSS (run.json's peak_rss_kib, the kernel's high-water
 mark) and run.json's size side by side, and instructions per trace from
-callgrind: (I(N2) - I(N1)) / (N2 - N1) for two small N, so the fixed cost of
-starting, the schema and the writers' constant part cancel.
+callgrind at -T 1: (I(N2) - I(N1)) / (N2 - N1) for two small N, so the fixed
+cost of starting, the schema and the writers' constant part cancel. It does
+so for the small trace and for a tiny one (a handful of events, a few
+hundred bytes), whose count is the fixed cost of a trace: opening, reading,
+chunking, the kernels, its partial state and its rows in the outputs. N1 is
+300 by default, past report.html's 200 timeline plots, so the figure is a
+large crawl's (below that each trace also costs its plot).
 
-    python3 bench/scale_traces.py [--counts 10,1000,10000] [--callgrind 10,110]
+    python3 bench/scale_traces.py [--counts 10,1000,10000] [--callgrind 300,400]
 
 Needs build/tracecensus (or $TRACECENSUS), zstd, and valgrind for the
 instruction counts. Same arguments, same corpus: nothing is random."""
@@ -36,8 +41,25 @@ def small_trace(path, events=300):
     return os.path.getsize(path), len(json.dumps(small['metadata']))
 
 
-def corpus(tmp, trace, n):
-    root = os.path.join(tmp, 'corpus-%d' % n)
+def tiny_trace(path):
+    """Five events of one renderer: a thread name, a task, a layout, a mark."""
+    ev = [{'name': 'thread_name', 'ph': 'M', 'pid': 2, 'tid': 3, 'ts': 0, 'cat': '__metadata',
+           'args': {'name': 'CrRendererMain'}},
+          {'name': 'RunTask', 'cat': 'toplevel', 'ph': 'X', 'pid': 2, 'tid': 3, 'ts': 1000,
+           'dur': 70000, 'args': {}},
+          {'name': 'Layout', 'cat': 'devtools.timeline', 'ph': 'X', 'pid': 2, 'tid': 3,
+           'ts': 2000, 'dur': 500, 'args': {}},
+          {'name': 'RunTask', 'cat': 'toplevel', 'ph': 'X', 'pid': 2, 'tid': 3, 'ts': 90000,
+           'dur': 2000, 'args': {}},
+          {'name': 'mark', 'cat': 'blink.user_timing', 'ph': 'R', 'pid': 2, 'tid': 3,
+           'ts': 95000, 'args': {'data': {}}}]
+    with open(path, 'w', encoding='utf-8') as f:
+        json.dump({'traceEvents': ev}, f)
+    return os.path.getsize(path)
+
+
+def corpus(tmp, trace, n, kind='small'):
+    root = os.path.join(tmp, '%s-corpus-%d' % (kind, n))
     if os.path.isdir(root):
         return root
     os.mkdir(root)
@@ -73,9 +95,9 @@ def instructions(root, outdir):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--counts', default='10,1000,10000')
-    ap.add_argument('--callgrind', default='10,110')
+    ap.add_argument('--callgrind', default='300,400')
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix='tc-scale-')
+    tmp = tempfile.mkdtemp(prefix='scale-traces-')
     trace = os.path.join(tmp, 'small.json')
     size, meta = small_trace(trace)
     print('small trace: %d bytes of JSON, %d of them metadata' % (size, meta))
@@ -85,10 +107,15 @@ def main():
         print('%8d  %14.1f  %14.2f' % (n, rss / 1024, rj / 2**20), flush=True)
     if shutil.which('valgrind') and args.callgrind:
         a, b = [int(x) for x in args.callgrind.split(',')]
-        ia = instructions(corpus(tmp, trace, a), os.path.join(tmp, 'cg-%d' % a))
-        ib = instructions(corpus(tmp, trace, b), os.path.join(tmp, 'cg-%d' % b))
-        print('instructions: %d traces %d, %d traces %d; per trace %.2f M (%.1f per JSON byte)'
-              % (a, ia, b, ib, (ib - ia) / (b - a) / 1e6, (ib - ia) / (b - a) / size))
+        tiny = os.path.join(tmp, 'tiny.json')
+        tiny_size = tiny_trace(tiny)
+        for kind, path, nbytes in (('tiny', tiny, tiny_size), ('small', trace, size)):
+            ia = instructions(corpus(tmp, path, a, kind), os.path.join(tmp, 'cg-%s-%d' % (kind, a)))
+            ib = instructions(corpus(tmp, path, b, kind), os.path.join(tmp, 'cg-%s-%d' % (kind, b)))
+            print('instructions, %s trace (%d bytes): %d traces %d, %d traces %d; per trace '
+                  '%.2f M (%.1f per JSON byte)' % (kind, nbytes, a, ia, b, ib,
+                                                   (ib - ia) / (b - a) / 1e6,
+                                                   (ib - ia) / (b - a) / nbytes), flush=True)
     shutil.rmtree(tmp)
 
 

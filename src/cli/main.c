@@ -82,8 +82,13 @@ static void print_corpus_notes(const tc_census_outcome *o, const tc_census_opts 
 
 /* One line per problem, naming the file and where in it. */
 static void print_problems(const tc_corpus *c, const tc_run_result *r) {
+  unsigned char *buf = NULL;
+  size_t cap = 0;
   for (uint32_t i = 0; i < c->ntraces; i++) {
-    const tc_trace_status *st = &r->traces[i];
+    tc_trace_status status;
+    const tc_trace_status *st = &status;
+    if (tc_trace_rows_get(&r->traces, i, &status, NULL, &buf, &cap))
+      fprintf(stderr, "tracecensus: %s: its status could not be read back\n", c->traces[i].path);
     const char *path = c->traces[i].path;
     if (st->fatal == TC_E_NOT_TRACE)
       fprintf(stderr, "tracecensus: %s: %s (JSON byte %" PRIu64 "); trace skipped\n", path,
@@ -106,11 +111,16 @@ static void print_problems(const tc_corpus *c, const tc_run_result *r) {
       fprintf(stderr, "tracecensus: %s: %" PRIu64 " more events skipped (see run.json)\n", path,
               st->bad_events - st->nerrors);
   }
+  free(buf);
 }
 
 static void print_traces(const tc_corpus *c, const tc_run_result *r) {
+  unsigned char *buf = NULL;
+  size_t cap = 0;
   for (uint32_t i = 0; i < c->ntraces; i++) {
-    const tc_trace_status *st = &r->traces[i];
+    tc_trace_status status;
+    const tc_trace_status *st = &status;
+    tc_trace_rows_get(&r->traces, i, &status, NULL, &buf, &cap);
     fprintf(stderr,
             "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64 " skipped, %" PRIu64
             " bytes on disk, %" PRIu64 " bytes of JSON, %s\n",
@@ -120,15 +130,14 @@ static void print_traces(const tc_corpus *c, const tc_run_result *r) {
             : st->stream_err || st->bad_events || st->shape.trailing_bytes ? "partial"
                                                                            : "ok");
   }
+  free(buf);
 }
 
 /* The end-of-run line: what was counted, what went wrong, how fast. */
 static void print_summary(const tc_census_outcome *o, const char *outdir) {
   const tc_corpus *c = &o->corpus;
   const tc_run_totals *t = &o->run.totals;
-  uint32_t whole = 0;
-  for (uint32_t i = 0; i < c->ntraces; i++)
-    whole += o->run.traces[i].fatal != TC_OK;
+  uint32_t whole = t->traces_failed;
   fprintf(stderr, "tracecensus: %u sites, %u traces, %" PRIu64 " events, %zu names; errors: ",
           c->nsites, c->ntraces, t->events, o->run.census.nevents);
   if (!t->traces_with_errors && !o->unreadable && !o->schema_error)

@@ -42,6 +42,9 @@ void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
   fprintf(fp, "  peak RSS  %.1f MiB (min %.1f, max %.1f)%s\n", s.peak_rss_kib.median / 1024,
           s.peak_rss_kib.min / 1024, s.peak_rss_kib.max / 1024,
           r->rss_reset ? "" : "; the peak could not be reset between runs: the process's");
+  fprintf(fp, "  idle      workers asleep %.1f %% of threads x the run's wall time; the main\n"
+              "            thread waiting for sites to fold %.1f %% of it\n",
+          100 * s.worker_idle_share, 100 * s.fold_wait_share);
   if (!r->baseline)
     return;
   fprintf(fp, "\n  baseline, same process, interleaved with the runs, one thread:\n");
@@ -164,6 +167,10 @@ void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
   json_stat(&w, "peak_rss_kib", s.peak_rss_kib);
   tc_jsonw_key(&w, "peak_rss_per_run");
   tc_jsonw_bool(&w, r->rss_reset);
+  tc_jsonw_key(&w, "workers_idle_share");
+  tc_jsonw_num(&w, s.worker_idle_share);
+  tc_jsonw_key(&w, "fold_wait_share");
+  tc_jsonw_num(&w, s.fold_wait_share);
   tc_jsonw_obj_end(&w);
   tc_jsonw_key(&w, "baseline");
   if (!r->baseline) {

@@ -30,24 +30,32 @@ static double cpu_seconds(void) {
 typedef struct {
   tc_bench_result *out;
   tc_bench_sample *s;
-  uint64_t write0; /* the main thread's CPU clock when the run stage ended */
+  uint64_t write0; /* the process's CPU clock when the run stage ended: the
+                      writers run on several threads, and nothing else then */
+  uint64_t run0;   /* the wall clock when the run stage began */
 } run_watch;
 
 static void on_stage(const tc_census_outcome *o, void *user) {
   run_watch *w = user;
   if (o->err)
     return;
-  if (o->stage == TC_STAGE_RUN) {
+  if (o->stage == TC_STAGE_CORPUS || o->stage == TC_STAGE_STATE) {
+    w->run0 = tc_clock_ns();
+  } else if (o->stage == TC_STAGE_RUN) {
     const tc_run_result *res = &o->run;
+    w->s->run_wall = (double)(tc_clock_ns() - w->run0) * 1e-9;
+    w->s->fold_wait = (double)res->fold_wait_ns * 1e-9;
+    w->s->worker_idle = (double)res->worker_idle_ns * 1e-9;
     for (int k = 0; k < TC_CLOCK_COUNT; k++)
       w->s->stage[k] = (double)res->stage_ns[k] * 1e-9;
     w->out->threads = res->totals.threads;
     w->out->simd_kernel = res->totals.simd_kernel;
     w->out->json_bytes = res->totals.out_bytes;
     w->out->events = res->totals.events;
-    w->write0 = tc_clock_cpu_ns();
+    w->write0 = tc_clock_read(CLOCK_PROCESS_CPUTIME_ID);
   } else if (o->stage == TC_STAGE_WRITE) {
-    w->s->stage[TC_CLOCK_WRITE] += (double)(tc_clock_cpu_ns() - w->write0) * 1e-9;
+    w->s->stage[TC_CLOCK_WRITE] +=
+        (double)(tc_clock_read(CLOCK_PROCESS_CPUTIME_ID) - w->write0) * 1e-9;
   }
 }
 
@@ -58,7 +66,7 @@ static tc_err pipeline_run(const tc_census_opts *job, tc_bench_result *out, tc_b
   tc_census_opts j = *job;
   j.outdir = dir;
   j.run.time_stages = 1;
-  run_watch w = {out, s, 0};
+  run_watch w = {out, s, 0, 0};
   tc_census_hooks hooks = {NULL, NULL, NULL, on_stage, &w};
   out->rss_reset = tc_peak_rss_reset();
   double c0 = cpu_seconds();
@@ -274,6 +282,18 @@ static tc_bench_stat rss_stat(const tc_bench_result *r) {
   return tc_bench_stats(v, r->nsamples);
 }
 
+/* The median over the runs of the workers' sleep over threads x the run's
+ * wall time (WORKERS), or of the main thread's wait over that wall time. */
+static double idle_median(const tc_bench_result *r, int workers) {
+  double v[r->nsamples ? r->nsamples : 1];
+  for (unsigned i = 0; i < r->nsamples; i++) {
+    const tc_bench_sample *s = &r->samples[i];
+    double whole = s->run_wall * (workers ? (r->threads ? r->threads : 1) : 1);
+    v[i] = whole > 0 ? (workers ? s->worker_idle : s->fold_wait) / whole : NAN;
+  }
+  return tc_bench_stats(v, r->nsamples).median;
+}
+
 static double share_median(const tc_bench_result *r, int k) {
   double v[r->nsamples ? r->nsamples : 1];
   for (unsigned i = 0; i < r->nsamples; i++) {
@@ -325,4 +345,6 @@ void tc_bench_summarize(const tc_bench_result *r, tc_bench_summary *out) {
   out->ratio_walk_cpu = walk_ok ? ratio_of(r, TC_BENCH_WALK_CPU, TC_BENCH_CPU) : NAN;
   out->ratio_decompress_cpu =
       r->baseline ? ratio_of(r, TC_BENCH_DECOMPRESS_CPU, TC_BENCH_CPU) : NAN;
+  out->worker_idle_share = idle_median(r, 1);
+  out->fold_wait_share = idle_median(r, 0);
 }

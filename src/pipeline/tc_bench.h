@@ -36,6 +36,10 @@ typedef struct {
   double stage[TC_CLOCK_COUNT]; /* CPU seconds, summed over the workers */
   uint64_t peak_rss_kib;        /* of this run alone when the peak could be reset */
   double walk, decompress;
+  /* The run stage's wall seconds (tc_run: the scan and the writers left
+   * out), the main thread's wait for sites to fold in it, and the workers'
+   * time asleep for want of work (summed over them). */
+  double run_wall, fold_wait, worker_idle;
 } tc_bench_sample;
 
 typedef struct {
@@ -118,6 +122,9 @@ typedef struct {
   /* The same from CPU seconds: MB/s per CPU-second, and their ratios. */
   tc_bench_line cpu, walk_cpu, decompress_cpu;
   double ratio_walk_cpu, ratio_decompress_cpu;
+  /* Medians over the runs of the workers' sleep over threads x the run
+   * stage's wall time, and of the main thread's wait over that wall time. */
+  double worker_idle_share, fold_wait_share;
 } tc_bench_summary;
 
 void tc_bench_summarize(const tc_bench_result *r, tc_bench_summary *out);

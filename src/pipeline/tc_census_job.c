@@ -1,6 +1,8 @@
 #include "pipeline/tc_census_job.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,19 +67,54 @@ static const struct {
     {"report.html", write_report_html},
 };
 
-/* Runs every writer into DIR; on failure names the file and its errno
- * (ENOSPC, EFBIG, EROFS, ...). */
-static tc_err write_all(tc_census_outcome *o, const char *dir) {
-  for (size_t i = 0; i < sizeof writers / sizeof *writers; i++) {
-    tc_err e = writers[i].write(o, dir);
-    if (e) {
-      const char *file;
-      int err = tc_outfile_failure(&file);
-      o->failed_file = e == TC_E_WRITE && err ? file : writers[i].name;
-      o->errnum = e == TC_E_WRITE ? err : 0;
-      return e;
-    }
+#define NWRITERS (sizeof writers / sizeof *writers)
+
+/* The writers share nothing they change: each reads the outcome (the
+ * metrics records through a cursor of its own) and writes its own file, so
+ * they run on as many threads as the run had, each taking the next writer
+ * of the table. */
+typedef struct {
+  const tc_census_outcome *o;
+  const char *dir;
+  atomic_size_t next;
+  tc_err err[NWRITERS];
+  int errnum[NWRITERS]; /* tc_outfile_failure of the writer's thread */
+} write_job;
+
+static void *write_some(void *arg) {
+  write_job *j = arg;
+  for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < NWRITERS;) {
+    j->err[i] = writers[i].write(j->o, j->dir);
+    const char *file;
+    j->errnum[i] = j->err[i] == TC_E_WRITE ? tc_outfile_failure(&file) : 0;
   }
+  return NULL;
+}
+
+/* Runs every writer into DIR on up to THREADS threads (0: one per CPU); on
+ * failure names the first failing file in the table's order, whatever
+ * order they ran in, and its errno (ENOSPC, EFBIG, EROFS, ...). */
+static tc_err write_all(tc_census_outcome *o, const char *dir, unsigned threads) {
+  write_job j = {.o = o, .dir = dir};
+  atomic_init(&j.next, 0);
+  if (!threads) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = n > 0 ? (unsigned)n : 1;
+  }
+  pthread_t t[NWRITERS];
+  unsigned started = 0;
+  while (started + 1 < threads && started + 1 < NWRITERS &&
+         pthread_create(&t[started], NULL, write_some, &j) == 0)
+    started++;
+  write_some(&j);
+  for (unsigned i = 0; i < started; i++)
+    pthread_join(t[i], NULL);
+  for (size_t i = 0; i < NWRITERS; i++)
+    if (j.err[i]) {
+      o->failed_file = writers[i].name;
+      o->errnum = j.errnum[i];
+      return j.err[i];
+    }
   return TC_OK;
 }
 
@@ -136,7 +173,10 @@ static tc_err scan_corpus(const tc_census_opts *opts, tc_census_outcome *o) {
  * loaded, the metrics' sites and corpus distributions), then every writer. */
 static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, const char *dir) {
   if (o->run.metrics) {
-    tc_err e = tc_metrics_reduce(o->run.metrics, &o->metrics);
+    /* The run reduced every site as it folded it: the writers read that. */
+    o->metrics = o->run.metrics;
+    o->run.metrics = NULL;
+    tc_err e = tc_metrics_reduction_seal(o->metrics);
     if (e) {
       o->failed_file = "metrics.*";
       return e;
@@ -152,7 +192,7 @@ static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, co
   o->report = (tc_report_ctx){
       .corpus = &o->corpus,
       .census = &o->run.census,
-      .traces = o->run.traces,
+      .traces = &o->run.traces,
       .totals = &o->run.totals,
       .job = o->merged_job ? o->merged_job : opts->job,
       .manifest = o->merged_manifest ? o->merged_manifest : opts->manifest,
@@ -161,7 +201,7 @@ static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, co
       .schema_generator = o->schema ? tc_schema_generator(o->schema) : NULL,
       .schema_error = o->schema_error,
   };
-  return write_all(o, dir);
+  return write_all(o, dir, opts->run.threads);
 }
 
 /* Marks stage S done (or failed with E) and tells the caller. */

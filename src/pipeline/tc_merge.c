@@ -9,6 +9,7 @@
 
 #include "pipeline/tc_partial.h"
 #include "pipeline/tc_state.h"
+#include "json/tc_parser.h"
 #include "reduce/tc_site_census.h"
 #include "util/tc_grow.h"
 
@@ -155,10 +156,7 @@ static tc_err add_site(tc_corpus *c, tc_run_result *out, size_t *traces_cap, tc_
   site->from_dir = p->from_dir;
   site->ntraces = p->ntraces;
   uint32_t first = c->ntraces;
-  size_t cap = *traces_cap;
   tc_err e = TC_GROW(c->traces, *traces_cap, (size_t)first + p->ntraces + 1);
-  if (!e)
-    e = TC_GROW(out->traces, cap, (size_t)first + p->ntraces + 1);
   if (e)
     return e;
   for (uint32_t i = 0; i < p->ntraces; i++) {
@@ -167,7 +165,7 @@ static tc_err add_site(tc_corpus *c, tc_run_result *out, size_t *traces_cap, tc_
     c->bytes += p->traces[i].id.size;
   }
   c->ntraces += p->ntraces;
-  return tc_state_fold(fold, out->metrics, &out->metas, site, s, p, out->traces + first, 1);
+  return tc_state_fold(fold, out, site, s, p);
 }
 
 tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
@@ -196,7 +194,7 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
     e = copy_notes(rec->skipped, rec->nskipped, &corpus->skipped, &corpus->nskipped);
   if (!e)
     e = copy_notes(rec->warnings, rec->nwarnings, &corpus->warnings, &corpus->nwarnings);
-  if (!e && strncmp(rec->settings, "metrics=on", 10) == 0 && !(out->metrics = tc_metrics_set_create()))
+  if (!e && strncmp(rec->settings, "metrics=on", 10) == 0 && !(out->metrics = tc_metrics_reduction_create()))
     e = TC_E_NOMEM;
   size_t traces_cap = 0;
   for (uint32_t s = 0; !e && s < rec->nsites; s++) {
@@ -231,7 +229,7 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
              (rec->job && !(*job = dup_or_null(rec->job)))))
     e = TC_E_NOMEM;
   out->totals.threads = 1;
-  tc_run_sum_totals(out, corpus->ntraces);
+  out->totals.simd_kernel = tc_parser_kernel();
   out->totals.seconds = now_seconds() - t0;
   for (int d = 0; d < ndirs; d++)
     tc_partial_record_free(&recs[d]);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kernels/tc_metrics_bin.h"
+#include "reduce/tc_trace_rows.h"
 #include "util/tc_bin_codec.h"
 #include "util/tc_sketch_bin.h"
 #include "util/tc_xxh64.h"
@@ -267,38 +268,6 @@ static void c_meta(tc_codec *c, tc_trace_status *st) {
   st->shape.metadata = (tc_str){st->meta, t.len};
 }
 
-static void c_status(tc_codec *c, tc_trace_status *st) {
-  TC_CODEC_ENUM(c, st->fatal, TC_E_COUNT_);
-  TC_CODEC_ENUM(c, st->stream_err, TC_E_COUNT_);
-  tc_codec_u64(c, &st->stream_offset);
-  TC_CODEC_ENUM(c, st->format, TC_FMT_ZSTD + 1);
-  tc_codec_u64(c, &st->in_bytes);
-  tc_codec_u64(c, &st->out_bytes);
-  tc_codec_u64(c, &st->elements);
-  tc_codec_u64(c, &st->events);
-  tc_codec_u64(c, &st->bad_events);
-  tc_codec_u64(c, &st->lenient_events);
-  st->nerrors = tc_codec_small(c, (unsigned)st->nerrors, TC_TRACE_MAX_ERRORS);
-  for (size_t i = 0; i < st->nerrors; i++) {
-    tc_codec_u64(c, &st->errors[i].index);
-    tc_codec_u64(c, &st->errors[i].offset);
-    TC_CODEC_ENUM(c, st->errors[i].code, TC_E_COUNT_);
-  }
-  tc_trace_shape *sh = &st->shape;
-  sh->object_form = (int)tc_codec_small(c, (unsigned)sh->object_form, 1);
-  sh->unterminated = (int)tc_codec_small(c, (unsigned)sh->unterminated, 1);
-  sh->trailing_bytes = (int)tc_codec_small(c, (unsigned)sh->trailing_bytes, 1);
-  sh->cut_event = (int)tc_codec_small(c, (unsigned)sh->cut_event, 1);
-  sh->metadata_cut = (int)tc_codec_small(c, (unsigned)sh->metadata_cut, 1);
-  tc_codec_u32(c, &sh->events_arrays);
-  tc_codec_u64(c, &sh->trailing_offset);
-  tc_codec_u64(c, &sh->trailing_size);
-  tc_codec_u64(c, &sh->trailing_values);
-  tc_codec_u64(c, &sh->not_trace_offset);
-  c_meta(c, st);
-  tc_codec_u64(c, &st->chunks);
-}
-
 static void c_trace(tc_codec *c, tc_partial_trace *t) {
   tc_codec_str(c, &t->path, MAX_STR);
   tc_codec_u64(c, &t->id.size);
@@ -308,7 +277,7 @@ static void c_trace(tc_codec *c, tc_partial_trace *t) {
     tc_bin_put_u64(c->b, t->id.hash);
   else
     t->id.hash = tc_bin_get_u64(c->r);
-  c_status(c, &t->status);
+  tc_trace_status_codec(c, &t->status, c_meta);
   if (tc_codec_small(c, t->metrics != NULL, 1)) {
     if (c->b)
       tc_metrics_encode(t->metrics, c->b);

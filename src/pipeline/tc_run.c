@@ -26,10 +26,17 @@
 #define TC_READ_BYTES (1u << 20)
 #define TC_MAX_EVENT ((size_t)512 << 20)
 
+/* One worker's parser and tables. The worker adds to them under mu, so
+ * that the main thread may take a finished site's tables out of them
+ * (take_site) while the worker goes on with later sites: the parser's path
+ * table and the census's name maps are shared by all the worker's sites. */
 typedef struct {
-  tc_parser *parser;
-  tc_census_worker *census;
-  tc_route_values *values;
+  pthread_mutex_t mu;
+  tc_parser *parser;         /* mu */
+  tc_census_worker *census;  /* mu */
+  tc_route_values *values;   /* the worker's own scratch */
+  char *read_buf;            /* TC_READ_BYTES for the one trace the worker reads
+                                at a time (a reader nests only chunk tasks) */
 } worker_ctx;
 
 /* One worker's stage times, on a cache line of its own. */
@@ -43,19 +50,38 @@ typedef struct {
   tc_pool *pool;
   worker_ctx *workers;
   unsigned nw;
+  /* Slots of the traces open in the window (started, not yet folded): a
+   * trace's status, metrics and value profiles from its start until its
+   * site is folded, then the slot goes back to `free_slots`. */
+  uint32_t nslots;
   tc_trace_status *status;
-  tc_trace_metrics **tmetrics; /* by trace, until its site is folded */
-  uint8_t *done;               /* by trace: 1 finalized (read after tc_pool_wait), 2 folded */
-  tc_metrics_set *metrics;
+  tc_trace_metrics **tmetrics;
+  uint32_t *free_slots, nfree;  /* the main thread's */
+  /* By slot: TRACE_RUNNING until its task settles it under mu (finalized,
+   * or skipped after an interrupt). */
+  uint8_t *done;
+  pthread_mutex_t mu;          /* done, and the main thread's wait for a site */
+  pthread_cond_t cv;           /* signalled under mu when a trace settles */
   tc_census_fold *fold;
   char *settings;              /* tc_partial_settings, with a state folder */
-  /* Value profiles: each trace's table until its site is taken, then the
-   * site's (its traces' merged in trace order), folded in site order: the
-   * order tc_topk.h asks for. */
+  /* Value profiles by slot: each trace's table until its site is taken,
+   * then the site's (its traces' merged in trace order), folded in site
+   * order: the order tc_topk.h asks for. */
   tc_vtab **tvalues;
   worker_clock *clocks;        /* by worker; NULL unless time_stages */
   uint64_t merge_ns;           /* the main thread's, likewise */
+  uint64_t wait_ns;            /* the main thread's wall time waiting for a site */
 } run_ctx;
+
+enum { TRACE_RUNNING, TRACE_FINALIZED, TRACE_SKIPPED };
+
+/* Marks the trace in SLOT finalized or skipped, for the main thread's wait. */
+static void settle(run_ctx *r, uint32_t slot, uint8_t how) {
+  pthread_mutex_lock(&r->mu);
+  r->done[slot] = how;
+  pthread_cond_broadcast(&r->cv);
+  pthread_mutex_unlock(&r->mu);
+}
 
 /* One chunk's ordered results, from its parse to its fold.
  *
@@ -73,18 +99,19 @@ typedef struct {
 
 /* One trace being read, parsed and folded.
  *
- * mu guards the counters and flags below and status[idx] while the trace is
- * open: every chunk task and the reader write status[idx] only under it
+ * mu guards the counters and flags below and status[slot] while the trace is
+ * open: every chunk task and the reader write status[slot] only under it
  * (read_trace hands its stream error back to trace_task, which stores it
  * under mu). pairing and kernels belong to whichever worker is folding
  * (`folding`, taken and released under mu, admits one folder at a time, and
  * the lock orders one folder's work before the next's). Once the last
  * chunk is folded and the reader is done (`finished`, set under mu), the
- * worker that saw it owns the job and status[idx] alone: it finalizes and
+ * worker that saw it owns the job and status[slot] alone: it finalizes and
  * frees without the lock. */
 typedef struct {
   run_ctx *run;
   uint32_t idx;
+  uint32_t slot; /* its status, metrics and values in the run's slots */
   pthread_mutex_t mu;
   pthread_cond_t cv;    /* signalled when a chunk is folded */
   uint64_t spawned;     /* chunks handed to the pool (only the reader adds) */
@@ -165,7 +192,7 @@ static void record_error(tc_trace_status *st, uint64_t index, uint64_t offset, t
 /* The metrics of a finished trace go to the run's set. */
 static tc_err finish_kernels(trace_job *t) {
   run_ctx *r = t->run;
-  const tc_trace_status *st = &r->status[t->idx];
+  const tc_trace_status *st = &r->status[t->slot];
   /* Any stream error ends the trace early, as does an event cut off. */
   int cut = st->stream_err != TC_OK || st->shape.cut_event;
   tc_trace_ref ref = {r->corpus->sites[r->corpus->traces[t->idx].site].name,
@@ -174,7 +201,7 @@ static tc_err finish_kernels(trace_job *t) {
   tc_err e = st->fatal ? tc_metrics_unreadable(&ref, tc_strerror(st->fatal), &m)
                        : tc_kernels_finish(t->kernels, &ref, &m);
   if (!e)
-    r->tmetrics[t->idx] = m;
+    r->tmetrics[t->slot] = m;
   return e;
 }
 
@@ -182,18 +209,20 @@ static tc_err finish_kernels(trace_job *t) {
 static void finalize_trace(trace_job *t, unsigned worker) {
   run_ctx *r = t->run;
   uint64_t t0 = clock_start(r);
+  pthread_mutex_lock(&r->workers[worker].mu);
   tc_err e = tc_pairing_finish(t->pairing, r->workers[worker].census,
                                r->corpus->traces[t->idx].site);
+  pthread_mutex_unlock(&r->workers[worker].mu);
   if (!e && t->kernels)
     e = finish_kernels(t);
-  if (e && !r->status[t->idx].fatal)
-    r->status[t->idx].fatal = e;
-  r->tvalues[t->idx] = t->values;
+  if (e && !r->status[t->slot].fatal)
+    r->status[t->slot].fatal = e;
+  r->tvalues[t->slot] = t->values;
   t->values = NULL;
   clock_stop(r, worker, TC_CLOCK_KERNELS, t0);
-  r->done[t->idx] = 1;
   if (r->opts.progress)
     atomic_fetch_add(&r->opts.progress->traces_done, 1);
+  settle(r, t->slot, TRACE_FINALIZED);
 }
 
 static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
@@ -240,8 +269,8 @@ static int fold_ready(trace_job *t, unsigned worker) {
     tc_seq_free(&s->seq);
     clock_stop(t->run, worker, TC_CLOCK_KERNELS, t0);
     pthread_mutex_lock(&t->mu);
-    if (e && !t->run->status[t->idx].fatal)
-      t->run->status[t->idx].fatal = e;
+    if (e && !t->run->status[t->slot].fatal)
+      t->run->status[t->slot].fatal = e;
     s->ready = 0;
     t->folded++;
     pthread_cond_broadcast(&t->cv);
@@ -283,6 +312,7 @@ static void chunk_task(void *arg, unsigned worker) {
   tc_origin o = {r->corpus->traces[t->idx].site, t->idx};
   tc_parsed p;
   uint64_t t0 = clock_start(r);
+  pthread_mutex_lock(&w->mu);
   tc_err e = tc_parser_parse(w->parser, c, &p);
   clock_stop(r, worker, TC_CLOCK_PARSE, t0);
   uint64_t good = 0, lenient = 0;
@@ -299,8 +329,9 @@ static void chunk_task(void *arg, unsigned worker) {
     }
     clock_stop(r, worker, TC_CLOCK_CENSUS, t0);
   }
+  pthread_mutex_unlock(&w->mu);
   pthread_mutex_lock(&t->mu);
-  tc_trace_status *st = &r->status[t->idx];
+  tc_trace_status *st = &r->status[t->slot];
   if (e && !st->fatal)
     st->fatal = e;
   if (!e) {
@@ -353,7 +384,7 @@ static tc_err spawn_chunk(trace_job *t, unsigned worker, tc_chunk *c) {
   cj->chunk = c;
   pthread_mutex_lock(&t->mu);
   t->spawned++;
-  t->run->status[t->idx].chunks++;
+  t->run->status[t->slot].chunks++;
   pthread_mutex_unlock(&t->mu);
   tc_err e = tc_pool_spawn(t->run->pool, worker, chunk_task, cj);
   if (e) {
@@ -439,7 +470,9 @@ static void trace_task(void *arg, unsigned worker) {
   const tc_trace *tr = &r->corpus->traces[t->idx];
   if (r->opts.stop && atomic_load(r->opts.stop)) {
     /* Interrupted: the trace is left for the next run. */
+    uint32_t slot = t->slot;
     trace_job_free(t);
+    settle(r, slot, TRACE_SKIPPED);
     return;
   }
   tc_stream *s = NULL;
@@ -451,11 +484,11 @@ static void trace_task(void *arg, unsigned worker) {
   tc_err fatal = e;
   if (!e) {
     ch = tc_chunker_create(r->opts.chunk_bytes, TC_MAX_EVENT);
-    buf = malloc(TC_READ_BYTES);
-    fatal = ch && buf ? read_trace(t, worker, s, ch, buf, &end) : TC_E_NOMEM;
+    buf = r->workers[worker].read_buf;
+    fatal = ch ? read_trace(t, worker, s, ch, buf, &end) : TC_E_NOMEM;
   }
   pthread_mutex_lock(&t->mu);
-  tc_trace_status *st = &r->status[t->idx];
+  tc_trace_status *st = &r->status[t->slot];
   if (fatal && !st->fatal)
     st->fatal = fatal;
   st->stream_err = end.err;
@@ -480,19 +513,19 @@ static void trace_task(void *arg, unsigned worker) {
   pthread_mutex_unlock(&t->mu);
   tc_chunker_free(ch);
   tc_stream_close(s);
-  free(buf);
   if (fin) {
     finalize_trace(t, worker);
     trace_job_free(t);
   }
 }
 
-static trace_job *trace_job_new(run_ctx *r, uint32_t idx) {
+static trace_job *trace_job_new(run_ctx *r, uint32_t idx, uint32_t slot) {
   trace_job *t = calloc(1, sizeof *t);
   if (!t)
     return NULL;
   t->run = r;
   t->idx = idx;
+  t->slot = slot;
   t->inflight = r->opts.inflight;
   t->ring = calloc(t->inflight, sizeof *t->ring);
   t->pairing = tc_pairing_create();
@@ -513,7 +546,7 @@ static trace_job *trace_job_new(run_ctx *r, uint32_t idx) {
   return t;
 }
 
-/* Largest traces first, so the long ones start early; ties by index. */
+/* A site's traces largest first, so the long ones start early; ties by index. */
 typedef struct {
   uint64_t size;
   uint32_t idx;
@@ -532,6 +565,8 @@ static tc_err setup_workers(run_ctx *r) {
     return TC_E_NOMEM;
   size_t nwanted;
   const char *const *wanted = tc_kernels_arg_paths(&nwanted);
+  for (unsigned i = 0; i < r->nw; i++)
+    pthread_mutex_init(&r->workers[i].mu, NULL);
   for (unsigned i = 0; i < r->nw; i++) {
     r->workers[i].parser = tc_parser_create(wanted, nwanted);
     if (!r->workers[i].parser)
@@ -540,7 +575,8 @@ static tc_err setup_workers(run_ctx *r) {
         tc_census_worker_create(r->corpus->nsites, r->workers[i].parser);
     if (!r->workers[i].census)
       return TC_E_NOMEM;
-    if (!(r->workers[i].values = tc_route_values_create(r->workers[i].parser)))
+    if (!(r->workers[i].values = tc_route_values_create(r->workers[i].parser)) ||
+        !(r->workers[i].read_buf = malloc(TC_READ_BYTES)))
       return TC_E_NOMEM;
   }
   return TC_OK;
@@ -551,15 +587,19 @@ static void free_workers(run_ctx *r) {
     tc_census_worker_free(r->workers[i].census);
     tc_route_values_free(r->workers[i].values);
     tc_parser_free(r->workers[i].parser);
+    free(r->workers[i].read_buf);
+    pthread_mutex_destroy(&r->workers[i].mu);
   }
   free(r->workers);
 }
 
-/* The site's unit out of the run: its traces' statuses (borrowed: meta
- * stays with r->status) and metrics (owned), and its tables out of the
- * workers, which then forget the site. */
-static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const tc_file_id *ids,
-                        tc_partial_site *p) {
+/* The site's unit out of the run: its traces' statuses and metrics out of
+ * their SLOTS (owned by the unit, the slots left empty), and its tables
+ * out of the workers, which then forget the site. The workers go on with
+ * later sites meanwhile; each is held at its lock while the site's tables
+ * leave it. */
+static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const uint32_t *slots,
+                        const tc_file_id *ids, tc_partial_site *p) {
   const tc_site *s = &r->corpus->sites[site];
   memset(p, 0, sizeof *p);
   tc_site_census_init(&p->census);
@@ -578,189 +618,291 @@ static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const tc_file
     t->path = r->corpus->traces[first + i].path;
     if (ids)
       t->id = ids[i];
-    t->status = r->status[first + i];
-    t->metrics = r->tmetrics[first + i];
-    r->tmetrics[first + i] = NULL;
+    t->status = r->status[slots[i]];
+    memset(&r->status[slots[i]], 0, sizeof r->status[slots[i]]);
+    t->metrics = r->tmetrics[slots[i]];
+    r->tmetrics[slots[i]] = NULL;
   }
   tc_census_worker **cw = malloc(r->nw * sizeof *cw);
   if (!cw)
     return TC_E_NOMEM;
-  for (unsigned i = 0; i < r->nw; i++)
+  for (unsigned i = 0; i < r->nw; i++) {
+    pthread_mutex_lock(&r->workers[i].mu);
     cw[i] = r->workers[i].census;
+  }
   tc_err e = tc_site_census_extract(cw, r->nw, site, first, &p->census);
+  for (unsigned i = 0; i < r->nw; i++) {
+    tc_census_site_release(cw[i], site);
+    pthread_mutex_unlock(&r->workers[i].mu);
+  }
+  free(cw);
   /* The site's value profiles: its traces' tables in trace order. */
   if (!e && !(p->values = malloc(sizeof *p->values)))
     e = TC_E_NOMEM;
   if (!e) {
     tc_vtab_init(p->values, r->opts.value_flags, 0);
     for (uint32_t i = 0; !e && i < s->ntraces; i++)
-      if (r->tvalues[first + i])
-        e = tc_vtab_merge(p->values, r->tvalues[first + i]);
+      if (r->tvalues[slots[i]])
+        e = tc_vtab_merge(p->values, r->tvalues[slots[i]]);
   }
   for (uint32_t i = 0; i < s->ntraces; i++) {
-    vtab_drop(r->tvalues[first + i]);
-    r->tvalues[first + i] = NULL;
+    vtab_drop(r->tvalues[slots[i]]);
+    r->tvalues[slots[i]] = NULL;
   }
-  for (unsigned i = 0; i < r->nw; i++)
-    tc_census_site_release(cw[i], site);
-  free(cw);
   return e;
 }
 
 /* Frees what take_site made, not what it borrowed. */
 static void drop_taken(tc_partial_site *p) {
-  for (uint32_t i = 0; p->traces && i < p->ntraces; i++)
+  for (uint32_t i = 0; p->traces && i < p->ntraces; i++) {
     tc_trace_metrics_free(p->traces[i].metrics);
+    free(p->traces[i].status.meta);
+  }
   free(p->traces);
   tc_site_census_free(&p->census);
   vtab_drop(p->values);
   memset(p, 0, sizeof *p);
 }
 
-/* Marks N traces from FIRST as folded: their meta is the result's. */
-static void folded(run_ctx *r, uint32_t first, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++)
-    r->done[first + i] = 2;
-}
-
-/* One batch: sites [from, to) of this run. Reused sites are read back;
- * the rest run on the pool, then every site is folded in order. */
+/* One site of the window, from its start to its fold: a reused site's
+ * partial read back, or the identity of its traces taken before they ran. */
 typedef struct {
   tc_partial_site unit;
   int reused, in_run;
   tc_file_id *ids;
+  uint32_t *slots; /* by trace of the site: its slot while it runs */
 } site_slot;
 
-static tc_err run_batch(run_ctx *r, uint32_t from, uint32_t to, const uint32_t *first,
-                        site_slot *slots, tc_run_result *out) {
+/* Sites flow through a window: the main thread starts sites in corpus order
+ * while fewer than `traces_max` of their traces are open (one site at least,
+ * however many traces it has), and as soon as the oldest site's traces are
+ * all done takes it out of the workers, writes its partial and folds it,
+ * while the workers go on with the later sites. Memory follows the window,
+ * not the corpus; a kill loses only the sites in it. */
+typedef struct {
+  const uint32_t *first;  /* by site: its first trace; [nsites] = ntraces */
+  site_slot *slots;       /* site S in slots[S % cap] */
+  uint32_t cap;           /* sites in the window at most */
+  uint32_t next_start, next_fold;
+  uint32_t traces_open;   /* traces started and not yet folded */
+  uint32_t traces_max;
+} window;
+
+/* Starts site S: reads back its partial if it may be reused, else hands
+ * its traces to the pool. */
+static tc_err start_site(run_ctx *r, window *w, uint32_t s, tc_run_result *out) {
   const tc_corpus *c = r->corpus;
+  const tc_site *site = &c->sites[s];
+  uint32_t first = w->first[s];
+  site_slot *sl = &w->slots[s % w->cap];
+  memset(sl, 0, sizeof *sl);
+  sl->in_run = r->opts.nshards <= 1 ||
+               tc_partial_shard_of(site->name, r->opts.nshards) == r->opts.shard;
+  if (!sl->in_run)
+    return TC_OK;
+  out->sites_run++;
   tc_err e = TC_OK;
-  uint32_t ntr = 0;
-  for (uint32_t s = from; s < to && !e; s++) {
-    site_slot *sl = &slots[s - from];
-    memset(sl, 0, sizeof *sl);
-    sl->in_run = r->opts.nshards <= 1 ||
-                 tc_partial_shard_of(c->sites[s].name, r->opts.nshards) == r->opts.shard;
-    if (!sl->in_run)
-      continue;
-    out->sites_run++;
-    if (r->opts.state_dir) {
-      e = tc_state_lookup(r->opts.state_dir, c, s, r->settings, &sl->unit, &sl->reused,
-                          &out->state_why);
-      if (e || sl->reused)
-        continue;
-      /* The identity of what is about to be read, taken before reading. */
-      sl->ids = calloc(c->sites[s].ntraces ? c->sites[s].ntraces : 1, sizeof *sl->ids);
-      if (!sl->ids)
-        e = TC_E_NOMEM;
-      for (uint32_t i = 0; !e && i < c->sites[s].ntraces; i++)
-        tc_file_id_read(c->traces[first[s] + i].path, NULL, &sl->ids[i], NULL);
-    }
-    ntr += c->sites[s].ntraces;
+  if (r->opts.state_dir) {
+    e = tc_state_lookup(r->opts.state_dir, c, s, r->settings, &sl->unit, &sl->reused,
+                        &out->state_why);
+    if (e || sl->reused)
+      return e;
+    /* The identity of what is about to be read, taken before reading. */
+    if (!(sl->ids = calloc(site->ntraces ? site->ntraces : 1, sizeof *sl->ids)))
+      return TC_E_NOMEM;
+    for (uint32_t i = 0; i < site->ntraces; i++)
+      tc_file_id_read(c->traces[first + i].path, NULL, &sl->ids[i], NULL);
   }
-  by_size *order = calloc(ntr ? ntr : 1, sizeof *order);
-  if (!e && !order)
-    e = TC_E_NOMEM;
-  uint32_t n = 0;
-  for (uint32_t s = from; s < to && !e; s++)
-    if (slots[s - from].in_run && !slots[s - from].reused)
-      for (uint32_t i = 0; i < c->sites[s].ntraces; i++)
-        order[n++] = (by_size){c->traces[first[s] + i].size, first[s] + i};
-  qsort(order, n, sizeof *order, by_size_desc);
-  for (uint32_t i = 0; i < n && !e; i++) {
-    trace_job *t = trace_job_new(r, order[i].idx);
+  by_size *order = calloc(site->ntraces ? site->ntraces : 1, sizeof *order);
+  if (!order)
+    return TC_E_NOMEM;
+  for (uint32_t i = 0; i < site->ntraces; i++)
+    order[i] = (by_size){c->traces[first + i].size, first + i};
+  qsort(order, site->ntraces, sizeof *order, by_size_desc);
+  /* Slots for its traces: the window keeps at most r->nslots open. */
+  if (!(sl->slots = malloc((site->ntraces ? site->ntraces : 1) * sizeof *sl->slots))) {
+    free(order);
+    return TC_E_NOMEM;
+  }
+  for (uint32_t i = 0; i < site->ntraces; i++) {
+    uint32_t k = sl->slots[i] = r->free_slots[--r->nfree];
+    memset(&r->status[k], 0, sizeof r->status[k]);
+    r->done[k] = TRACE_RUNNING;
+  }
+  w->traces_open += site->ntraces;
+  uint32_t i = 0;
+  for (; i < site->ntraces && !e; i++) {
+    uint32_t at = order[i].idx - first;
+    trace_job *t = trace_job_new(r, order[i].idx, sl->slots[at]);
     if (!t)
       e = TC_E_NOMEM;
     else if ((e = tc_pool_submit(r->pool, trace_task, t)))
       trace_job_free(t);
   }
-  tc_pool_wait(r->pool);
+  /* A trace that never reached the pool is settled here, so that no one
+   * waits for it. */
+  for (uint32_t k = e ? i - 1 : i; k < site->ntraces; k++)
+    settle(r, sl->slots[order[k].idx - first], TRACE_SKIPPED);
   free(order);
-  /* After an interrupt every site whose traces all finished is still saved;
-   * nothing more is folded, as the run ends without outputs. */
-  int interrupted = 0;
-  uint64_t merge0 = clock_start(r);
-  for (uint32_t s = from; s < to; s++) {
-    site_slot *sl = &slots[s - from];
-    if (!e && sl->in_run) {
-      int complete = 1;
-      for (uint32_t i = 0; !sl->reused && i < c->sites[s].ntraces; i++)
-        complete &= r->done[first[s] + i] != 0;
-      if (!complete) {
-        interrupted = 1;
-      } else if (sl->reused) {
-        out->sites_reused++;
-        out->traces_reused += sl->unit.ntraces;
-        if (r->opts.progress) {
-          atomic_fetch_add(&r->opts.progress->traces_done, sl->unit.ntraces);
-          uint64_t bytes = 0;
-          for (uint32_t i = 0; i < sl->unit.ntraces; i++)
-            bytes += c->traces[first[s] + i].size;
-          atomic_fetch_add(&r->opts.progress->bytes_done, bytes);
-        }
-        if (!interrupted) {
-          e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
-                            r->status + first[s], 1);
-          folded(r, first[s], c->sites[s].ntraces);
-        }
-      } else if (!(e = take_site(r, s, first[s], sl->ids, &sl->unit))) {
-        if (r->opts.state_dir) {
-          char *path = tc_partial_site_path(r->opts.state_dir, c->sites[s].name);
-          e = path ? tc_partial_site_write(path, &sl->unit, &out->state_why) : TC_E_NOMEM;
-          free(path);
-          out->sites_saved += !e;
-        }
-        if (!e && !interrupted) {
-          e = tc_state_fold(r->fold, r->metrics, &out->metas, &c->sites[s], s, &sl->unit,
-                            r->status + first[s], 0);
-          folded(r, first[s], c->sites[s].ntraces);
-        }
-      }
-    }
-    if (sl->reused)
-      tc_partial_site_free(&sl->unit);
-    else
-      drop_taken(&sl->unit);
-    free(sl->ids);
-    sl->ids = NULL;
-  }
-  if (r->clocks)
-    r->merge_ns += tc_clock_cpu_ns() - merge0;
-  return e ? e : interrupted ? TC_E_INTERRUPTED : TC_OK;
+  return e;
 }
 
-/* Sites per batch: whole sites until 2 traces per worker. Partials are
- * written when their batch ends, so a small batch keeps what a kill loses
- * small, and 2 per worker keeps every worker busy (largest first) until the
- * barrier; a big trace is cut into chunks that every worker parses. */
-static uint32_t batch_end(const tc_corpus *c, uint32_t from, unsigned nw) {
-  uint32_t want = 2 * nw, n = 0, s = from;
-  while (s < c->nsites && (s == from || n + c->sites[s].ntraces <= want))
-    n += c->sites[s++].ntraces;
-  return s;
+/* Gives the slots of a site that left the window back. */
+static void free_slots(run_ctx *r, site_slot *sl, uint32_t ntraces) {
+  for (uint32_t i = 0; sl->slots && i < ntraces; i++)
+    r->free_slots[r->nfree++] = sl->slots[i];
+  free(sl->slots);
+  sl->slots = NULL;
+}
+
+/* Waits until every trace of the site in SL (N of them) has settled; 1 if
+ * all were finalized. */
+static int wait_site(run_ctx *r, const site_slot *sl, uint32_t n) {
+  uint64_t t0 = r->clocks ? tc_clock_ns() : 0;
+  int complete = 1;
+  pthread_mutex_lock(&r->mu);
+  for (uint32_t i = 0; i < n; i++) {
+    while (r->done[sl->slots[i]] == TRACE_RUNNING)
+      pthread_cond_wait(&r->cv, &r->mu);
+    complete &= r->done[sl->slots[i]] == TRACE_FINALIZED;
+  }
+  pthread_mutex_unlock(&r->mu);
+  if (r->clocks)
+    r->wait_ns += tc_clock_ns() - t0;
+  return complete;
+}
+
+/* Folds the oldest site of the window, or after an interrupt (*STOPPED)
+ * only saves it when it is complete: the run ends without outputs. */
+static tc_err fold_site(run_ctx *r, window *w, uint32_t s, int *stopped, tc_run_result *out) {
+  const tc_corpus *c = r->corpus;
+  site_slot *sl = &w->slots[s % w->cap];
+  uint32_t first = w->first[s];
+  tc_err e = TC_OK;
+  if (sl->in_run && !sl->reused && !wait_site(r, sl, c->sites[s].ntraces)) {
+    *stopped = 1;
+  } else if (sl->reused) {
+    out->sites_reused++;
+    out->traces_reused += sl->unit.ntraces;
+    if (r->opts.progress) {
+      atomic_fetch_add(&r->opts.progress->traces_done, sl->unit.ntraces);
+      uint64_t bytes = 0;
+      for (uint32_t i = 0; i < sl->unit.ntraces; i++)
+        bytes += c->traces[first + i].size;
+      atomic_fetch_add(&r->opts.progress->bytes_done, bytes);
+    }
+    if (!*stopped) {
+      uint64_t t0 = clock_start(r);
+      e = tc_state_fold(r->fold, out, &c->sites[s], s, &sl->unit);
+      if (r->clocks)
+        r->merge_ns += tc_clock_cpu_ns() - t0;
+    }
+  } else if (sl->in_run) {
+    uint64_t t0 = clock_start(r);
+    e = take_site(r, s, first, sl->slots, sl->ids, &sl->unit);
+    free_slots(r, sl, c->sites[s].ntraces);
+    if (!e && r->opts.state_dir) {
+      char *path = tc_partial_site_path(r->opts.state_dir, c->sites[s].name);
+      e = path ? tc_partial_site_write(path, &sl->unit, &out->state_why) : TC_E_NOMEM;
+      free(path);
+      out->sites_saved += !e;
+    }
+    if (!e && !*stopped) {
+      e = tc_state_fold(r->fold, out, &c->sites[s], s, &sl->unit);
+    }
+    if (r->clocks)
+      r->merge_ns += tc_clock_cpu_ns() - t0;
+    w->traces_open -= c->sites[s].ntraces;
+  }
+  if (sl->reused)
+    tc_partial_site_free(&sl->unit);
+  else
+    drop_taken(&sl->unit);
+  free(sl->ids);
+  sl->ids = NULL;
+  free(sl->slots);
+  sl->slots = NULL;
+  return e;
+}
+
+/* Whether site S may start now: the window has room for it, or is empty. */
+static int room_for(const run_ctx *r, const window *w, uint32_t s) {
+  if (w->next_start - w->next_fold >= w->cap)
+    return 0;
+  return w->traces_open == 0 ||
+         w->traces_open + r->corpus->sites[s].ntraces <= w->traces_max;
+}
+
+static tc_err flow(run_ctx *r, window *w, tc_run_result *out) {
+  const tc_corpus *c = r->corpus;
+  tc_err e = TC_OK;
+  int stopped = 0;
+  uint32_t since_trim = 0;
+  while (!e && w->next_fold < c->nsites) {
+    while (!e && !stopped && w->next_start < c->nsites && room_for(r, w, w->next_start)) {
+      if (r->opts.stop && atomic_load(r->opts.stop))
+        stopped = 1;
+      else
+        e = start_site(r, w, w->next_start++, out);
+    }
+    if (e || w->next_fold == w->next_start)
+      break;
+    uint32_t s = w->next_fold++;
+    e = fold_site(r, w, s, &stopped, out);
+#ifdef __GLIBC__
+    /* The folded sites' tables were freed by every worker's arena: hand the
+     * pages back now and then, so the peak follows the window, not the
+     * fragments of many sites. */
+    if ((since_trim += c->sites[s].ntraces) >= w->traces_max) {
+      malloc_trim(0);
+      since_trim = 0;
+    }
+#endif
+  }
+  /* After an error the window's traces still run: wait for them, then drop
+   * what their sites had. */
+  tc_pool_wait(r->pool);
+  for (; w->next_fold < w->next_start; w->next_fold++) {
+    site_slot *sl = &w->slots[w->next_fold % w->cap];
+    if (sl->reused)
+      tc_partial_site_free(&sl->unit);
+    free(sl->ids);
+    free(sl->slots);
+    sl->ids = NULL;
+    sl->slots = NULL;
+  }
+  if (!e && stopped)
+    e = TC_E_INTERRUPTED;
+  return e;
+}
+
+/* Traces the window keeps open at most, their slots: 2 per worker, or the
+ * largest site's traces when it is started alone. */
+static uint32_t window_traces(const tc_corpus *c, unsigned nw) {
+  uint32_t most = 0;
+  for (uint32_t s = 0; s < c->nsites; s++)
+    most = c->sites[s].ntraces > most ? c->sites[s].ntraces : most;
+  return 2 * nw + most;
 }
 
 static tc_err run_sites(run_ctx *r, tc_run_result *out) {
   const tc_corpus *c = r->corpus;
+  window w;
+  memset(&w, 0, sizeof w);
+  w.traces_max = 2 * r->nw;
+  w.cap = 2 * w.traces_max + 2;
   uint32_t *first = calloc((size_t)c->nsites + 1, sizeof *first);
-  site_slot *slots = calloc(c->nsites ? c->nsites : 1, sizeof *slots);
-  tc_err e = first && slots ? TC_OK : TC_E_NOMEM;
+  w.slots = calloc(w.cap, sizeof *w.slots);
+  w.first = first;
+  tc_err e = first && w.slots ? TC_OK : TC_E_NOMEM;
   for (uint32_t i = 0; !e && i < c->ntraces; i++)
     first[c->traces[i].site + 1]++;
   for (uint32_t s = 0; !e && s < c->nsites; s++)
     first[s + 1] += first[s];
-  for (uint32_t s = 0; !e && s < c->nsites;) {
-    uint32_t to = batch_end(c, s, r->nw);
-    e = run_batch(r, s, to, first, slots, out);
-    s = to;
-#ifdef __GLIBC__
-    /* The batch's tables were freed by every worker's arena: hand the pages
-     * back, so the peak follows one batch, not the fragments of many. */
-    malloc_trim(0);
-#endif
-  }
+  if (!e)
+    e = flow(r, &w, out);
   free(first);
-  free(slots);
+  free(w.slots);
   return e;
 }
 
@@ -782,14 +924,20 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   if (!r.opts.inflight)
     r.opts.inflight = 2 * r.opts.threads + 2;
   r.nw = r.opts.threads;
-  size_t nt = corpus->ntraces ? corpus->ntraces : 1;
-  r.status = calloc(nt, sizeof *r.status);
-  r.tmetrics = calloc(nt, sizeof *r.tmetrics);
-  r.done = calloc(nt, 1);
+  pthread_mutex_init(&r.mu, NULL);
+  pthread_cond_init(&r.cv, NULL);
+  r.nslots = window_traces(corpus, r.nw);
+  r.status = calloc(r.nslots, sizeof *r.status);
+  r.tmetrics = calloc(r.nslots, sizeof *r.tmetrics);
+  r.done = calloc(r.nslots, 1);
   r.fold = tc_census_fold_create();
-  r.tvalues = calloc(nt, sizeof *r.tvalues);
-  tc_err e = r.status && r.tmetrics && r.done && r.fold && r.tvalues ? setup_workers(&r)
-                                                                      : TC_E_NOMEM;
+  r.tvalues = calloc(r.nslots, sizeof *r.tvalues);
+  r.free_slots = malloc(r.nslots * sizeof *r.free_slots);
+  for (uint32_t i = 0; r.free_slots && i < r.nslots; i++)
+    r.free_slots[r.nfree++] = r.nslots - 1 - i;
+  tc_err e = r.status && r.tmetrics && r.done && r.fold && r.tvalues && r.free_slots
+                 ? setup_workers(&r)
+                 : TC_E_NOMEM;
   if (!e && r.opts.state_dir && !(r.settings = tc_partial_settings(&r.opts)))
     e = TC_E_NOMEM;
   if (r.opts.time_stages)
@@ -798,12 +946,15 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
     memset(r.clocks, 0, r.nw * sizeof *r.clocks);
   else if (!e && r.opts.time_stages)
     e = TC_E_NOMEM;
-  if (!e && !r.opts.no_metrics && !(r.metrics = tc_metrics_set_create()))
+  /* tc_state_fold adds each site to the result's reduction. */
+  if (!e && !r.opts.no_metrics && !(out->metrics = tc_metrics_reduction_create()))
     e = TC_E_NOMEM;
   if (!e && !(r.pool = tc_pool_create(r.nw)))
     e = TC_E_NOMEM;
   if (!e)
     e = run_sites(&r, out);
+  if (r.clocks && r.pool)
+    out->worker_idle_ns = tc_pool_idle_ns(r.pool);
   tc_pool_free(r.pool);
   free_workers(&r);
   uint64_t merge0 = clock_start(&r);
@@ -812,33 +963,36 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   else
     tc_census_fold_free(r.fold);
   out->census.value_sites = r.opts.value_sites;
-  for (uint32_t i = 0; r.tvalues && i < corpus->ntraces; i++)
+  /* What the slots still hold belongs to sites an error or an interrupt
+   * left unfolded. */
+  for (uint32_t i = 0; r.tvalues && i < r.nslots; i++)
     vtab_drop(r.tvalues[i]);
   free(r.tvalues);
   if (r.clocks) {
     out->stage_ns[TC_CLOCK_MERGE] = r.merge_ns + tc_clock_cpu_ns() - merge0;
+    out->fold_wait_ns = r.wait_ns;
     for (unsigned i = 0; i < r.nw; i++)
       for (int k = 0; k < TC_CLOCK_COUNT; k++)
         out->stage_ns[k] += r.clocks[i].ns[k];
     free(r.clocks);
   }
-  for (uint32_t i = 0; r.tmetrics && i < corpus->ntraces; i++)
+  for (uint32_t i = 0; r.tmetrics && i < r.nslots; i++)
     tc_trace_metrics_free(r.tmetrics[i]);
-  /* A trace whose site was not folded (an error or an interrupt stopped the
-   * run) still owns its metadata copy. */
-  for (uint32_t i = 0; r.status && r.done && i < corpus->ntraces; i++)
-    if (r.done[i] != 2) {
-      free(r.status[i].meta);
-      r.status[i].meta = NULL;
-      r.status[i].shape.metadata = (tc_str){NULL, 0};
-    }
+  for (uint32_t i = 0; r.status && i < r.nslots; i++)
+    free(r.status[i].meta);
+  free(r.status);
   free(r.tmetrics);
   free(r.done);
+  free(r.free_slots);
+  pthread_mutex_destroy(&r.mu);
+  pthread_cond_destroy(&r.cv);
   free(r.settings);
-  out->traces = r.status;
-  out->metrics = r.metrics;
+  if (!e && out->metrics)
+    e = tc_metrics_reduction_seal(out->metrics);
+  if (!e)
+    e = tc_trace_rows_seal(&out->traces);
   out->totals.threads = r.nw;
-  tc_run_sum_totals(out, corpus->ntraces);
+  out->totals.simd_kernel = tc_parser_kernel();
   out->totals.seconds = tc_now_seconds() - t0;
   if (e) {
     tc_run_result kept = *out;
@@ -852,25 +1006,20 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   return e;
 }
 
-void tc_run_sum_totals(tc_run_result *r, uint32_t ntraces) {
-  tc_run_totals *t = &r->totals;
-  t->simd_kernel = tc_parser_kernel();
-  for (uint32_t i = 0; r->traces && i < ntraces; i++) {
-    const tc_trace_status *st = &r->traces[i];
-    t->in_bytes += st->in_bytes;
-    t->out_bytes += st->out_bytes;
-    t->events += st->events;
-    t->bad_events += st->bad_events;
-    t->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
-                             st->shape.trailing_bytes;
-  }
+void tc_run_count_trace(tc_run_totals *t, const tc_trace_status *st) {
+  t->in_bytes += st->in_bytes;
+  t->out_bytes += st->out_bytes;
+  t->events += st->events;
+  t->bad_events += st->bad_events;
+  t->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||
+                           st->shape.trailing_bytes;
+  t->traces_failed += st->fatal != TC_OK;
 }
 
 void tc_run_result_free(tc_run_result *r, uint32_t ntraces) {
-  (void)ntraces; /* every meta is in metas: tc_state_fold interned it */
-  free(r->traces);
-  tc_map_free(&r->metas);
-  tc_metrics_set_free(r->metrics);
+  (void)ntraces; /* the rows hold every status */
+  tc_trace_rows_free(&r->traces);
+  tc_metrics_reduction_free(r->metrics);
   tc_census_result_free(&r->census);
   memset(r, 0, sizeof *r);
 }

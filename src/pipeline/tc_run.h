@@ -28,6 +28,7 @@
 #include "reduce/tc_census_result.h"
 #include "reduce/tc_metrics_set.h"
 #include "reduce/tc_run_facts.h"
+#include "reduce/tc_trace_rows.h"
 #include "util/tc_error.h"
 #include "util/tc_map.h"
 
@@ -93,15 +94,18 @@ tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap);
 
 typedef struct {
   tc_census_result census;
-  tc_metrics_set *metrics; /* every trace's metrics; NULL with no_metrics */
-  tc_trace_status *traces; /* parallel to corpus->traces */
-  tc_map metas;            /* each distinct metadata block once: every
-                              trace's meta points into it, so N traces with
-                              one block hold it once */
+  tc_metrics_reduction *metrics; /* every site's and trace's metrics, reduced
+                                    and on disk; NULL with no_metrics */
+  tc_trace_rows traces;    /* every trace's status in corpus order, on disk;
+                              each distinct metadata block once */
   tc_run_totals totals;
   /* With time_stages: nanoseconds per stage summed over the workers
    * (TC_CLOCK_WRITE is the writer's to add); else zeros. */
   uint64_t stage_ns[TC_CLOCK_COUNT];
+  /* With time_stages, wall nanoseconds: the main thread waiting for the
+   * oldest site of the window to finish, and the workers asleep in the
+   * pool for want of a task (summed over them); else zeros. */
+  uint64_t fold_wait_ns, worker_idle_ns;
   /* Sites of this run (its shard), and of them those read back from the
    * state folder, with their traces; sites whose partial was written. */
   uint32_t sites_run, sites_reused, traces_reused, sites_saved;
@@ -109,11 +113,12 @@ typedef struct {
                              TC_E_PARTIAL_VERSION or TC_E_BAD_BINARY from state */
 } tc_run_result;
 
-/* Runs the census over CORPUS, a batch of whole sites at a time: a site's
- * traces run on the pool, and once the batch is done each site's tables
- * are taken out of the workers as one unit (reduce/tc_site_census.h),
- * written to the state folder if there is one, and folded into the corpus
- * tables in site order, so memory follows the batch in flight. Per-trace
+/* Runs the census over CORPUS, sites flowing through a bounded window: a
+ * site's traces run on the pool, and as soon as the oldest site of the
+ * window is done its tables are taken out of the workers as one unit
+ * (reduce/tc_site_census.h), written to the state folder if there is one,
+ * and folded into the corpus tables in site order, while the workers go on
+ * with later sites; memory follows the window in flight. Per-trace
  * problems are recorded in out->traces and never stop the run; only options
  * out of their limits (TC_E_USAGE, see tc_run_opts_check), memory or thread
  * failure, the state folder (out->state_why says which file and where) and
@@ -121,9 +126,8 @@ typedef struct {
  * only the counts. Free with tc_run_result_free. */
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out);
 
-/* Sums R's NTRACES statuses into its totals (bytes, events, skipped
- * events, traces with errors) and names the parser's kernel. */
-void tc_run_sum_totals(tc_run_result *r, uint32_t ntraces);
+/* Adds ST to T's sums (bytes, events, skipped events, traces with errors). */
+void tc_run_count_trace(tc_run_totals *t, const tc_trace_status *st);
 
 void tc_run_result_free(tc_run_result *r, uint32_t ntraces);
 

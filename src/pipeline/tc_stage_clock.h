@@ -22,7 +22,7 @@ typedef enum {
   TC_CLOCK_CENSUS,  /* the per-worker census tables, and what the fold needs copied out */
   TC_CLOCK_KERNELS, /* the in-order fold: B/E and async pairing, the metric kernels */
   TC_CLOCK_MERGE,   /* per-worker tables merged into the run's (one thread) */
-  TC_CLOCK_WRITE,   /* the DevTools view and every report writer (one thread) */
+  TC_CLOCK_WRITE,   /* the DevTools view and every report writer (CPU of every thread) */
   TC_CLOCK_COUNT
 } tc_clock_stage;
 

@@ -135,43 +135,32 @@ tc_err tc_state_begin(const char *dir, const tc_corpus *c, const tc_run_opts *o,
   return e;
 }
 
-tc_err tc_state_fold(tc_census_fold *fold, tc_metrics_set *metrics, tc_map *metas,
-                     const tc_site *s, uint32_t site, tc_partial_site *p,
-                     tc_trace_status *status, int move_status) {
+tc_err tc_state_fold(tc_census_fold *fold, tc_run_result *out, const tc_site *s, uint32_t site,
+                     tc_partial_site *p) {
   tc_err e = tc_census_fold_add(fold, site, &p->census);
   if (!e && p->values)
     e = tc_census_fold_add_values(fold, p->values);
-  for (uint32_t i = 0; i < p->ntraces; i++) {
-    if (move_status) {
-      status[i] = p->traces[i].status;
-      p->traces[i].status.meta = NULL;
-    }
-    if (status[i].meta) {
-      uint32_t id;
-      tc_err me = tc_map_intern(metas, status[i].shape.metadata, &id, NULL);
-      free(status[i].meta);
-      status[i].meta = NULL;
-      status[i].shape.metadata = (tc_str){NULL, 0};
-      if (me) {
-        e = e ? e : me;
-      } else {
-        tc_str k = tc_map_key(metas, id);
-        status[i].meta = (char *)k.ptr;
-        status[i].shape.metadata = k;
-      }
-    }
-    tc_trace_metrics *m = p->traces[i].metrics;
-    p->traces[i].metrics = NULL;
-    if (m && metrics) {
-      tc_err me = tc_metrics_set_add(metrics, m);
-      e = e ? e : me;
-    } else {
-      tc_trace_metrics_free(m);
-    }
+  for (uint32_t i = 0; !e && i < p->ntraces; i++) {
+    tc_run_count_trace(&out->totals, &p->traces[i].status);
+    e = tc_trace_rows_add(&out->traces, &p->traces[i].status);
   }
-  /* Sites of the crawl that left no trace are n/a in the metrics, not absent. */
-  if (!e && metrics && !s->ntraces)
-    e = tc_metrics_set_add_site_without_trace(
-        metrics, s->name, s->reason ? s->reason : "no trace file in the corpus");
+  tc_metrics_reduction *metrics = out->metrics;
+  if (e || !metrics)
+    return e;
+  /* The site's traces' metrics, by path as the partial has them; sites of
+   * the crawl that left no trace are n/a in the metrics, not absent. */
+  const tc_trace_metrics **m = malloc((p->ntraces + 1) * sizeof *m);
+  if (!m)
+    return TC_E_NOMEM;
+  size_t n = 0;
+  for (uint32_t i = 0; i < p->ntraces; i++)
+    if (p->traces[i].metrics)
+      m[n++] = p->traces[i].metrics;
+  if (!s->ntraces)
+    e = tc_metrics_reduction_add_site(metrics, s->name, NULL, 0,
+                                      s->reason ? s->reason : "no trace file in the corpus");
+  else if (n)
+    e = tc_metrics_reduction_add_site(metrics, s->name, m, n, NULL);
+  free(m);
   return e;
 }

@@ -29,14 +29,12 @@ tc_err tc_state_begin(const char *dir, const tc_corpus *c, const tc_run_opts *o,
                       const char *manifest, const char *job, tc_state_why *why);
 
 /* Folds site SITE (its index in the whole corpus; S its corpus entry) into
- * the corpus tables FOLD and the metrics set METRICS (NULL: none): the one
- * path a run, a resumed run and a merge share. Its traces' metrics move
- * into the set. With MOVE_STATUS the traces' statuses move into
- * STATUS[0 .. ntraces), else STATUS already holds them; either way each
- * status's metadata is then interned into METAS (its own copy freed), so a
- * block many traces share is held once. */
-tc_err tc_state_fold(tc_census_fold *fold, tc_metrics_set *metrics, tc_map *metas,
-                     const tc_site *s, uint32_t site, tc_partial_site *p,
-                     tc_trace_status *status, int move_status);
+ * the corpus tables FOLD and OUT: the one path a run, a resumed run and a
+ * merge share, in corpus order. Its traces' metrics are reduced into
+ * out->metrics (NULL: none; P keeps them), and their statuses counted in
+ * out->totals and appended to out->traces, their metadata with them (P's
+ * copies freed). */
+tc_err tc_state_fold(tc_census_fold *fold, tc_run_result *out, const tc_site *s, uint32_t site,
+                     tc_partial_site *p);
 
 #endif

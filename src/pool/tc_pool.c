@@ -53,6 +53,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "pool/tc_deque.h"
 
@@ -79,6 +80,10 @@ typedef struct {
   tc_deque *deque;
   uint64_t rng;    /* this worker's thread only: victim choice */
   unsigned index;  /* immutable after create */
+  /* Wall nanoseconds asleep in go_idle: added by this worker's thread
+   * (relaxed), read by tc_pool_idle_ns once the caller has waited for the
+   * pool, so only the worker's own adds race with nothing. */
+  _Atomic uint64_t idle_ns;
   pthread_t thread; /* written by create before the pool is returned; read by free */
 } tc_worker;
 
@@ -218,11 +223,16 @@ static tc_task *go_idle(tc_pool *p, tc_worker *w, int *stop) {
   int contended = 0;
   tc_task *t = find_task(p, w, &contended, 1);
   if (!t && !contended) {
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
     pthread_mutex_lock(&p->sleep_mu);
     while (p->wake_seq == ticket && !p->stopping)
       pthread_cond_wait(&p->sleep_cv, &p->sleep_mu);
     *stop = p->stopping;
     pthread_mutex_unlock(&p->sleep_mu);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    uint64_t ns = (uint64_t)((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec));
+    atomic_fetch_add_explicit(&w->idle_ns, ns, memory_order_relaxed);
   }
   atomic_fetch_sub_explicit(&p->nidle, 1, memory_order_relaxed);
   return t;
@@ -318,6 +328,7 @@ tc_pool *tc_pool_create(unsigned nworkers) {
     w->pool = p;
     w->index = made;
     w->rng = 0x9E3779B97F4A7C15ull * (made + 1);
+    atomic_init(&w->idle_ns, 0);
     w->deque = tc_deque_create(TC_POOL_DEQUE_CAPACITY);
     if (!w->deque)
       break;
@@ -399,6 +410,13 @@ static int help(tc_pool *p, unsigned worker, int with_injected) {
 int tc_pool_help(tc_pool *p, unsigned worker) { return help(p, worker, 1); }
 
 int tc_pool_help_spawned(tc_pool *p, unsigned worker) { return help(p, worker, 0); }
+
+uint64_t tc_pool_idle_ns(tc_pool *p) {
+  uint64_t ns = 0;
+  for (unsigned i = 0; i < p->nworkers; i++)
+    ns += atomic_load_explicit(&p->workers[i].idle_ns, memory_order_relaxed);
+  return ns;
+}
 
 void tc_pool_wait(tc_pool *p) {
   /* A worker of P waiting for P would wait for its own task. */

@@ -12,6 +12,8 @@
 #ifndef TC_POOL_H
 #define TC_POOL_H
 
+#include <stdint.h>
+
 #include "util/tc_error.h"
 
 typedef struct tc_pool tc_pool;
@@ -63,6 +65,11 @@ int tc_pool_help_spawned(tc_pool *p, unsigned worker);
  * they spawned has returned. The pool stays usable afterwards. Called from
  * a worker of P it would wait for its own task forever. */
 void tc_pool_wait(tc_pool *p);
+
+/* Wall nanoseconds the workers have spent asleep for want of a task,
+ * summed over them, since the pool was created. Exact once every task has
+ * returned (after tc_pool_wait); a worker asleep now is counted when it wakes. */
+uint64_t tc_pool_idle_ns(tc_pool *p);
 
 /* Waits like tc_pool_wait, then joins the threads and frees P. Accepts
  * NULL. No other thread may submit to P meanwhile or use it afterwards. */

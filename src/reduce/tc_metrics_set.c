@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/tc_metrics_bin.h"
+#include "util/tc_bin.h"
 #include "util/tc_grow.h"
 #include "util/tc_str.h"
 
@@ -126,20 +128,6 @@ static int trace_cmp(const void *pa, const void *pb) {
   return a->error ? strcmp(a->error, b->error) : 0;
 }
 
-/* Site, then reason (none first): a site registered twice keeps its first. */
-static int no_trace_cmp(const void *pa, const void *pb) {
-  const no_trace *a = *(const no_trace *const *)pa, *b = *(const no_trace *const *)pb;
-  int r = tc_str_cmp(str_of(a->site), str_of(b->site));
-  if (r || !a->reason != !b->reason)
-    return r ? r : (a->reason ? 1 : -1);
-  return a->reason ? strcmp(a->reason, b->reason) : 0;
-}
-
-static int site_cmp(const void *pa, const void *pb) {
-  const tc_site_metrics *a = pa, *b = pb;
-  return tc_str_cmp(str_of(a->site), str_of(b->site));
-}
-
 static int unreadable(const tc_trace_metrics *m) {
   return m->main_na == TC_NA_TRACE_UNREADABLE;
 }
@@ -153,33 +141,46 @@ double tc_metrics_corpus_quantile(const tc_sketch *s, double q) {
   return s->n >= tc_min_samples(q) ? tc_sketch_quantile(s, q) : NAN;
 }
 
+tc_metrics_reduction *tc_metrics_reduction_create(void) {
+  tc_metrics_reduction *r = calloc(1, sizeof *r);
+  if (!r)
+    return NULL;
+  r->fields = tc_metric_fields(&r->nfields);
+  tc_spill_init(&r->trace_rows);
+  tc_spill_init(&r->site_rows);
+  if (!(r->corpus = calloc(r->nfields, sizeof *r->corpus))) {
+    free(r);
+    return NULL;
+  }
+  return r;
+}
+
 void tc_metrics_reduction_free(tc_metrics_reduction *r) {
   if (!r)
     return;
-  for (size_t i = 0; i < r->nsites; i++) {
-    free(r->sites[i].values);
-    free(r->sites[i].values_na);
-  }
-  free(r->sites);
   if (r->corpus)
     for (size_t i = 0; i < r->nfields; i++)
       tc_sketch_free(&r->corpus[i]);
   free(r->corpus);
-  free(r->traces);
+  tc_spill_free(&r->trace_rows);
+  tc_spill_free(&r->site_rows);
+  free(r->last_site);
   free(r);
 }
 
 /* A readable trace's reason says more than trace_unreadable does, so the
  * first readable trace speaks for an unmeasured group. */
-static tc_na site_na(const tc_trace_metrics **t, size_t n, tc_metric_group g) {
+static tc_na site_na(const tc_trace_metrics *const *t, size_t n, tc_metric_group g) {
   for (size_t i = 0; i < n; i++)
     if (!unreadable(t[i]))
       return tc_metric_group_na(t[i], g);
   return TC_NA_TRACE_UNREADABLE;
 }
 
-static tc_err reduce_site(tc_metrics_reduction *r, tc_site_metrics *site, double *scratch) {
-  const tc_trace_metrics **t = r->traces + site->first;
+/* The site's values from its N traces T; SITE's values arrays are the
+ * caller's, nfields long. */
+static tc_err reduce_site(tc_metrics_reduction *r, tc_site_metrics *site,
+                          const tc_trace_metrics *const *t, double *scratch) {
   for (size_t i = 0; i < site->ntraces; i++)
     site->unreadable += unreadable(t[i]);
   for (int g = 0; g < TC_GROUP_COUNT_; g++) {
@@ -189,10 +190,6 @@ static tc_err reduce_site(tc_metrics_reduction *r, tc_site_metrics *site, double
                   : site->ntraces   ? site_na(t, site->ntraces, (tc_metric_group)g)
                                     : TC_NA_NO_TRACE;
   }
-  site->values = malloc(r->nfields * sizeof *site->values);
-  site->values_na = malloc(r->nfields * sizeof *site->values_na);
-  if (!site->values || !site->values_na)
-    return TC_E_NOMEM;
   for (size_t f = 0; f < r->nfields; f++) {
     size_t n = 0;
     tc_metric_group g = r->fields[f].group;
@@ -217,81 +214,256 @@ static tc_err reduce_site(tc_metrics_reduction *r, tc_site_metrics *site, double
   return TC_OK;
 }
 
-/* Adds the registered sites without trace that have no traces either, one
- * per site, to the sites with traces already in R (in order), then puts
- * them all in order. */
-static tc_err add_sites_without_trace(tc_metrics_reduction *r, const tc_metrics_set *s,
-                                      double *scratch) {
-  const no_trace **v = malloc((s->nempty + 1) * sizeof *v);
-  if (!v)
-    return TC_E_NOMEM;
-  for (size_t i = 0; i < s->nempty; i++)
-    v[i] = &s->empty[i];
-  if (s->nempty)
-    qsort(v, s->nempty, sizeof *v, no_trace_cmp);
-  size_t with_traces = r->nsites;
-  tc_err e = TC_OK;
-  for (size_t i = 0; i < s->nempty && !e; i++) {
-    tc_site_metrics key = {.site = v[i]->site};
-    if ((i && tc_str_eq(str_of(v[i]->site), str_of(v[i - 1]->site))) ||
-        (with_traces && bsearch(&key, r->sites, with_traces, sizeof key, site_cmp)))
-      continue;
-    tc_site_metrics *site = &r->sites[r->nsites++];
-    site->site = v[i]->site;
-    site->no_trace_reason = v[i]->reason;
-    site->first = r->ntraces;
-    r->nsites_without_trace++;
-    e = reduce_site(r, site, scratch);
+/* A present-or-NULL string: a presence byte, then the bytes. */
+static void put_opt(tc_bin_buf *b, const char *s) {
+  tc_bin_put_u8(b, s != NULL);
+  if (s)
+    tc_bin_put_bytes(b, tc_str_c(s));
+}
+
+static char *get_opt(tc_bin_reader *rd, int *nomem) {
+  if (!tc_bin_get_u8(rd))
+    return NULL;
+  tc_str t = tc_bin_get_bytes(rd, SIZE_MAX);
+  char *d = malloc(t.len + 1);
+  if (!d) {
+    *nomem = 1;
+    return NULL;
   }
-  free(v);
-  if (r->nsites_without_trace)
-    qsort(r->sites, r->nsites, sizeof *r->sites, site_cmp);
+  memcpy(d, t.ptr, t.len);
+  d[t.len] = '\0';
+  return d;
+}
+
+static void encode_site(const tc_metrics_reduction *r, const tc_site_metrics *s, tc_bin_buf *b) {
+  put_opt(b, s->site);
+  put_opt(b, s->no_trace_reason);
+  tc_bin_put_uvar(b, s->first);
+  tc_bin_put_uvar(b, s->ntraces);
+  tc_bin_put_uvar(b, s->unreadable);
+  for (int g = 0; g < TC_GROUP_COUNT_; g++) {
+    tc_bin_put_u8(b, (uint8_t)s->na[g]);
+    tc_bin_put_uvar(b, s->measured[g]);
+  }
+  for (size_t f = 0; f < r->nfields; f++) {
+    tc_bin_put_f64(b, s->values[f]);
+    tc_bin_put_u8(b, (uint8_t)s->values_na[f]);
+  }
+}
+
+tc_err tc_metrics_reduction_add_site(tc_metrics_reduction *r, const char *site,
+                                     const tc_trace_metrics *const *traces, size_t n,
+                                     const char *reason) {
+  site = site ? site : "";
+  if (r->last_site && tc_str_cmp(tc_str_c(r->last_site), tc_str_c(site)) >= 0)
+    return TC_E_USAGE;
+  char *name = strdup(site);
+  if (!name)
+    return TC_E_NOMEM;
+  free(r->last_site);
+  r->last_site = name;
+  tc_site_metrics sm = {.site = site,
+                        .first = r->ntraces,
+                        .ntraces = n,
+                        .no_trace_reason = n ? NULL : reason};
+  sm.values = malloc(r->nfields * sizeof *sm.values);
+  sm.values_na = malloc(r->nfields * sizeof *sm.values_na);
+  double *scratch = malloc((n + 1) * sizeof *scratch);
+  tc_err e = sm.values && sm.values_na && scratch ? TC_OK : TC_E_NOMEM;
+  if (!e)
+    e = reduce_site(r, &sm, traces, scratch);
+  tc_bin_buf b;
+  tc_bin_buf_init(&b);
+  for (size_t i = 0; !e && i < n; i++) {
+    r->ntraces_unreadable += unreadable(traces[i]);
+    for (int g = 0; g < TC_GROUP_COUNT_; g++)
+      r->na_traces[g][tc_metric_group_na(traces[i], (tc_metric_group)g)]++;
+    b.len = 0;
+    tc_metrics_encode(traces[i], &b);
+    e = b.err ? b.err : tc_spill_append(&r->trace_rows, b.ptr, b.len);
+  }
+  if (!e) {
+    b.len = 0;
+    encode_site(r, &sm, &b);
+    e = b.err ? b.err : tc_spill_append(&r->site_rows, b.ptr, b.len);
+  }
+  tc_bin_buf_free(&b);
+  free(sm.values);
+  free(sm.values_na);
+  free(scratch);
+  if (!e) {
+    r->ntraces += n;
+    r->nsites++;
+    r->nsites_without_trace += !n;
+  }
+  return e;
+}
+
+tc_err tc_metrics_reduction_seal(tc_metrics_reduction *r) {
+  tc_err e = tc_spill_flush(&r->trace_rows);
+  return e ? e : tc_spill_flush(&r->site_rows);
+}
+
+/* Site, then reason (none first): a site registered twice keeps its first. */
+static int no_trace_cmp(const void *pa, const void *pb) {
+  const no_trace *a = *(const no_trace *const *)pa, *b = *(const no_trace *const *)pb;
+  int r = tc_str_cmp(str_of(a->site), str_of(b->site));
+  if (r || !a->reason != !b->reason)
+    return r ? r : (a->reason ? 1 : -1);
+  return a->reason ? strcmp(a->reason, b->reason) : 0;
+}
+
+/* The sites of the sorted traces T and of the sorted sites without trace V
+ * in one bytewise order: a site with traces is reported from them, and a
+ * site registered twice without any by its first reason. */
+static tc_err add_sorted(tc_metrics_reduction *r, const tc_trace_metrics **t, size_t nt,
+                         const no_trace **v, size_t nv) {
+  size_t i = 0, k = 0;
+  tc_err e = TC_OK;
+  while (!e && (i < nt || k < nv)) {
+    tc_str ts = i < nt ? str_of(t[i]->site) : (tc_str){NULL, 0};
+    tc_str vs = k < nv ? str_of(v[k]->site) : (tc_str){NULL, 0};
+    int c = i == nt ? 1 : k == nv ? -1 : tc_str_cmp(ts, vs);
+    if (c <= 0) {
+      size_t j = i;
+      while (j < nt && tc_str_eq(str_of(t[j]->site), ts))
+        j++;
+      e = tc_metrics_reduction_add_site(r, t[i]->site, t + i, j - i, NULL);
+      i = j;
+    } else {
+      e = tc_metrics_reduction_add_site(r, v[k]->site, NULL, 0, v[k]->reason);
+    }
+    /* Every registration of a site already reported is skipped. */
+    tc_str done = c <= 0 ? ts : vs;
+    while (k < nv && tc_str_eq(str_of(v[k]->site), done))
+      k++;
+  }
   return e;
 }
 
 tc_err tc_metrics_reduce(const tc_metrics_set *s, tc_metrics_reduction **out) {
   *out = NULL;
-  tc_metrics_reduction *r = calloc(1, sizeof *r);
-  if (!r)
-    return TC_E_NOMEM;
-  r->fields = tc_metric_fields(&r->nfields);
-  r->ntraces = s->n;
-  r->traces = malloc((s->n + 1) * sizeof *r->traces);
-  r->sites = calloc(s->n + s->nempty + 1, sizeof *r->sites);
-  r->corpus = calloc(r->nfields, sizeof *r->corpus);
-  double *scratch = malloc((s->n + 1) * sizeof *scratch);
-  tc_err e = TC_E_NOMEM;
-  if (!r->traces || !r->sites || !r->corpus || !scratch)
-    goto fail;
-  if (s->n) {
-    memcpy(r->traces, s->traces, s->n * sizeof *r->traces);
-    qsort(r->traces, r->ntraces, sizeof *r->traces, trace_cmp);
+  tc_metrics_reduction *r = tc_metrics_reduction_create();
+  const tc_trace_metrics **t = malloc((s->n + 1) * sizeof *t);
+  const no_trace **v = malloc((s->nempty + 1) * sizeof *v);
+  tc_err e = r && t && v ? TC_OK : TC_E_NOMEM;
+  if (!e) {
+    if (s->n)
+      memcpy(t, s->traces, s->n * sizeof *t);
+    qsort(t, s->n, sizeof *t, trace_cmp);
+    for (size_t i = 0; i < s->nempty; i++)
+      v[i] = &s->empty[i];
+    qsort(v, s->nempty, sizeof *v, no_trace_cmp);
+    e = add_sorted(r, t, s->n, v, s->nempty);
   }
-  for (size_t i = 0; i < r->ntraces; i++) {
-    r->ntraces_unreadable += unreadable(r->traces[i]);
-    for (int g = 0; g < TC_GROUP_COUNT_; g++)
-      r->na_traces[g][tc_metric_group_na(r->traces[i], (tc_metric_group)g)]++;
-  }
-  for (size_t i = 0; i < r->ntraces;) {
-    size_t j = i;
-    while (j < r->ntraces &&
-           tc_str_eq(str_of(r->traces[j]->site), str_of(r->traces[i]->site)))
-      j++;
-    tc_site_metrics *site = &r->sites[r->nsites++];
-    site->site = r->traces[i]->site ? r->traces[i]->site : "";
-    site->first = i;
-    site->ntraces = j - i;
-    if ((e = reduce_site(r, site, scratch)))
-      goto fail;
-    i = j;
-  }
-  if ((e = add_sites_without_trace(r, s, scratch)))
-    goto fail;
-  free(scratch);
-  *out = r;
+  if (!e)
+    e = tc_metrics_reduction_seal(r);
+  free(t);
+  free(v);
+  if (e)
+    tc_metrics_reduction_free(r);
+  else
+    *out = r;
+  return e;
+}
+
+/* ---- reading back ---- */
+
+tc_err tc_metrics_cursor_init(tc_metrics_cursor *c, const tc_metrics_reduction *r) {
+  memset(c, 0, sizeof *c);
+  c->r = r;
+  c->site.values = malloc((r->nfields + 1) * sizeof *c->site.values);
+  c->site.values_na = malloc((r->nfields + 1) * sizeof *c->site.values_na);
+  if (!c->site.values || !c->site.values_na)
+    return c->err = TC_E_NOMEM;
   return TC_OK;
-fail:
-  free(scratch);
-  tc_metrics_reduction_free(r);
+}
+
+static void fail(tc_metrics_cursor *c, tc_err e) {
+  if (!c->err)
+    c->err = e;
+}
+
+const tc_trace_metrics *tc_metrics_cursor_trace(tc_metrics_cursor *c, size_t i) {
+  tc_trace_metrics_free(c->trace);
+  c->trace = NULL;
+  size_t len;
+  tc_err e = tc_spill_read(&c->r->trace_rows, i, &c->buf, &c->cap, &len);
+  if (!e) {
+    tc_bin_reader rd;
+    tc_bin_reader_init(&rd, c->buf, len, 0);
+    e = tc_metrics_decode(&rd, &c->trace);
+    if (!e)
+      e = tc_bin_finish(&rd);
+  }
+  if (e || !c->trace) {
+    fail(c, e ? e : TC_E_BAD_BINARY);
+    tc_trace_metrics_free(c->trace);
+    c->trace = NULL;
+    memset(&c->empty_trace, 0, sizeof c->empty_trace);
+    return &c->empty_trace;
+  }
+  return c->trace;
+}
+
+const tc_site_metrics *tc_metrics_cursor_site(tc_metrics_cursor *c, size_t i) {
+  tc_site_metrics *s = &c->site;
+  free(c->site_name);
+  free(c->site_reason);
+  c->site_name = c->site_reason = NULL;
+  double *values = s->values;
+  tc_na *values_na = s->values_na;
+  memset(s, 0, sizeof *s);
+  s->values = values;
+  s->values_na = values_na;
+  size_t nf = c->r->nfields;
+  if (!values || !values_na)
+    return s;
+  size_t len;
+  tc_err e = tc_spill_read(&c->r->site_rows, i, &c->buf, &c->cap, &len);
+  int nomem = 0;
+  if (!e) {
+    tc_bin_reader rd;
+    tc_bin_reader_init(&rd, c->buf, len, 0);
+    s->site = c->site_name = get_opt(&rd, &nomem);
+    s->no_trace_reason = c->site_reason = get_opt(&rd, &nomem);
+    s->first = (size_t)tc_bin_get_uvar(&rd);
+    s->ntraces = (size_t)tc_bin_get_uvar(&rd);
+    s->unreadable = (uint32_t)tc_bin_get_uvar(&rd);
+    for (int g = 0; g < TC_GROUP_COUNT_; g++) {
+      s->na[g] = (tc_na)tc_bin_get_u8(&rd);
+      s->measured[g] = (uint32_t)tc_bin_get_uvar(&rd);
+    }
+    for (size_t f = 0; f < nf; f++) {
+      values[f] = tc_bin_get_f64(&rd);
+      values_na[f] = (tc_na)tc_bin_get_u8(&rd);
+    }
+    e = nomem ? TC_E_NOMEM : tc_bin_finish(&rd);
+  }
+  if (e) {
+    fail(c, e);
+    free(c->site_name);
+    free(c->site_reason);
+    c->site_name = c->site_reason = NULL;
+    memset(s, 0, sizeof *s);
+    s->values = values;
+    s->values_na = values_na;
+    for (size_t f = 0; f < nf; f++) {
+      values[f] = NAN;
+      values_na[f] = TC_NA_NONE;
+    }
+  }
+  return s;
+}
+
+tc_err tc_metrics_cursor_free(tc_metrics_cursor *c) {
+  tc_err e = c->err;
+  tc_trace_metrics_free(c->trace);
+  free(c->site_name);
+  free(c->site_reason);
+  free(c->site.values);
+  free(c->site.values_na);
+  free(c->buf);
+  memset(c, 0, sizeof *c);
   return e;
 }

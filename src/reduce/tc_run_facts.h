@@ -29,8 +29,8 @@ typedef struct {
   size_t nerrors;
   tc_trace_shape shape;  /* metadata points into meta below */
   char *meta;            /* the metadata JSON, or NULL: while the trace runs
-                            its own copy, once its site is folded the run's
-                            one copy of that block (tc_run_result.metas) */
+                            its own copy; read back from tc_trace_rows, the
+                            rows' one copy of that block */
   uint64_t chunks;
 } tc_trace_status;
 
@@ -39,6 +39,7 @@ typedef struct {
   unsigned threads;
   uint64_t in_bytes, out_bytes, events, bad_events;
   uint32_t traces_with_errors;
+  uint32_t traces_failed; /* of them, those not read at all (fatal) */
   double seconds;
   const char *simd_kernel; /* static */
 } tc_run_totals;

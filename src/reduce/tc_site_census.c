@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/tc_grow.h"
+#include "util/tc_spill.h"
 
 void tc_site_census_init(tc_site_census *s) {
   memset(s, 0, sizeof *s);
@@ -294,7 +295,9 @@ tc_err tc_site_census_extract(tc_census_worker *const *workers, size_t nw, uint3
 
 /* One site's records of one event, kept until the fold ends, when the
  * events with most records are known (the heat map's columns): 16 bytes
- * per (site, event) pair the units held, far less than the units. */
+ * per (site, event) pair the units held, written out with each site (one
+ * spill record per site, util/tc_spill.h), so memory does not grow with
+ * the sites folded. */
 typedef struct {
   uint32_t site, event;
   uint64_t records;
@@ -302,8 +305,10 @@ typedef struct {
 
 struct tc_census_fold {
   tc_census_result r;
-  site_records *recs;
+  site_records *recs;   /* the site being added */
   size_t nrecs, recs_cap;
+  tc_spill spilled;     /* every site's recs, one record per site */
+  uint32_t nsites;      /* highest site with records, + 1 */
   size_t events_cap;
   sub_table cats, args;
   tc_example *best; /* by event index; raw owned */
@@ -346,6 +351,7 @@ void tc_census_fold_free(tc_census_fold *f) {
     free(f->values);
   }
   free(f->recs);
+  tc_spill_free(&f->spilled);
   tc_census_result_free(&f->r);
   free(f);
 }
@@ -381,6 +387,7 @@ static tc_err fold_example(tc_census_fold *f, uint32_t ev, uint32_t site, const 
 
 tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census *s) {
   tc_err e = TC_OK;
+  f->nrecs = 0;
   for (size_t i = 0; !e && i < s->nevents; i++) {
     const tc_sc_event *se = &s->events[i];
     uint64_t recs = 0, pairs = 0;
@@ -427,6 +434,10 @@ tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census
         sub->sites++;
       }
     }
+  }
+  if (!e && f->nrecs) {
+    e = tc_spill_append(&f->spilled, f->recs, f->nrecs * sizeof *f->recs);
+    f->nsites = site + 1 > f->nsites ? site + 1 : f->nsites;
   }
   return e;
 }
@@ -480,9 +491,7 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, tc_str *names) {
     all[i] = (tc_res_cat){r->events[i].name, r->events[i].records};
   qsort(all, r->nevents, sizeof *all, cmp_cat);
   size_t k = r->nevents < TC_TOP_EVENTS ? r->nevents : TC_TOP_EVENTS;
-  uint32_t nsites = 0;
-  for (size_t i = 0; i < f->nrecs; i++)
-    nsites = f->recs[i].site + 1 > nsites ? f->recs[i].site + 1 : nsites;
+  uint32_t nsites = f->nsites;
   /* column of each fold index, or k for none */
   size_t *col = malloc((r->nevents ? r->nevents : 1) * sizeof *col);
   uint64_t *cells = calloc((size_t)nsites * k ? (size_t)nsites * k : 1, sizeof *cells);
@@ -499,16 +508,29 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, tc_str *names) {
         if (tc_str_eq(names[i], all[t].cat))
           col[i] = t;
     }
-    for (size_t i = 0; i < f->nrecs; i++)
-      if (col[f->recs[i].event] < k)
-        cells[(size_t)f->recs[i].site * k + col[f->recs[i].event]] += f->recs[i].records;
+    /* The sites' records, read back one site at a time. */
+    unsigned char *buf = NULL;
+    size_t cap = 0, len;
+    e = TC_OK;
+    for (size_t s = 0; !e && s < tc_spill_count(&f->spilled); s++) {
+      if ((e = tc_spill_read(&f->spilled, s, &buf, &cap, &len)))
+        break;
+      for (size_t i = 0; i < len / sizeof(site_records); i++) {
+        site_records sr;
+        memcpy(&sr, buf + i * sizeof sr, sizeof sr);
+        if (col[sr.event] < k)
+          cells[(size_t)sr.site * k + col[sr.event]] += sr.records;
+      }
+    }
+    free(buf);
+  }
+  if (!e && col && cells && top) {
     r->top = top;
     r->ntop = k;
     r->nsites = nsites;
     r->site_records = cells;
     top = NULL;
     cells = NULL;
-    e = TC_OK;
   }
   free(top);
   free(cells);

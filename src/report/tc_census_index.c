@@ -105,22 +105,23 @@ static int cmp_version(const void *a, const void *b) {
 }
 
 size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out) {
-  uint32_t n = c->corpus->ntraces;
+  /* By metadata block: the traces that carry one block name one version. */
+  size_t n = tc_trace_rows_blocks(c->traces);
   size_t k = 0;
   tc_version_count *v = malloc((n ? n : 1) * sizeof *v);
   *out = v;
   if (!v)
     return 0;
-  for (uint32_t i = 0; i < n; i++) {
-    tc_str s = tc_chrome_version(c->traces[i].shape.metadata);
+  for (uint32_t b = 0; b < n; b++) {
+    tc_str s = tc_chrome_version(tc_trace_rows_block(c->traces, b));
     if (s.len)
-      v[k++] = (tc_version_count){s, 1};
+      v[k++] = (tc_version_count){s, c->traces->block_traces[b]};
   }
   qsort(v, k, sizeof *v, cmp_version);
   size_t m = 0;
   for (size_t i = 0; i < k; i++) {
     if (m && tc_str_eq(v[m - 1].version, v[i].version))
-      v[m - 1].traces++;
+      v[m - 1].traces += v[i].traces;
     else
       v[m++] = v[i];
   }

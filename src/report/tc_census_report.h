@@ -13,6 +13,7 @@
 #include "reduce/tc_metrics_set.h"
 #include "report/tc_jsonw.h"
 #include "reduce/tc_run_facts.h"
+#include "reduce/tc_trace_rows.h"
 #include "report/tc_wbuf.h"
 
 /* What the census writers read: the reduced results of a run, never the
@@ -20,7 +21,7 @@
 typedef struct {
   const tc_corpus *corpus;
   const tc_census_result *census;
-  const tc_trace_status *traces; /* parallel to corpus->traces */
+  const tc_trace_rows *traces;   /* parallel to corpus->traces */
   const tc_run_totals *totals;
   const char *job;      /* job file, or NULL for an ad-hoc run */
   const char *manifest; /* or NULL */

@@ -187,16 +187,16 @@ static void site_row(const tc_metrics_reduction *r, const tc_site_metrics *s, tc
   tc_wbuf_putc(b, '\n');
 }
 
-static void fill_csv(const tc_metrics_reduction *r, FILE *fp) {
+static void fill_csv(const tc_metrics_reduction *r, tc_metrics_cursor *c, FILE *fp) {
   tc_wbuf b;
   tc_wbuf_init(&b, fp);
   header(r, &b);
   for (size_t i = 0; i < r->nsites; i++) {
-    const tc_site_metrics *s = &r->sites[i];
+    const tc_site_metrics *s = tc_metrics_cursor_site(c, i);
     if (!s->ntraces)
       site_row(r, s, &b);
     for (size_t t = 0; t < s->ntraces; t++)
-      row(r, r->traces[s->first + t], &b);
+      row(r, tc_metrics_cursor_trace(c, s->first + t), &b);
   }
   tc_wbuf_flush(&b);
 }

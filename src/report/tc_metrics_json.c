@@ -342,14 +342,17 @@ static void trace(tc_jsonw *w, const tc_trace_metrics *m) {
   tc_jsonw_obj_end(w);
 }
 
-static void site(tc_jsonw *w, const tc_metrics_reduction *r, const tc_site_metrics *s) {
+static void site(tc_jsonw *w, const tc_metrics_reduction *r, tc_metrics_cursor *c,
+                 const tc_site_metrics *s) {
   tc_jsonw_obj(w);
   tc_jsonw_key(w, "site");
   tc_jsonw_str(w, s->site);
   tc_jsonw_key(w, "traces");
   tc_jsonw_arr(w);
-  for (size_t i = 0; i < s->ntraces; i++)
-    tc_jsonw_str(w, r->traces[s->first + i]->trace ? r->traces[s->first + i]->trace : "");
+  for (size_t i = 0; i < s->ntraces; i++) {
+    const tc_trace_metrics *m = tc_metrics_cursor_trace(c, s->first + i);
+    tc_jsonw_str(w, m->trace ? m->trace : "");
+  }
   tc_jsonw_arr_end(w);
   tc_jsonw_key(w, "traces_unreadable");
   tc_jsonw_uint(w, s->unreadable);
@@ -449,7 +452,7 @@ static void corpus(tc_jsonw *w, const tc_metrics_reduction *r) {
   tc_jsonw_obj_end(w);
 }
 
-static void fill_json(const tc_metrics_reduction *r, FILE *fp) {
+static void fill_json(const tc_metrics_reduction *r, tc_metrics_cursor *c, FILE *fp) {
   tc_jsonw w;
   tc_jsonw_init(&w, fp, 1);
   tc_jsonw_obj(&w);
@@ -465,12 +468,12 @@ static void fill_json(const tc_metrics_reduction *r, FILE *fp) {
   tc_jsonw_key(&w, "traces");
   tc_jsonw_arr(&w);
   for (size_t i = 0; i < r->ntraces; i++)
-    trace(&w, r->traces[i]);
+    trace(&w, tc_metrics_cursor_trace(c, i));
   tc_jsonw_arr_end(&w);
   tc_jsonw_key(&w, "sites");
   tc_jsonw_arr(&w);
   for (size_t i = 0; i < r->nsites; i++)
-    site(&w, r, &r->sites[i]);
+    site(&w, r, c, tc_metrics_cursor_site(c, i));
   tc_jsonw_arr_end(&w);
   corpus(&w, r);
   tc_jsonw_obj_end(&w);

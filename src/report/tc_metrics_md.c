@@ -109,13 +109,13 @@ static void text_row(tc_wbuf *b, const char *const *cells, size_t n) {
   tc_wbuf_puts(b, " |\n");
 }
 
-static void unreadable(const tc_metrics_reduction *r, tc_wbuf *b) {
+static void unreadable(const tc_metrics_reduction *r, tc_metrics_cursor *c, tc_wbuf *b) {
   if (!r->ntraces_unreadable)
     return;
   tc_wbuf_puts(b, "\n## Unreadable traces\n\nEvery metric of these traces is n/a.\n\n"
                   "| site | trace | error |\n|---|---|---|\n");
   for (size_t i = 0; i < r->ntraces; i++) {
-    const tc_trace_metrics *m = r->traces[i];
+    const tc_trace_metrics *m = tc_metrics_cursor_trace(c, i);
     if (m->main_na != TC_NA_TRACE_UNREADABLE)
       continue;
     const char *cells[] = {m->site, m->trace, m->error ? m->error : "unknown"};
@@ -123,7 +123,7 @@ static void unreadable(const tc_metrics_reduction *r, tc_wbuf *b) {
   }
 }
 
-static void without_trace(const tc_metrics_reduction *r, tc_wbuf *b) {
+static void without_trace(const tc_metrics_reduction *r, tc_metrics_cursor *c, tc_wbuf *b) {
   if (!r->nsites_without_trace)
     return;
   tc_wbuf_puts(b, "\n## Sites without a trace\n\nThe crawl left no trace for "
@@ -131,7 +131,7 @@ static void without_trace(const tc_metrics_reduction *r, tc_wbuf *b) {
                   "metric is n/a and they are in no corpus distribution.\n\n"
                   "| site | reason |\n|---|---|\n");
   for (size_t i = 0; i < r->nsites; i++) {
-    const tc_site_metrics *s = &r->sites[i];
+    const tc_site_metrics *s = tc_metrics_cursor_site(c, i);
     if (s->ntraces)
       continue;
     const char *cells[] = {s->site, s->no_trace_reason ? s->no_trace_reason : "unknown"};
@@ -144,7 +144,7 @@ static const char *const site_cols[] = {"busy_mean_pct",     "long_tasks",     "
                                         "lag_p90_ms",        "frame_p50_ms",   "frames_over_budget",
                                         "heap_growth_bytes", "forced_layouts", "iframe_long_tasks"};
 
-static void sites(const tc_metrics_reduction *r, tc_wbuf *b) {
+static void sites(const tc_metrics_reduction *r, tc_metrics_cursor *cur, tc_wbuf *b) {
   tc_wbuf_puts(b, "\n## Sites\n\nMedian of each site's traces (its trace when "
                   "it has one); n/a, "
                   "with the reason's code, where none measured it. A startup "
@@ -165,7 +165,7 @@ static void sites(const tc_metrics_reduction *r, tc_wbuf *b) {
     tc_wbuf_puts(b, "|---:");
   tc_wbuf_puts(b, "|\n");
   for (size_t i = 0; i < r->nsites; i++) {
-    const tc_site_metrics *s = &r->sites[i];
+    const tc_site_metrics *s = tc_metrics_cursor_site(cur, i);
     tc_wbuf_puts(b, "| ");
     md_text(b, s->site);
     tc_wbuf_puts(b, " | ");
@@ -188,7 +188,7 @@ static void count_of(tc_wbuf *b, size_t n, const char *thing) {
     tc_wbuf_putc(b, 's');
 }
 
-static void fill_md(const tc_metrics_reduction *r, FILE *fp) {
+static void fill_md(const tc_metrics_reduction *r, tc_metrics_cursor *c, FILE *fp) {
   tc_wbuf b;
   tc_wbuf_init(&b, fp);
   tc_wbuf_puts(&b, "# Runtime metrics\n\n");
@@ -208,9 +208,9 @@ static void fill_md(const tc_metrics_reduction *r, FILE *fp) {
   tc_wbuf_puts(&b, "\n\n");
   corpus(r, &b);
   missing(r, &b);
-  unreadable(r, &b);
-  without_trace(r, &b);
-  sites(r, &b);
+  unreadable(r, c, &b);
+  without_trace(r, c, &b);
+  sites(r, c, &b);
   tc_wbuf_puts(&b, "\n## Rules\n\n");
   for (const tc_metrics_rule *rule = tc__metrics_rules(); rule->key; rule++) {
     tc_wbuf_puts(&b, "- **");

@@ -24,9 +24,11 @@ tc_err tc_write_metrics_md(const tc_metrics_reduction *r, const char *outdir);
 
 /* ---- internal to the metrics writers ---- */
 
-/* Writes the file NAME into OUTDIR with FILL. */
+/* Writes the file NAME into OUTDIR with FILL, which reads the records
+ * through C; a record that could not be read back fails the file. */
 tc_err tc__metrics_file(const tc_metrics_reduction *r, const char *outdir, const char *name,
-                        void (*fill)(const tc_metrics_reduction *r, FILE *fp));
+                        void (*fill)(const tc_metrics_reduction *r, tc_metrics_cursor *c,
+                                     FILE *fp));
 
 /* The extraction rules, stated once for metrics.json and metrics.md:
  * NULL-terminated {key, text} pairs, static. */

@@ -2,11 +2,21 @@
 #include "report/tc_outfile.h"
 
 tc_err tc__metrics_file(const tc_metrics_reduction *r, const char *outdir, const char *name,
-                        void (*fill)(const tc_metrics_reduction *r, FILE *fp)) {
-  tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, name, &f);
+                        void (*fill)(const tc_metrics_reduction *r, tc_metrics_cursor *c,
+                                     FILE *fp)) {
+  tc_metrics_cursor c;
+  tc_err e = tc_metrics_cursor_init(&c, r);
+  tc_outfile *f = NULL;
+  if (!e)
+    e = tc_outfile_open(outdir, name, &f);
+  if (!e)
+    fill(r, &c, tc_outfile_fp(f));
+  tc_err ce = tc_metrics_cursor_free(&c);
   if (e)
     return e;
-  fill(r, tc_outfile_fp(f));
+  if (ce) {
+    tc_outfile_abort(f);
+    return ce;
+  }
   return tc_outfile_commit(f);
 }

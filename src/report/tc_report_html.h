@@ -15,7 +15,12 @@
 tc_err tc_report_html_distributions(FILE *fp, const tc_metrics_reduction *m);
 
 /* Each trace's busy-rate series with its long tasks, by site; a site
- * without a usable trace gets an n/a plot saying why. */
+ * without a usable trace gets an n/a plot saying why. Only the first
+ * TC_HTML_MAX_TIMELINES plots (whole sites) are drawn, and a line says how
+ * many traces and sites were left out: a crawl of 10,000 sites would
+ * otherwise make a page of 10,000 plots (and cost as much to write as the
+ * census). */
+#define TC_HTML_MAX_TIMELINES 200
 tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m);
 
 #endif

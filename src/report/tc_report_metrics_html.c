@@ -47,14 +47,27 @@ tc_err tc_report_html_distributions(FILE *fp, const tc_metrics_reduction *m) {
                     "counted in the n line. Histograms state their bin rule; ECDFs mark the "
                     "median and p90."))
     return TC_OK;
-  double *v = malloc((m->nsites ? m->nsites : 1) * sizeof *v);
-  if (!v)
-    return TC_E_NOMEM;
-  tc_err e = TC_OK;
-  for (size_t d = 0; d < sizeof dists / sizeof *dists && !e; d++) {
-    size_t f = field(m, dists[d].column);
-    for (size_t s = 0; s < m->nsites; s++)
-      v[s] = f < m->nfields ? m->sites[s].values[f] / dists[d].scale : NAN;
+  /* What the page holds of each site: one value per plot (8 bytes each),
+   * read in one pass over the site records. */
+  enum { NDISTS = sizeof dists / sizeof *dists };
+  size_t ns = m->nsites ? m->nsites : 1;
+  double *all = malloc(NDISTS * ns * sizeof *all);
+  tc_metrics_cursor c;
+  tc_err e = tc_metrics_cursor_init(&c, m);
+  if (!all && !e)
+    e = TC_E_NOMEM;
+  for (size_t s = 0; !e && s < m->nsites; s++) {
+    const tc_site_metrics *site = tc_metrics_cursor_site(&c, s);
+    for (size_t d = 0; d < NDISTS; d++) {
+      size_t f = field(m, dists[d].column);
+      all[d * ns + s] = f < m->nfields ? site->values[f] / dists[d].scale : NAN;
+    }
+  }
+  tc_err ce = tc_metrics_cursor_free(&c);
+  if (!e)
+    e = ce;
+  for (size_t d = 0; d < NDISTS && !e; d++) {
+    double *v = all + d * ns;
     tc_str t = tc_str_c(dists[d].title);
     tc_html_section_begin(fp, 3, "dist", tc_str_c(dists[d].column), t);
     fputs("<div class=\"plots\">\n", fp);
@@ -76,7 +89,7 @@ tc_err tc_report_html_distributions(FILE *fp, const tc_metrics_reduction *m) {
     fputs("</div>\n", fp);
     tc_html_section_end(fp);
   }
-  free(v);
+  free(all);
   return e;
 }
 
@@ -117,21 +130,47 @@ static tc_err timeline(FILE *fp, const char *site, const tc_trace_metrics *t) {
   return e;
 }
 
+/* Says what the plots left out: the traces and sites past the first
+ * TC_HTML_MAX_TIMELINES plots. */
+static void left_out(FILE *fp, size_t traces, size_t sites) {
+  fprintf(fp,
+          "<p>Only the first %d plots are drawn here, so that the page stays readable and its "
+          "size bounded: %zu more trace%s",
+          TC_HTML_MAX_TIMELINES, traces, traces == 1 ? "" : "s");
+  if (sites)
+    fprintf(fp, " and %zu more site%s without a trace", sites, sites == 1 ? "" : "s");
+  fputs(" are left out. metrics.json holds every trace's series (busy.series_pct) and long "
+        "tasks.</p>\n",
+        fp);
+}
+
 tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m) {
   if (!intro(fp, m, "Share of each bucket the page's main thread was busy, over the window "
                     "(from the page's commit); long tasks (over 50 ms) marked in red, "
                     "discarded buckets shaded grey. One plot per trace, sites in name order."))
     return TC_OK;
+  tc_metrics_cursor c;
+  tc_err e = tc_metrics_cursor_init(&c, m);
   /* A site without a trace is drawn with the run's bucket, for its n line. */
   double bucket_ms = 1;
-  for (size_t i = 0; i < m->ntraces; i++)
-    if (m->traces[i]->busy.bucket_ms > 0) {
-      bucket_ms = m->traces[i]->busy.bucket_ms;
+  for (size_t i = 0; !e && i < m->ntraces; i++) {
+    const tc_trace_metrics *t = tc_metrics_cursor_trace(&c, i);
+    if (t->busy.bucket_ms > 0) {
+      bucket_ms = t->busy.bucket_ms;
       break;
     }
-  tc_err e = TC_OK;
+  }
+  /* One trace at a time: the page holds none of them. */
+  size_t plots = 0, traces = 0, sites = 0;
   for (size_t i = 0; i < m->nsites && !e; i++) {
-    const tc_site_metrics *s = &m->sites[i];
+    const tc_site_metrics *s = tc_metrics_cursor_site(&c, i);
+    if (plots + (s->ntraces ? s->ntraces : 1) > TC_HTML_MAX_TIMELINES) {
+      left_out(fp, m->ntraces - traces, m->nsites_without_trace - sites);
+      break;
+    }
+    plots += s->ntraces ? s->ntraces : 1;
+    traces += s->ntraces;
+    sites += !s->ntraces;
     if (!s->ntraces) {
       char title[400];
       snprintf(title, sizeof title, "%s: busy rate", s->site);
@@ -144,7 +183,8 @@ tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m) {
       continue;
     }
     for (size_t k = 0; k < s->ntraces && !e; k++)
-      e = timeline(fp, s->site, m->traces[s->first + k]);
+      e = timeline(fp, s->site, tc_metrics_cursor_trace(&c, s->first + k));
   }
-  return e;
+  tc_err ce = tc_metrics_cursor_free(&c);
+  return e ? e : ce;
 }

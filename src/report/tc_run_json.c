@@ -7,55 +7,13 @@
 #include "report/tc_outfile.h"
 #include "util/tc_json_valid.h"
 #include "util/tc_sysinfo.h"
-#include "util/tc_map.h"
 
-/* Per file, the first file with the same metadata block, or UINT32_MAX
- * when it is the first. A run holds each distinct block once
- * (tc_run_result.metas), so equal blocks are equal pointers. NULL when
- * memory fails: then every file writes its own. */
-static uint32_t *first_with_block(const tc_report_ctx *c) {
-  uint32_t n = c->corpus->ntraces;
-  uint32_t *first = malloc((n ? n : 1) * sizeof *first);
-  tc_imap seen;
-  tc_imap_init(&seen);
-  for (uint32_t i = 0; first && i < n; i++) {
-    first[i] = UINT32_MAX;
-    const char *m = c->traces[i].shape.metadata.ptr;
-    if (!m)
-      continue;
-    uint32_t id;
-    int inserted;
-    if (tc_imap_intern(&seen, (uint64_t)(uintptr_t)m, &id, &inserted)) {
-      free(first);
-      first = NULL;
-      break;
-    }
-    /* ids are dense in first-seen order: keep the file of each */
-    if (!inserted)
-      first[i] = id;
-  }
-  /* Turn block ids into the index of the first file with that block. */
-  if (first) {
-    uint32_t *file_of = malloc((n ? n : 1) * sizeof *file_of);
-    if (!file_of) {
-      free(first);
-      first = NULL;
-    }
-    for (uint32_t i = 0, k = 0; file_of && i < n; i++)
-      if (c->traces[i].shape.metadata.ptr && first[i] == UINT32_MAX)
-        file_of[k++] = i;
-    for (uint32_t i = 0; file_of && i < n; i++)
-      if (first[i] != UINT32_MAX)
-        first[i] = file_of[first[i]];
-    free(file_of);
-  }
-  tc_imap_free(&seen);
-  return first;
-}
-
-static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i, uint32_t same_as) {
+/* File I, whose status is ST and whose metadata names VERSION; SAME_AS the
+ * first file with the same metadata block, or UINT32_MAX when it is the
+ * first (the block is written once, with it). */
+static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
+                        const tc_trace_status *st, tc_str version, uint32_t same_as) {
   const tc_trace *t = &c->corpus->traces[i];
-  const tc_trace_status *st = &c->traces[i];
   tc_jsonw_obj(w);
   tc_jsonw_key(w, "path");
   tc_jsonw_str(w, t->path);
@@ -140,9 +98,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i, uint32_
   tc_jsonw_key(w, "events_arrays");
   tc_jsonw_uint(w, st->shape.events_arrays);
   tc_jsonw_key(w, "chrome_version");
-  tc_str v = tc_chrome_version(st->shape.metadata);
-  if (v.len)
-    tc_jsonw_strn(w, v);
+  if (version.len)
+    tc_jsonw_strn(w, version);
   else
     tc_jsonw_null(w);
   tc_jsonw_key(w, "metadata");
@@ -264,12 +221,37 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
   tc_jsonw_arr_end(&w);
   tc_jsonw_key(&w, "files");
   tc_jsonw_arr(&w);
-  uint32_t *same = first_with_block(c);
-  for (uint32_t i = 0; i < c->corpus->ntraces; i++)
-    write_trace(&w, c, i, same ? same[i] : UINT32_MAX);
-  free(same);
+  /* One status at a time, read back from the rows; each block's version
+   * found once (a block is often tens of KB, shared by many traces). */
+  size_t nblocks = tc_trace_rows_blocks(c->traces);
+  tc_str *versions = malloc((nblocks ? nblocks : 1) * sizeof *versions);
+  if (!versions)
+    e = TC_E_NOMEM;
+  for (uint32_t b = 0; !e && b < nblocks; b++)
+    versions[b] = tc_chrome_version(tc_trace_rows_block(c->traces, b));
+  unsigned char *buf = NULL;
+  size_t cap = 0;
+  for (uint32_t i = 0; !e && i < c->corpus->ntraces; i++) {
+    tc_trace_status st;
+    uint32_t block;
+    e = tc_trace_rows_get(c->traces, i, &st, &block, &buf, &cap);
+    if (e)
+      break;
+    if (block == TC_NO_BLOCK)
+      write_trace(&w, c, i, &st, (tc_str){NULL, 0}, UINT32_MAX);
+    else
+      write_trace(&w, c, i, &st, versions[block],
+                  c->traces->block_first[block] != i ? c->traces->block_first[block]
+                                                      : UINT32_MAX);
+  }
+  free(buf);
+  free(versions);
   tc_jsonw_arr_end(&w);
   tc_jsonw_obj_end(&w);
   tc_jsonw_end(&w);
+  if (e) {
+    tc_outfile_abort(f);
+    return e;
+  }
   return tc_outfile_commit(f);
 }

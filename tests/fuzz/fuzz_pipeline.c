@@ -146,8 +146,13 @@ static void check_good(const tc_corpus *c, const tc_run_result *r, const char *s
   for (uint32_t i = 0; i < c->ntraces; i++) {
     if (strcmp(c->sites[c->traces[i].site].name, site) != 0)
       continue;
-    const tc_trace_status *st = &r->traces[i];
-    if (st->fatal || st->stream_err || st->bad_events || st->events != events ||
+    tc_trace_status status;
+    const tc_trace_status *st = &status;
+    unsigned char *buf = NULL;
+    size_t cap = 0;
+    tc_err e = tc_trace_rows_get(&r->traces, i, &status, NULL, &buf, &cap);
+    free(buf);
+    if (e || st->fatal || st->stream_err || st->bad_events || st->events != events ||
         st->shape.trailing_bytes)
       abort();
     return;
@@ -170,25 +175,28 @@ static void census(unsigned threads, size_t chunk, const char *out, outputs *o) 
     abort();
   check_good(&c, &r, "good-a", GOOD_A_EVENTS);
   check_good(&c, &r, "good-b", GOOD_B_EVENTS);
-  for (uint32_t i = 0; i < c.ntraces; i++)
-    if (r.traces[i].events + r.traces[i].bad_events > r.traces[i].elements)
+  unsigned char *buf = NULL;
+  size_t cap = 0;
+  for (uint32_t i = 0; i < c.ntraces; i++) {
+    tc_trace_status st;
+    if (tc_trace_rows_get(&r.traces, i, &st, NULL, &buf, &cap) ||
+        st.events + st.bad_events > st.elements)
       abort();
+  }
+  free(buf);
   tc_devtools dt;
   int have_dt = schema && tc_devtools_compute(&r.census, schema, &dt) == TC_OK;
   fresh_dir(out);
-  tc_report_ctx ctx = {&c, &r.census, r.traces, &r.totals, NULL, NULL, have_dt ? &dt : NULL,
+  tc_report_ctx ctx = {&c, &r.census, &r.traces, &r.totals, NULL, NULL, have_dt ? &dt : NULL,
                        TC_DEFAULT_SCHEMA, schema ? tc_schema_generator(schema) : NULL,
                        have_dt ? NULL : "no schema"};
-  tc_metrics_reduction *mr;
-  if (tc_metrics_reduce(r.metrics, &mr))
-    abort();
+  const tc_metrics_reduction *mr = r.metrics;
   if (tc_write_census_json(&ctx, out) || tc_write_census_csv(&ctx, out) ||
       tc_write_census_md(&ctx, out) || tc_write_census_args_csv(&ctx, out) ||
       tc_write_run_json(&ctx, out) ||
       tc_write_metrics_csv(mr, out) || tc_write_metrics_json(mr, out) ||
       tc_write_metrics_md(mr, out) || tc_write_report_html(&ctx, mr, out))
     abort();
-  tc_metrics_reduction_free(mr);
   read_outputs(out, o);
   if (have_dt)
     tc_devtools_free(&dt);

@@ -23,6 +23,8 @@
 #include "pipeline/tc_run.h"
 #include "reduce/tc_metrics_set.h"
 #include "testdir.h"
+#include "metrics_rows.h"
+#include "trace_rows_check.h"
 
 static const char *real_traces_dir;
 
@@ -303,7 +305,7 @@ static void check_against_model(const tc_run_result *r, const model *m) {
   uint64_t bad = 0, in = 0, out = 0;
   for (uint32_t i = 0; i < NTRACES; i++) {
     const trace_model *tm = &m->traces[i];
-    const tc_trace_status *st = &r->traces[i];
+    const tc_trace_status *st = run_status(&r->traces, i);
     assert_int_equal(st->fatal, tm->fatal);
     assert_int_equal(st->stream_err, tm->stream_err);
     assert_int_equal(st->format, tm->format);
@@ -329,9 +331,9 @@ static void check_against_model(const tc_run_result *r, const model *m) {
   assert_int_equal(r->totals.out_bytes, out);
   /* a (bad events), c (fatal), d (truncated). */
   assert_int_equal(r->totals.traces_with_errors, 3);
-  assert_true(r->traces[0].shape.object_form);
-  assert_string_equal(r->traces[0].meta, "{\"k\":\"v\"}");
-  assert_true(r->traces[3].shape.cut_event);
+  assert_true(run_status(&r->traces, 0)->shape.object_form);
+  assert_string_equal(run_status(&r->traces, 0)->meta, "{\"k\":\"v\"}");
+  assert_true(run_status(&r->traces, 3)->shape.cut_event);
 }
 
 static void check_sketch_same(const tc_sketch *a, const tc_sketch *b) {
@@ -373,7 +375,7 @@ static void check_census_same(const tc_census_result *a, const tc_census_result 
 
 static void check_status_same(const tc_run_result *a, const tc_run_result *b, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
-    const tc_trace_status *x = &a->traces[i], *y = &b->traces[i];
+    const tc_trace_status *x = run_status(&a->traces, i), *y = run_status(&b->traces, i);
     assert_int_equal(x->fatal, y->fatal);
     assert_int_equal(x->stream_err, y->stream_err);
     assert_int_equal(x->stream_offset, y->stream_offset);
@@ -389,21 +391,26 @@ static int same_value(double x, double y) {
   return x == y || (isnan(x) && isnan(y));
 }
 
-/* Per-site metric values and n/a reasons, after reduction. */
-static void check_metrics_same(const tc_metrics_set *a, const tc_metrics_set *b) {
-  tc_metrics_reduction *x, *y;
-  assert_int_equal(tc_metrics_reduce(a, &x), TC_OK);
-  assert_int_equal(tc_metrics_reduce(b, &y), TC_OK);
+/* Per-site metric values and n/a reasons, as the runs reduced them. */
+static void check_metrics_same(const tc_metrics_reduction *x, const tc_metrics_reduction *y) {
   assert_int_equal(x->nsites, y->nsites);
   assert_int_equal(x->ntraces, y->ntraces);
   for (size_t s = 0; s < x->nsites; s++) {
-    assert_string_equal(x->sites[s].site, y->sites[s].site);
-    assert_memory_equal(x->sites[s].na, y->sites[s].na, sizeof x->sites[s].na);
+    /* A copy of x's site: x and y may be the same reduction, read through
+     * one cursor. */
+    tc_site_metrics a = *reduced_site(x, s);
+    char *name = strdup(a.site);
+    double *values = malloc(x->nfields * sizeof *values);
+    assert_non_null(values);
+    memcpy(values, a.values, x->nfields * sizeof *values);
+    const tc_site_metrics *b = reduced_site(y, s);
+    assert_string_equal(name, b->site);
+    assert_memory_equal(a.na, b->na, sizeof a.na);
     for (size_t f = 0; f < x->nfields; f++)
-      assert_true(same_value(x->sites[s].values[f], y->sites[s].values[f]));
+      assert_true(same_value(values[f], b->values[f]));
+    free(name);
+    free(values);
   }
-  tc_metrics_reduction_free(x);
-  tc_metrics_reduction_free(y);
 }
 
 /* ---- the tests ---- */
@@ -437,7 +444,7 @@ static void run_config(const tc_corpus *c, const config *cf, tc_run_result *r) {
     assert_null(r->metrics);
   } else {
     assert_non_null(r->metrics);
-    assert_int_equal(tc_metrics_set_count(r->metrics), c->ntraces);
+    assert_int_equal(r->metrics->ntraces, c->ntraces);
   }
 }
 
@@ -456,23 +463,21 @@ static void small_corpus_matches_model_in_every_config(void **state) {
     check_against_model(&r[i], &m);
     /* b is 300 events of ~110 bytes: one chunk by default, several at 4 KiB. */
     if (configs[i].chunk_bytes)
-      assert_true(r[i].traces[1].chunks > 1);
+      assert_true(run_status(&r[i].traces, 1)->chunks > 1);
     else
-      assert_int_equal(r[i].traces[1].chunks, 1);
+      assert_int_equal(run_status(&r[i].traces, 1)->chunks, 1);
     check_census_same(&r[0].census, &r[i].census);
     check_status_same(&r[0], &r[i], NTRACES);
     if (r[i].metrics)
       check_metrics_same(r[0].metrics, r[i].metrics);
   }
   /* Every site is in the metrics: the one without traces as n/a. */
-  tc_metrics_reduction *red;
-  assert_int_equal(tc_metrics_reduce(r[0].metrics, &red), TC_OK);
+  const tc_metrics_reduction *red = r[0].metrics;
   assert_int_equal(red->nsites, NSITES);
   assert_int_equal(red->nsites_without_trace, 1);
-  assert_string_equal(red->sites[4].site, "e");
-  assert_int_equal(red->sites[4].ntraces, 0);
+  assert_string_equal(reduced_site(red, 4)->site, "e");
+  assert_int_equal(reduced_site(red, 4)->ntraces, 0);
   assert_int_equal(red->ntraces_unreadable, 1);
-  tc_metrics_reduction_free(red);
   for (size_t i = 0; i < NCONFIGS; i++)
     tc_run_result_free(&r[i], c.ntraces);
   tc_corpus_free(&c);
@@ -523,7 +528,7 @@ static void empty_corpus_runs(void **state) {
   assert_int_equal(tc_run(&c, &o, &r), TC_OK);
   assert_int_equal(r.census.records, 0);
   assert_int_equal(r.census.nevents, 0);
-  assert_int_equal(tc_metrics_set_count(r.metrics), 0);
+  assert_int_equal(r.metrics->ntraces, 0);
   tc_run_result_free(&r, 0);
 }
 

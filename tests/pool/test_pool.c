@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "pool/tc_pool.h"
@@ -431,6 +432,32 @@ static void test_free_waits_for_tasks(void **state) {
   free(s);
 }
 
+/* Workers with nothing to do are counted asleep, never more than they
+ * could have slept: the time since the pool started, per worker. */
+static uint64_t wall_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void test_idle_clock(void **state) {
+  (void)state;
+  uint64_t t0 = wall_ns();
+  tc_pool *p = tc_pool_create(2);
+  assert_non_null(p);
+  sleep_ms(100);
+  slot s[2];
+  memset(s, 0, sizeof s);
+  /* Each task wakes a worker, which then adds the time it slept. */
+  for (int i = 0; i < 2; i++)
+    assert_int_equal(tc_pool_submit(p, hit, &s[i]), TC_OK);
+  tc_pool_wait(p);
+  uint64_t idle = tc_pool_idle_ns(p), whole = wall_ns() - t0;
+  assert_true(idle > 50 * 1000000ull);
+  assert_true(idle <= 2 * whole);
+  tc_pool_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_submit_1),
@@ -451,6 +478,7 @@ int main(void) {
       cmocka_unit_test(test_wait_then_reuse),
       cmocka_unit_test(test_free_without_tasks),
       cmocka_unit_test(test_free_waits_for_tasks),
+      cmocka_unit_test(test_idle_clock),
   };
   return cmocka_run_group_tests_name("pool", tests, NULL, NULL);
 }

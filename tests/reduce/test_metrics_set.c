@@ -17,6 +17,7 @@
 
 #include "kevents.h"
 #include "reduce/tc_metrics_set.h"
+#include "metrics_rows.h"
 
 /* Every metrics file of R1 and R2 is byte-identical. */
 static void same_reports(const tc_metrics_reduction *r1, const tc_metrics_reduction *r2) {
@@ -46,16 +47,16 @@ static void reduction_median_and_order(void **state) {
   assert_int_equal(tc_metrics_reduce(s1, &r1), TC_OK);
   assert_int_equal(tc_metrics_reduce(s2, &r2), TC_OK);
   assert_int_equal(r1->nsites, 2);
-  assert_string_equal(r1->sites[0].site, "a.com");
-  assert_string_equal(r1->sites[1].site, "b.com");
-  assert_int_equal(r1->sites[1].ntraces, 3);
-  assert_string_equal(r1->traces[1]->trace, "b/1.json");
-  assert_string_equal(r1->traces[3]->trace, "b/3.json");
+  assert_string_equal(reduced_site(r1, 0)->site, "a.com");
+  assert_string_equal(reduced_site(r1, 1)->site, "b.com");
+  assert_int_equal(reduced_site(r1, 1)->ntraces, 3);
+  assert_string_equal(reduced_trace(r1, 1)->trace, "b/1.json");
+  assert_string_equal(reduced_trace(r1, 3)->trace, "b/3.json");
   size_t tbt = 0;
   while (strcmp(r1->fields[tbt].column, "tbt_ms") != 0)
     tbt++;
-  NEAR(r1->sites[1].values[tbt], 100);
-  NEAR(r1->sites[0].values[tbt], 30);
+  NEAR(reduced_site(r1, 1)->values[tbt], 100);
+  NEAR(reduced_site(r1, 0)->values[tbt], 30);
   assert_int_equal(r1->corpus[tbt].n, 2);
   same_reports(r1, r2);
   char *csv = report_of(r1, tc_write_metrics_csv);
@@ -174,9 +175,9 @@ static void missing_data_reports_do_not_depend_on_order(void **state) {
   assert_int_equal(r1->nsites, 4); /* 0.com, a.com, b.com, c.com */
   assert_int_equal(r1->nsites_without_trace, 2);
   assert_int_equal(r1->ntraces_unreadable, 3);
-  assert_string_equal(r1->sites[3].no_trace_reason, "crash");
-  assert_null(r1->sites[0].no_trace_reason);
-  assert_int_equal(r1->sites[0].na[TC_GROUP_BUSY], TC_NA_NO_TRACE);
+  assert_string_equal(reduced_site(r1, 3)->no_trace_reason, "crash");
+  assert_null(reduced_site(r1, 0)->no_trace_reason);
+  assert_int_equal(reduced_site(r1, 0)->na[TC_GROUP_BUSY], TC_NA_NO_TRACE);
   same_reports(r1, r2);
   tc_metrics_reduction_free(r1);
   tc_metrics_reduction_free(r2);

@@ -56,12 +56,16 @@ static void write_all(tc_res_event *ev) {
   st[0].shape.not_trace_offset = 3;
   tc_run_totals totals = {.threads = 2, .in_bytes = 12, .out_bytes = 12, .events = 6,
                           .traces_with_errors = 1, .seconds = 0.5, .simd_kernel = "x"};
-  tc_report_ctx ctx = {&corpus, &r, st, &totals, NULL, NULL, NULL, "schema.tsv", NULL,
+  tc_trace_rows rows;
+  tc_trace_rows_init(&rows);
+  assert_int_equal(tc_trace_rows_add(&rows, &st[0]), TC_OK);
+  tc_report_ctx ctx = {&corpus, &r, &rows, &totals, NULL, NULL, NULL, "schema.tsv", NULL,
                        "no schema here"};
   assert_int_equal(tc_write_census_csv(&ctx, dir), TC_OK);
   assert_int_equal(tc_write_census_json(&ctx, dir), TC_OK);
   assert_int_equal(tc_write_census_md(&ctx, dir), TC_OK);
   assert_int_equal(tc_write_run_json(&ctx, dir), TC_OK);
+  tc_trace_rows_free(&rows);
 }
 
 static void every_writer(void **state) {

@@ -16,7 +16,9 @@
 
 #include "kevents.h"
 #include "reduce/tc_metrics_set.h"
+#include "report/tc_report_html.h"
 #include "util/tc_error.h"
+#include "metrics_rows.h"
 
 /* n/a is an empty cell with its reason beside it, never a 0. */
 static void csv_na_cells_are_empty_with_reason(void **state) {
@@ -86,11 +88,11 @@ static void unreadable_trace_keeps_its_row(void **state) {
   assert_int_equal(r->nsites, 2);
   for (int g = 0; g < TC_GROUP_COUNT_; g++) {
     assert_int_equal(r->na_traces[g][TC_NA_TRACE_UNREADABLE], 1);
-    assert_int_equal(r->sites[1].na[g], TC_NA_TRACE_UNREADABLE);
-    assert_int_equal(r->sites[1].measured[g], 0);
+    assert_int_equal(reduced_site(r, 1)->na[g], TC_NA_TRACE_UNREADABLE);
+    assert_int_equal(reduced_site(r, 1)->measured[g], 0);
   }
   for (size_t f = 0; f < r->nfields; f++) {
-    assert_true(isnan(r->sites[1].values[f]));
+    assert_true(isnan(reduced_site(r, 1)->values[f]));
     assert_true(r->corpus[f].n <= 1); /* a.com's value alone, if it measured it */
   }
   assert_int_equal(r->corpus[field_index(r, "tbt_ms")].n, 1);
@@ -157,7 +159,7 @@ static void site_with_only_unreadable_traces(void **state) {
   tc_metrics_reduction *r;
   assert_int_equal(tc_metrics_reduce(s, &r), TC_OK);
   assert_int_equal(r->nsites, 1);
-  const tc_site_metrics *c = &r->sites[0];
+  const tc_site_metrics *c = reduced_site(r, 0);
   assert_string_equal(c->site, "c.com");
   assert_int_equal(c->ntraces, 2);
   assert_int_equal(c->unreadable, 2);
@@ -206,10 +208,10 @@ static void mixed_site_reports_its_readable_trace(void **state) {
   tc_metrics_reduction *r;
   assert_int_equal(tc_metrics_reduce(s, &r), TC_OK);
   assert_int_equal(r->nsites, 1);
-  const tc_site_metrics *m = &r->sites[0];
+  const tc_site_metrics *m = reduced_site(r, 0);
   assert_int_equal(m->ntraces, 2);
   assert_int_equal(m->unreadable, 1);
-  assert_string_equal(r->traces[0]->trace, "m/0.json");
+  assert_string_equal(reduced_trace(r, 0)->trace, "m/0.json");
   for (size_t f = 0; f < r->nfields; f++) {
     double want = tc_metric_value(alone, &r->fields[f]);
     if (isnan(want))
@@ -255,21 +257,21 @@ static void sites_without_trace_are_listed_not_measured(void **state) {
   assert_int_equal(r->ntraces, 1);
   assert_int_equal(r->nsites, 3);
   assert_int_equal(r->nsites_without_trace, 2);
-  assert_string_equal(r->sites[0].site, "a.com");
-  assert_null(r->sites[0].no_trace_reason);
-  assert_int_equal(r->sites[0].ntraces, 1);
-  assert_string_equal(r->sites[1].site, "d.com");
-  assert_string_equal(r->sites[1].no_trace_reason, "dns failure");
-  assert_string_equal(r->sites[2].site, "z.com");
-  assert_string_equal(r->sites[2].no_trace_reason, "navigation timeout");
+  assert_string_equal(reduced_site(r, 0)->site, "a.com");
+  assert_null(reduced_site(r, 0)->no_trace_reason);
+  assert_int_equal(reduced_site(r, 0)->ntraces, 1);
+  assert_string_equal(reduced_site(r, 1)->site, "d.com");
+  assert_string_equal(reduced_site(r, 1)->no_trace_reason, "dns failure");
+  assert_string_equal(reduced_site(r, 2)->site, "z.com");
+  assert_string_equal(reduced_site(r, 2)->no_trace_reason, "navigation timeout");
   for (size_t i = 1; i < 3; i++) {
-    assert_int_equal(r->sites[i].ntraces, 0);
+    assert_int_equal(reduced_site(r, i)->ntraces, 0);
     for (int g = 0; g < TC_GROUP_COUNT_; g++) {
-      assert_int_equal(r->sites[i].na[g], TC_NA_NO_TRACE);
+      assert_int_equal(reduced_site(r, i)->na[g], TC_NA_NO_TRACE);
       assert_int_equal(r->na_traces[g][TC_NA_NO_TRACE], 0);
     }
     for (size_t f = 0; f < r->nfields; f++)
-      assert_true(isnan(r->sites[i].values[f]));
+      assert_true(isnan(reduced_site(r, i)->values[f]));
   }
   assert_int_equal(r->corpus[field_index(r, "tbt_ms")].n, 1);
 
@@ -323,6 +325,51 @@ static void sites_without_trace_are_listed_not_measured(void **state) {
   tc_metrics_set_free(s);
 }
 
+/* report.html draws the first TC_HTML_MAX_TIMELINES busy-rate plots, whole
+ * sites, and counts what it left out: here 190 one-trace sites, a site
+ * without a trace, a site of 20 traces that does not fit and 5 more sites. */
+static size_t count_of(const char *text, const char *what) {
+  size_t n = 0;
+  for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+    n++;
+  return n;
+}
+
+static void timelines_are_bounded(void **state) {
+  (void)state;
+  tc_metrics_set *s = tc_metrics_set_create();
+  char site[32], path[48];
+  for (int i = 0; i < 190; i++) {
+    snprintf(site, sizeof site, "a%03d.com", i);
+    snprintf(path, sizeof path, "a%03d/1.json", i);
+    assert_int_equal(tc_metrics_set_add(s, trace_with(site, path, 60)), TC_OK);
+  }
+  assert_int_equal(tc_metrics_set_add_site_without_trace(s, "b.com", "timeout"), TC_OK);
+  for (int i = 0; i < 20; i++) {
+    snprintf(path, sizeof path, "c/%02d.json", i);
+    assert_int_equal(tc_metrics_set_add(s, trace_with("c.com", path, 60)), TC_OK);
+  }
+  for (int i = 0; i < 5; i++) {
+    snprintf(site, sizeof site, "d%d.com", i);
+    snprintf(path, sizeof path, "d%d/1.json", i);
+    assert_int_equal(tc_metrics_set_add(s, trace_with(site, path, 60)), TC_OK);
+  }
+  tc_metrics_reduction *r;
+  assert_int_equal(tc_metrics_reduce(s, &r), TC_OK);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *fp = open_memstream(&text, &len);
+  assert_non_null(fp);
+  assert_int_equal(tc_report_html_timelines(fp, r), TC_OK);
+  fclose(fp);
+  assert_int_equal(count_of(text, "<svg"), 191);
+  assert_non_null(strstr(text, "Only the first 200 plots are drawn here, so that the page stays "
+                               "readable and its size bounded: 25 more traces are left out."));
+  free(text);
+  tc_metrics_reduction_free(r);
+  tc_metrics_set_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(csv_na_cells_are_empty_with_reason),
@@ -330,6 +377,7 @@ int main(void) {
       cmocka_unit_test(site_with_only_unreadable_traces),
       cmocka_unit_test(mixed_site_reports_its_readable_trace),
       cmocka_unit_test(sites_without_trace_are_listed_not_measured),
+      cmocka_unit_test(timelines_are_bounded),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

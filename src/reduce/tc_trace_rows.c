@@ -1,0 +1,117 @@
+#include "reduce/tc_trace_rows.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/tc_grow.h"
+
+void tc_trace_status_codec(tc_codec *c, tc_trace_status *st,
+                           void (*meta)(tc_codec *c, tc_trace_status *st)) {
+  TC_CODEC_ENUM(c, st->fatal, TC_E_COUNT_);
+  TC_CODEC_ENUM(c, st->stream_err, TC_E_COUNT_);
+  tc_codec_u64(c, &st->stream_offset);
+  TC_CODEC_ENUM(c, st->format, TC_FMT_ZSTD + 1);
+  tc_codec_u64(c, &st->in_bytes);
+  tc_codec_u64(c, &st->out_bytes);
+  tc_codec_u64(c, &st->elements);
+  tc_codec_u64(c, &st->events);
+  tc_codec_u64(c, &st->bad_events);
+  tc_codec_u64(c, &st->lenient_events);
+  st->nerrors = tc_codec_small(c, (unsigned)st->nerrors, TC_TRACE_MAX_ERRORS);
+  for (size_t i = 0; i < st->nerrors; i++) {
+    tc_codec_u64(c, &st->errors[i].index);
+    tc_codec_u64(c, &st->errors[i].offset);
+    TC_CODEC_ENUM(c, st->errors[i].code, TC_E_COUNT_);
+  }
+  tc_trace_shape *sh = &st->shape;
+  sh->object_form = (int)tc_codec_small(c, (unsigned)sh->object_form, 1);
+  sh->unterminated = (int)tc_codec_small(c, (unsigned)sh->unterminated, 1);
+  sh->trailing_bytes = (int)tc_codec_small(c, (unsigned)sh->trailing_bytes, 1);
+  sh->cut_event = (int)tc_codec_small(c, (unsigned)sh->cut_event, 1);
+  sh->metadata_cut = (int)tc_codec_small(c, (unsigned)sh->metadata_cut, 1);
+  tc_codec_u32(c, &sh->events_arrays);
+  tc_codec_u64(c, &sh->trailing_offset);
+  tc_codec_u64(c, &sh->trailing_size);
+  tc_codec_u64(c, &sh->trailing_values);
+  tc_codec_u64(c, &sh->not_trace_offset);
+  if (meta)
+    meta(c, st);
+  tc_codec_u64(c, &st->chunks);
+}
+
+void tc_trace_rows_init(tc_trace_rows *t) {
+  memset(t, 0, sizeof *t);
+  tc_spill_init(&t->rows);
+  tc_map_init(&t->metas);
+}
+
+void tc_trace_rows_free(tc_trace_rows *t) {
+  tc_spill_free(&t->rows);
+  tc_map_free(&t->metas);
+  free(t->block_first);
+  free(t->block_traces);
+  memset(t, 0, sizeof *t);
+}
+
+tc_err tc_trace_rows_add(tc_trace_rows *t, tc_trace_status *st) {
+  uint32_t block = TC_NO_BLOCK;
+  tc_err e = TC_OK;
+  if (st->meta && st->shape.metadata.len) {
+    int inserted;
+    e = tc_map_intern(&t->metas, st->shape.metadata, &block, &inserted);
+    if (!e)
+      e = TC_GROW(t->block_first, t->first_cap, (size_t)block + 1);
+    if (!e)
+      e = TC_GROW(t->block_traces, t->traces_cap, (size_t)block + 1);
+    if (!e) {
+      if (inserted)
+        t->block_first[block] = (uint32_t)tc_trace_rows_count(t);
+      t->block_traces[block]++;
+    }
+  }
+  free(st->meta);
+  st->meta = NULL;
+  st->shape.metadata = (tc_str){NULL, 0};
+  if (e)
+    return e;
+  tc_bin_buf b;
+  tc_bin_buf_init(&b);
+  tc_codec c = {&b, NULL};
+  tc_trace_status_codec(&c, st, NULL);
+  tc_bin_put_uvar(&b, block == TC_NO_BLOCK ? 0 : (uint64_t)block + 1);
+  e = b.err ? b.err : tc_spill_append(&t->rows, b.ptr, b.len);
+  tc_bin_buf_free(&b);
+  return e;
+}
+
+tc_err tc_trace_rows_seal(tc_trace_rows *t) { return tc_spill_flush(&t->rows); }
+
+tc_err tc_trace_rows_get(const tc_trace_rows *t, size_t i, tc_trace_status *out, uint32_t *block,
+                         unsigned char **buf, size_t *cap) {
+  memset(out, 0, sizeof *out);
+  if (block)
+    *block = TC_NO_BLOCK;
+  size_t len;
+  tc_err e = tc_spill_read(&t->rows, i, buf, cap, &len);
+  if (e)
+    return e;
+  tc_bin_reader r;
+  tc_bin_reader_init(&r, *buf, len, 0);
+  tc_codec c = {NULL, &r};
+  tc_trace_status_codec(&c, out, NULL);
+  uint64_t b = tc_bin_get_uvar(&r);
+  if (b > tc_trace_rows_blocks(t))
+    tc_bin_fail_at(&r, r.pos, "metadata block out of range");
+  if ((e = tc_bin_finish(&r))) {
+    memset(out, 0, sizeof *out);
+    return e;
+  }
+  if (b) {
+    tc_str m = tc_trace_rows_block(t, (uint32_t)(b - 1));
+    out->meta = (char *)m.ptr;
+    out->shape.metadata = m;
+    if (block)
+      *block = (uint32_t)(b - 1);
+  }
+  return TC_OK;
+}

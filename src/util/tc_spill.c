@@ -1,0 +1,117 @@
+#include "util/tc_spill.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/tc_grow.h"
+
+#define TC_SPILL_BUF ((size_t)64 << 10)
+
+void tc_spill_init(tc_spill *s) {
+  memset(s, 0, sizeof *s);
+}
+
+void tc_spill_free(tc_spill *s) {
+  if (s->fd1)
+    close(s->fd1 - 1);
+  free(s->ends);
+  free(s->buf);
+  tc_spill_init(s);
+}
+
+/* An unlinked file in $TMPDIR or /tmp; -1 when none can be made. */
+static int open_unlinked(void) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir)
+    dir = "/tmp";
+#ifdef O_TMPFILE
+  int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0)
+    return fd;
+#endif
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s/tracecensus-spill-XXXXXX", dir) >= (int)sizeof path)
+    return -1;
+  int tmp = mkstemp(path);
+  if (tmp >= 0)
+    unlink(path);
+  return tmp;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n, uint64_t at) {
+  while (n) {
+    ssize_t w = pwrite(fd, p, n, (off_t)at);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    p += w;
+    n -= (size_t)w;
+    at += (uint64_t)w;
+  }
+  return 0;
+}
+
+tc_err tc_spill_flush(tc_spill *s) {
+  if (s->err || !s->len)
+    return s->err;
+  if (!s->fd1 && (s->fd1 = open_unlinked() + 1) == 0)
+    return s->err = TC_E_WRITE;
+  if (write_all(s->fd1 - 1, s->buf, s->len, s->flushed) != 0)
+    return s->err = TC_E_WRITE;
+  s->flushed += s->len;
+  s->len = 0;
+  return TC_OK;
+}
+
+tc_err tc_spill_append(tc_spill *s, const void *p, size_t n) {
+  if (s->err)
+    return s->err;
+  if (TC_GROW(s->ends, s->cap, s->n + 1))
+    return s->err = TC_E_NOMEM;
+  if (!s->buf && !(s->buf = malloc(TC_SPILL_BUF)))
+    return s->err = TC_E_NOMEM;
+  const unsigned char *b = p;
+  uint64_t end = s->flushed + s->len + n;
+  while (n) {
+    if (s->len == TC_SPILL_BUF && tc_spill_flush(s))
+      return s->err;
+    size_t take = TC_SPILL_BUF - s->len < n ? TC_SPILL_BUF - s->len : n;
+    memcpy(s->buf + s->len, b, take);
+    s->len += take;
+    b += take;
+    n -= take;
+  }
+  s->ends[s->n++] = end;
+  return TC_OK;
+}
+
+tc_err tc_spill_read(const tc_spill *s, size_t i, unsigned char **buf, size_t *cap, size_t *len) {
+  if (i >= s->n)
+    return TC_E_USAGE;
+  uint64_t from = i ? s->ends[i - 1] : 0, to = s->ends[i];
+  size_t n = (size_t)(to - from);
+  if (TC_GROW(*buf, *cap, n + 1))
+    return TC_E_NOMEM;
+  *len = n;
+  unsigned char *out = *buf;
+  /* The part already on disk, then the part still in the buffer. */
+  uint64_t at = from;
+  while (at < to && at < s->flushed) {
+    size_t want = (size_t)((to < s->flushed ? to : s->flushed) - at);
+    ssize_t got = pread(s->fd1 - 1, out, want, (off_t)at);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      return TC_E_IO;
+    out += got;
+    at += (uint64_t)got;
+  }
+  if (at < to)
+    memcpy(out, s->buf + (at - s->flushed), (size_t)(to - at));
+  return TC_OK;
+}
