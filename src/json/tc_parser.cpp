@@ -119,6 +119,16 @@ struct tc_parser {
   Arena arena;
   std::string numbuf;
   std::vector<char> rewrite; // a lenient event's strict text, then padding
+  tc_map names, cats; // tc_event.name_id, cat_id
+
+  tc_parser() {
+    tc_map_init(&names);
+    tc_map_init(&cats);
+  }
+  ~tc_parser() {
+    tc_map_free(&names);
+    tc_map_free(&cats);
+  }
 
   std::string_view keep(std::string_view s) { return copy_strings ? arena.copy(s) : s; }
 
@@ -476,6 +486,9 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
     ev.id = S(id2);
   if (empty)
     ev.err = TC_E_EMPTY_EVENT;
+  if (tc_map_intern(&names, ev.name, &ev.name_id, nullptr) ||
+      tc_map_intern(&cats, ev.cat, &ev.cat_id, nullptr))
+    throw std::bad_alloc();
   ev.npres = uint32_t(pres.size()) - ev.pres_begin;
   ev.nwant = uint32_t(wanted.size()) - ev.want_begin;
   ev.nleaf = uint32_t(leaves.size()) - ev.leaf_begin;
@@ -519,6 +532,13 @@ const char *tc_parser_kernel(void) { return TC_STRINGIFY(SIMDJSON_BUILTIN_IMPLEM
 tc_str tc_parser_path(const tc_parser *p, uint32_t id) { return S(p->nodes[id].full); }
 
 uint32_t tc_parser_npaths(const tc_parser *p) { return uint32_t(p->nodes.size()); }
+
+const tc_map *tc_parser_names(const tc_parser *p) { return &p->names; }
+const tc_map *tc_parser_cats(const tc_parser *p) { return &p->cats; }
+
+tc_err tc_parser_name_id(tc_parser *p, tc_str name, uint32_t *id) {
+  return tc_map_intern(&p->names, name, id, nullptr);
+}
 
 static void reset_results(tc_parser *p) {
   p->events.clear();

@@ -66,8 +66,7 @@ tc_err tc_route_chunk(const tc_chunk *c, const tc_parsed *p, int kernels, tc_seq
 
 struct tc_route_values {
   const tc_parser *parser;
-  tc_map names;  /* event name -> id */
-  tc_imap keys;  /* (name id << 32 | path id) -> slot */
+  tc_imap keys;  /* (parser name id << 32 | path id) -> slot */
   /* by slot: the key in the seq of the chunk being routed, valid while
    * stamp equals chunk */
   struct key_at {
@@ -90,7 +89,6 @@ tc_route_values *tc_route_values_create(const tc_parser *parser) {
   if (!rv)
     return NULL;
   rv->parser = parser;
-  tc_map_init(&rv->names);
   tc_imap_init(&rv->keys);
   return rv;
 }
@@ -98,7 +96,6 @@ tc_route_values *tc_route_values_create(const tc_parser *parser) {
 void tc_route_values_free(tc_route_values *rv) {
   if (!rv)
     return;
-  tc_map_free(&rv->names);
   tc_imap_free(&rv->keys);
   free(rv->at);
   free(rv->last);
@@ -107,10 +104,8 @@ void tc_route_values_free(tc_route_values *rv) {
 
 static tc_err route_values(tc_route_values *rv, const tc_event *ev, const tc_parsed *p,
                            tc_seq *seq) {
-  uint32_t name;
-  tc_err e = tc_map_intern(&rv->names, ev->name, &name, NULL);
-  if (e)
-    return e;
+  uint32_t name = ev->name_id;
+  tc_err e;
   for (uint32_t k = 0; k < ev->nleaf; k++) {
     const tc_leaf *lf = &p->leaves[ev->leaf_begin + k];
     if ((e = TC_GROW(rv->last, rv->last_cap, (size_t)lf->path + 1)))
