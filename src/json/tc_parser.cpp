@@ -12,6 +12,12 @@
 
 #include <simdjson.h>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -75,14 +81,40 @@ inline uint64_t hash_key(uint32_t parent, std::string_view k) {
   return tc_hash_bytes(k.data(), k.size(), uint64_t(parent) * 0x9E3779B97F4A7C15ULL);
 }
 
+// The first '"' or '\\' from P on. Stage 1 found the string's closing
+// quote, so one lies ahead; a whole block is read at a time, which the
+// document's padding (TC_JSON_PADDING after its last byte) keeps in bounds.
+inline const char *quote_or_backslash(const char *p) {
+#if defined(__AVX2__)
+  const __m256i q = _mm256_set1_epi8('"'), b = _mm256_set1_epi8('\\');
+  for (;; p += 32) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+    unsigned m = unsigned(
+        _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, q), _mm256_cmpeq_epi8(v, b))));
+    if (m)
+      return p + __builtin_ctz(m);
+  }
+#elif defined(__SSE2__)
+  const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
+  for (;; p += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    unsigned m = unsigned(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, b))));
+    if (m)
+      return p + __builtin_ctz(m);
+  }
+#else
+  while (*p != '"' && *p != '\\')
+    p++;
+  return p;
+#endif
+}
+
 // A key's text. Keys almost never hold escapes, so the raw bytes are used in
 // place (the quote was validated by stage 1); only a key with a backslash
 // pays for simdjson's unescaping.
 inline error_code key_of(ondemand::field &f, std::string_view &out) {
   const char *p = f.key().raw();
-  const char *q = p;
-  while (*q != '"' && *q != '\\')
-    q++;
+  const char *q = quote_or_backslash(p);
   if (*q == '"') {
     out = std::string_view(p, size_t(q - p));
     return SUCCESS;
