@@ -29,7 +29,7 @@
 typedef struct {
   tc_parser *parser;
   tc_census_worker *census;
-  tc_route_values *values;
+  tc_router *router;
 } worker_ctx;
 
 /* One worker's stage times, on a cache line of its own. */
@@ -290,9 +290,9 @@ static void chunk_task(void *arg, unsigned worker) {
     t0 = clock_start(r);
     e = tc_census_add_chunk(w->census, o, c, &p);
     if (!e)
-      e = tc_route_chunk(c, &p, !r->opts.no_metrics, &s->seq);
+      e = tc_route_chunk(w->router, c, &p, !r->opts.no_metrics, &s->seq);
     if (!e)
-      e = tc_route_chunk_values(w->values, &p, &s->seq);
+      e = tc_route_chunk_values(w->router, &p, &s->seq);
     for (size_t i = 0; i < p.nevents; i++) {
       good += p.events[i].err == TC_OK;
       lenient += p.events[i].err == TC_OK && (p.events[i].flags & TC_EV_LENIENT);
@@ -540,7 +540,7 @@ static tc_err setup_workers(run_ctx *r) {
         tc_census_worker_create(r->corpus->nsites, r->workers[i].parser);
     if (!r->workers[i].census)
       return TC_E_NOMEM;
-    if (!(r->workers[i].values = tc_route_values_create(r->workers[i].parser)))
+    if (!(r->workers[i].router = tc_router_create(r->workers[i].parser)))
       return TC_E_NOMEM;
   }
   return TC_OK;
@@ -549,7 +549,7 @@ static tc_err setup_workers(run_ctx *r) {
 static void free_workers(run_ctx *r) {
   for (unsigned i = 0; r->workers && i < r->nw; i++) {
     tc_census_worker_free(r->workers[i].census);
-    tc_route_values_free(r->workers[i].values);
+    tc_router_free(r->workers[i].router);
     tc_parser_free(r->workers[i].parser);
   }
   free(r->workers);
