@@ -40,13 +40,26 @@ constexpr size_t kKeepRewrite = size_t(1) << 20;
 // literally named "[]" stays a path of its own.
 constexpr std::string_view kElem("\0", 1);
 
-struct PathNode {
-  uint32_t parent;
+constexpr uint32_t kNoNode = UINT32_MAX;
+
+// A path's texts, which never move once made (tc_parser_path hands them out).
+struct PathText {
   std::string key;  // kElem for array elements
   std::string full; // census notation
-  uint64_t stamp;   // last event that carried this path
+};
+
+// What the walk reads of a path, by id in one flat array.
+struct PathNode {
+  uint32_t parent;
+  std::string_view key; // its PathText's
+  uint64_t stamp;       // last event that carried this path
   uint32_t pres_pos;
   int32_t want_slot;
+  // The shape of the last object met: the member that came first under this
+  // path, and the one that followed this one under its parent. Events of one
+  // name repeat their shape, so the next key is most often found by one
+  // comparison, with no hash.
+  uint32_t first_child, next_sibling;
 };
 
 // Blocks never move, so strings copied out stay put for the whole call.
@@ -142,7 +155,8 @@ struct tc_parser {
   std::vector<tc_leaf> leaves;
   error_code scalar_err = SUCCESS;
   std::vector<std::string> want_paths;
-  std::deque<PathNode> nodes; // a deque: tc_parser_path text must not move
+  std::vector<PathNode> nodes;
+  std::deque<PathText> texts; // by node id; a deque: tc_parser_path text must not move
   std::vector<uint32_t> table; // node id + 1, 0 = empty; open addressing
   uint64_t stamp = 0;
   uint32_t elem_counter = 0;
@@ -165,6 +179,7 @@ struct tc_parser {
   std::string_view keep(std::string_view s) { return copy_strings ? arena.copy(s) : s; }
 
   uint32_t intern(uint32_t parent, std::string_view key);
+  uint32_t member(uint32_t parent, uint32_t prev, std::string_view key);
   void grow_table();
   void mark(uint32_t node, uint8_t type);
   error_code visit(ondemand::value v, uint32_t node, int depth);
@@ -198,27 +213,43 @@ uint32_t tc_parser::intern(uint32_t parent, std::string_view key) {
       return v - 1;
     i = (i + 1) & mask;
   }
-  PathNode n;
-  n.parent = parent;
-  n.key.assign(key.data(), key.size());
-  const std::string &pf = nodes[parent].full;
-  n.full.reserve(pf.size() + key.size() + 1);
-  n.full = pf;
+  PathText t;
+  t.key.assign(key.data(), key.size());
+  const std::string &pf = texts[parent].full;
+  t.full.reserve(pf.size() + key.size() + 1);
+  t.full = pf;
   if (key == kElem) {
-    n.full.append("[]");
+    t.full.append("[]");
   } else {
-    n.full.push_back('.');
-    n.full.append(key.data(), key.size());
+    t.full.push_back('.');
+    t.full.append(key.data(), key.size());
   }
-  n.stamp = 0;
-  n.pres_pos = 0;
-  n.want_slot = -1;
+  int32_t slot = -1;
   for (size_t w = 0; w < want_paths.size(); w++)
-    if (want_paths[w] == n.full)
-      n.want_slot = int32_t(w);
-  nodes.push_back(std::move(n));
+    if (want_paths[w] == t.full)
+      slot = int32_t(w);
+  nodes.push_back(PathNode{parent, std::string_view(), 0, 0, slot, kNoNode, kNoNode});
+  try {
+    texts.push_back(std::move(t));
+  } catch (...) {
+    nodes.pop_back(); // texts and nodes stay the same length
+    throw;
+  }
+  nodes.back().key = texts.back().key;
   uint32_t id = uint32_t(nodes.size() - 1);
   table[i] = id + 1;
+  return id;
+}
+
+// The child KEY of PARENT, met after its sibling PREV (kNoNode for the
+// first member): the node that came there last time if its key matches,
+// else the interned one, which the shape then remembers.
+uint32_t tc_parser::member(uint32_t parent, uint32_t prev, std::string_view key) {
+  uint32_t guess = prev == kNoNode ? nodes[parent].first_child : nodes[prev].next_sibling;
+  if (guess != kNoNode && nodes[guess].key == key)
+    return guess;
+  uint32_t id = intern(parent, key);
+  (prev == kNoNode ? nodes[parent].first_child : nodes[prev].next_sibling) = id;
   return id;
 }
 
@@ -237,6 +268,7 @@ void tc_parser::mark(uint32_t node, uint8_t type) {
 // reported itself), each at its own path.
 error_code tc_parser::visit_members(ondemand::object obj, uint32_t node, int depth) {
   error_code err;
+  uint32_t prev = kNoNode;
   for (auto field : obj) {
     ondemand::field fl;
     if ((err = std::move(field).get(fl)))
@@ -244,7 +276,8 @@ error_code tc_parser::visit_members(ondemand::object obj, uint32_t node, int dep
     std::string_view key;
     if ((err = key_of(fl, key)))
       return err;
-    if ((err = visit(fl.value(), intern(node, key), depth)))
+    prev = member(node, prev, key);
+    if ((err = visit(fl.value(), prev, depth)))
       return err;
   }
   return SUCCESS;
@@ -540,13 +573,8 @@ tc_parser *tc_parser_create(const char *const *wanted, size_t nwanted) {
   try {
     for (size_t i = 0; i < nwanted; i++)
       p->want_paths.emplace_back(wanted[i]);
-    PathNode root;
-    root.parent = 0;
-    root.full = "args";
-    root.stamp = 0;
-    root.pres_pos = 0;
-    root.want_slot = -1;
-    p->nodes.push_back(root);
+    p->texts.push_back(PathText{std::string(), "args"});
+    p->nodes.push_back(PathNode{0, p->texts.back().key, 0, 0, -1, kNoNode, kNoNode});
     p->grow_table();
   } catch (...) {
     delete p;
@@ -561,7 +589,7 @@ void tc_parser_free(tc_parser *p) { delete p; }
 #define TC_STRINGIFY(x) TC_STRINGIFY2(x)
 const char *tc_parser_kernel(void) { return TC_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION); }
 
-tc_str tc_parser_path(const tc_parser *p, uint32_t id) { return S(p->nodes[id].full); }
+tc_str tc_parser_path(const tc_parser *p, uint32_t id) { return S(p->texts[id].full); }
 
 uint32_t tc_parser_npaths(const tc_parser *p) { return uint32_t(p->nodes.size()); }
 
