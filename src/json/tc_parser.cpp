@@ -166,6 +166,12 @@ struct tc_parser {
   std::string numbuf;
   std::vector<char> rewrite; // a lenient event's strict text, then padding
   tc_map names, cats; // tc_event.name_id, cat_id
+  // Guesses that spare most events a hash lookup, checked by comparing the
+  // text: by name id, the name of the event that followed it last time
+  // (traces repeat sequences of events) and the category it came with last
+  // (a name nearly always has one).
+  std::vector<uint32_t> name_after, cat_with;
+  uint32_t last_name = kNoNode;
 
   tc_parser() {
     tc_map_init(&names);
@@ -180,6 +186,7 @@ struct tc_parser {
 
   uint32_t intern(uint32_t parent, std::string_view key);
   uint32_t member(uint32_t parent, uint32_t prev, std::string_view key);
+  void intern_name_cat(tc_event &ev);
   void grow_table();
   void mark(uint32_t node, uint8_t type);
   error_code visit(ondemand::value v, uint32_t node, int depth);
@@ -251,6 +258,36 @@ uint32_t tc_parser::member(uint32_t parent, uint32_t prev, std::string_view key)
   uint32_t id = intern(parent, key);
   (prev == kNoNode ? nodes[parent].first_child : nodes[prev].next_sibling) = id;
   return id;
+}
+
+// Whether interned id GUESS of M holds S.
+static bool holds(const tc_map *m, uint32_t guess, tc_str s) {
+  return guess != kNoNode && tc_str_eq(tc_map_key(m, guess), s);
+}
+
+void tc_parser::intern_name_cat(tc_event &ev) {
+  uint32_t guess = last_name == kNoNode ? kNoNode : name_after[last_name];
+  if (holds(&names, guess, ev.name)) {
+    ev.name_id = guess;
+  } else {
+    if (tc_map_intern(&names, ev.name, &ev.name_id, nullptr))
+      throw std::bad_alloc();
+    if (ev.name_id >= name_after.size()) {
+      name_after.resize(size_t(ev.name_id) + 1, kNoNode);
+      cat_with.resize(size_t(ev.name_id) + 1, kNoNode);
+    }
+    if (last_name != kNoNode)
+      name_after[last_name] = ev.name_id;
+  }
+  last_name = ev.name_id;
+  uint32_t &cat = cat_with[ev.name_id];
+  if (holds(&cats, cat, ev.cat)) {
+    ev.cat_id = cat;
+  } else {
+    if (tc_map_intern(&cats, ev.cat, &ev.cat_id, nullptr))
+      throw std::bad_alloc();
+    cat = ev.cat_id;
+  }
 }
 
 void tc_parser::mark(uint32_t node, uint8_t type) {
@@ -551,9 +588,7 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
     ev.id = S(id2);
   if (empty)
     ev.err = TC_E_EMPTY_EVENT;
-  if (tc_map_intern(&names, ev.name, &ev.name_id, nullptr) ||
-      tc_map_intern(&cats, ev.cat, &ev.cat_id, nullptr))
-    throw std::bad_alloc();
+  intern_name_cat(ev);
   ev.npres = uint32_t(pres.size()) - ev.pres_begin;
   ev.nwant = uint32_t(wanted.size()) - ev.want_begin;
   ev.nleaf = uint32_t(leaves.size()) - ev.leaf_begin;
