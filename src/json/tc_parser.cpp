@@ -480,6 +480,24 @@ static error_code id_of_signed(ondemand::value v, int64_t &out, bool &present) {
   return SUCCESS;
 }
 
+// The event members read, by key.
+enum Field { F_OTHER, F_PH, F_CAT, F_S, F_ID, F_BIND_ID, F_TS, F_DUR, F_PID, F_TID, F_ID2,
+             F_NAME, F_ARGS };
+
+static inline Field field_of(std::string_view k) {
+  auto is = [&k](const char *lit) { return std::memcmp(k.data(), lit, k.size()) == 0; };
+  switch (k.size()) {
+  case 1: return k[0] == 's' ? F_S : F_OTHER;
+  case 2: return is("ph") ? F_PH : is("ts") ? F_TS : is("id") ? F_ID : F_OTHER;
+  case 3:
+    return is("cat") ? F_CAT : is("pid") ? F_PID : is("tid") ? F_TID : is("dur") ? F_DUR
+         : is("id2") ? F_ID2 : F_OTHER;
+  case 4: return is("name") ? F_NAME : is("args") ? F_ARGS : F_OTHER;
+  case 7: return is("bind_id") ? F_BIND_ID : F_OTHER;
+  default: return F_OTHER;
+  }
+}
+
 error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
   std::memset(&ev, 0, sizeof ev);
   ev.dur = -1;
@@ -501,86 +519,94 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
     if ((err = key_of(fl, key)))
       return err;
     ondemand::value v = fl.value();
-    // Text fields, by key; everything else by its own rule below.
-    bool is_id = key == "id" || key == "bind_id";
-    tc_str *text = key == "ph" ? &ev.ph : key == "cat" ? &ev.cat : key == "id" ? &ev.id
-                 : key == "s" ? &ev.scope : key == "bind_id" ? &ev.bind_id : nullptr;
     std::string_view s;
-    if (text) {
-      // A repeated key keeps its first value, as for every field here.
-      if (!text->ptr) {
-        if ((err = text_of(v, s, nullptr, is_id)))
-          return err;
-        *text = S(s);
-      }
-      continue;
-    }
-    switch (key.size()) {
-    case 2:
-      if (key == "ts" && !(ev.flags & TC_EV_HAS_TS) && v.get_double().get(ev.ts) == SUCCESS)
+    tc_str *text = nullptr; // the text fields: a string as is, ids also a number
+    bool is_id = false;
+    switch (field_of(key)) {
+    case F_PH: text = &ev.ph; break;
+    case F_CAT: text = &ev.cat; break;
+    case F_S: text = &ev.scope; break;
+    case F_ID: text = &ev.id; is_id = true; break;
+    case F_BIND_ID: text = &ev.bind_id; is_id = true; break;
+    case F_TS:
+      if (!(ev.flags & TC_EV_HAS_TS) && v.get_double().get(ev.ts) == SUCCESS)
         ev.flags |= TC_EV_HAS_TS;
       break;
-    case 3:
-      if (key == "dur") {
-        if (ev.flags & TC_EV_HAS_DUR)
-          break;
-        if (v.get_double().get(ev.dur) == SUCCESS)
-          ev.flags |= TC_EV_HAS_DUR;
-        else
-          ev.dur = -1;
-      } else if (key == "pid" || key == "tid") {
-        int pid = key[0] == 'p';
-        if (ev.flags & (pid ? TC_EV_HAS_PID : TC_EV_HAS_TID))
-          break;
-        bool present;
-        if ((err = id_of_signed(v, pid ? ev.pid : ev.tid, present)))
-          return err;
-        if (present)
-          ev.flags |= pid ? TC_EV_HAS_PID : TC_EV_HAS_TID;
-      } else if (key == "id2" && !id2.data()) {
-        ondemand::object o;
-        if (v.get_object().get(o) == SUCCESS) {
-          for (auto f : o) {
-            ondemand::field fo;
-            if ((err = std::move(f).get(fo)))
+    case F_DUR:
+      if (ev.flags & TC_EV_HAS_DUR)
+        break;
+      if (v.get_double().get(ev.dur) == SUCCESS)
+        ev.flags |= TC_EV_HAS_DUR;
+      else
+        ev.dur = -1;
+      break;
+    case F_PID:
+    case F_TID: {
+      int pid = key[0] == 'p';
+      if (ev.flags & (pid ? TC_EV_HAS_PID : TC_EV_HAS_TID))
+        break;
+      bool present;
+      if ((err = id_of_signed(v, pid ? ev.pid : ev.tid, present)))
+        return err;
+      if (present)
+        ev.flags |= pid ? TC_EV_HAS_PID : TC_EV_HAS_TID;
+      break;
+    }
+    case F_ID2: {
+      if (id2.data())
+        break;
+      ondemand::object o;
+      if (v.get_object().get(o) == SUCCESS) {
+        for (auto f : o) {
+          ondemand::field fo;
+          if ((err = std::move(f).get(fo)))
+            return err;
+          std::string_view k;
+          if ((err = key_of(fo, k)))
+            return err;
+          if (k == "local" || k == "global") {
+            if ((err = text_of(fo.value(), id2, k == "local" ? "L:" : "G:", true)))
               return err;
-            std::string_view k;
-            if ((err = key_of(fo, k)))
-              return err;
-            if (k == "local" || k == "global") {
-              if ((err = text_of(fo.value(), id2, k == "local" ? "L:" : "G:", true)))
-                return err;
-              break;
-            }
+            break;
           }
         }
       }
       break;
-    case 4:
-      if (key == "name" && !(ev.flags & TC_EV_HAS_NAME)) {
-        ondemand::json_type t;
-        if ((err = v.type().get(t)))
+    }
+    case F_NAME: {
+      if (ev.flags & TC_EV_HAS_NAME)
+        break;
+      ondemand::json_type t;
+      if ((err = v.type().get(t)))
+        return err;
+      if (t == ondemand::json_type::string) {
+        if ((err = v.get_string().get(s)))
           return err;
-        if (t == ondemand::json_type::string) {
-          if ((err = v.get_string().get(s)))
-            return err;
-          ev.name = S(keep(s));
-          ev.flags |= TC_EV_HAS_NAME;
-        }
-      } else if (key == "args") {
-        ondemand::json_type t;
-        if ((err = v.type().get(t)))
-          return err;
-        if (t == ondemand::json_type::object) {
-          ev.flags |= TC_EV_HAS_ARGS;
-          ondemand::object ao;
-          if ((err = v.get_object().get(ao)) || (err = visit_members(ao, 0, 1)))
-            return err;
-        }
+        ev.name = S(keep(s));
+        ev.flags |= TC_EV_HAS_NAME;
       }
       break;
-    default:
+    }
+    case F_ARGS: {
+      ondemand::json_type t;
+      if ((err = v.type().get(t)))
+        return err;
+      if (t == ondemand::json_type::object) {
+        ev.flags |= TC_EV_HAS_ARGS;
+        ondemand::object ao;
+        if ((err = v.get_object().get(ao)) || (err = visit_members(ao, 0, 1)))
+          return err;
+      }
       break;
+    }
+    case F_OTHER:
+      break;
+    }
+    // A repeated key keeps its first value, as for every field here.
+    if (text && !text->ptr) {
+      if ((err = text_of(v, s, nullptr, is_id)))
+        return err;
+      *text = S(s);
     }
   }
   // "id" when the event has one, else the first id2 member.
