@@ -149,6 +149,7 @@ int main(int argc, char **argv) {
 
     /* A fresh census per rep, as a run starts with empty tables. */
     tc_census_worker *w = tc_census_worker_create(1, parser);
+    tc_router *router = tc_router_create(parser);
     uint64_t census_ns = 0;
     for (size_t i = 0; i < nchunks; i++) {
       tc_parser_parse(parser, chunks[i], &p);
@@ -156,12 +157,13 @@ int main(int argc, char **argv) {
       tc_seq_init(&seq);
       t0 = tc_clock_ns();
       tc_census_add_chunk(w, (tc_origin){0, 0}, chunks[i], &p);
-      tc_route_chunk(chunks[i], &p, 1, &seq);
+      tc_route_chunk(router, chunks[i], &p, 1, &seq);
       census_ns += tc_clock_ns() - t0;
       tc_seq_free(&seq);
     }
     sec[S_CENSUS][r] = (double)census_ns * 1e-9;
     tc_census_worker_free(w);
+    tc_router_free(router);
     free_chunks(chunks, nchunks);
 
     tc_walk *wk = tc_walk_create();

@@ -11,19 +11,16 @@
 #define TC_EXAMPLE_PREFERRED 2048
 
 struct tc_census_worker {
-  const tc_parser *parser; /* borrowed: path ids are this parser's */
-  tc_map names, cats;
+  tc_parser *parser; /* borrowed: name, category and path ids are its */
   uint32_t nsites;
   tc_site_acc **sites; /* by site index, lazily created */
 };
 
-tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser) {
+tc_census_worker *tc_census_worker_create(uint32_t nsites, tc_parser *parser) {
   tc_census_worker *w = calloc(1, sizeof *w);
   if (!w)
     return NULL;
   w->parser = parser;
-  tc_map_init(&w->names);
-  tc_map_init(&w->cats);
   w->nsites = nsites;
   w->sites = calloc(nsites ? nsites : 1, sizeof *w->sites);
   if (!w->sites) {
@@ -48,6 +45,9 @@ static void site_free(tc_site_acc *s) {
   free(s->cat_counts);
   tc_imap_free(&s->path_idx);
   free(s->paths);
+  free(s->slot_of);
+  free(s->cat_last);
+  free(s->path_last);
   free(s);
 }
 
@@ -57,8 +57,6 @@ void tc_census_worker_free(tc_census_worker *w) {
   for (uint32_t s = 0; s < w->nsites; s++)
     site_free(w->sites[s]);
   free(w->sites);
-  tc_map_free(&w->names);
-  tc_map_free(&w->cats);
   free(w);
 }
 
@@ -75,11 +73,12 @@ void tc_census_site_release(tc_census_worker *w, uint32_t site) {
   }
 }
 
-static tc_err name_id(tc_census_worker *w, tc_str name, uint32_t *id) {
-  return tc_map_intern(&w->names, name, id, NULL);
-}
-
-static tc_err site_name(tc_site_acc *s, uint32_t id, tc_name_counts **out) {
+/* The slot of name ID in site S, made if new. */
+static tc_err site_slot(tc_site_acc *s, uint32_t id, uint32_t *out) {
+  if (id < s->slot_of_cap && s->slot_of[id]) {
+    *out = s->slot_of[id] - 1;
+    return TC_OK;
+  }
   uint32_t slot;
   int inserted;
   tc_err e = tc_imap_intern(&s->name_idx, id, &slot, &inserted);
@@ -89,12 +88,55 @@ static tc_err site_name(tc_site_acc *s, uint32_t id, tc_name_counts **out) {
     e = TC_GROW(s->detail, s->detail_cap, (size_t)slot + 1);
   if (!e)
     e = TC_GROW(s->name_ids, s->ids_cap, (size_t)slot + 1);
-  if (e) {
-    *out = NULL;
+  if (!e)
+    e = TC_GROW(s->cat_last, s->cat_last_cap, (size_t)slot + 1);
+  if (!e)
+    e = TC_GROW(s->slot_of, s->slot_of_cap, (size_t)id + 1);
+  if (e)
     return e;
-  }
   s->name_ids[slot] = id;
-  *out = &s->names[slot];
+  s->slot_of[id] = slot + 1;
+  *out = slot;
+  return TC_OK;
+}
+
+/* Index of (name, category) in cat_counts; SLOT is the name's. */
+static tc_err cat_index(tc_site_acc *s, uint32_t name, uint32_t slot, uint32_t cat,
+                        uint32_t *out) {
+  struct tc_cat_last *last = &s->cat_last[slot];
+  if (last->cat1 == cat + 1) {
+    *out = last->idx;
+    return TC_OK;
+  }
+  uint32_t idx;
+  int inserted;
+  tc_err e = tc_imap_intern(&s->cat_idx, (uint64_t)name << 32 | cat, &idx, &inserted);
+  if (!e)
+    e = TC_GROW(s->cat_counts, s->cat_cap, (size_t)idx + 1);
+  if (e)
+    return e;
+  *last = (struct tc_cat_last){cat + 1, idx};
+  *out = idx;
+  return TC_OK;
+}
+
+/* Index of (name, path) in paths. */
+static tc_err path_index(tc_site_acc *s, uint32_t name, uint32_t path, uint32_t *out) {
+  if (path < s->path_last_cap && s->path_last[path].name1 == name + 1) {
+    *out = s->path_last[path].idx;
+    return TC_OK;
+  }
+  uint32_t idx;
+  int inserted;
+  tc_err e = tc_imap_intern(&s->path_idx, (uint64_t)name << 32 | path, &idx, &inserted);
+  if (!e)
+    e = TC_GROW(s->paths, s->paths_cap, (size_t)idx + 1);
+  if (!e)
+    e = TC_GROW(s->path_last, s->path_last_cap, (size_t)path + 1);
+  if (e)
+    return e;
+  s->path_last[path] = (struct tc_path_last){name + 1, idx};
+  *out = idx;
   return TC_OK;
 }
 
@@ -141,30 +183,23 @@ static tc_err offer_example(tc_name_detail *d, tc_origin o, const tc_chunk *c, u
   return TC_OK;
 }
 
-static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const tc_chunk *c,
+static tc_err add_event(tc_site_acc *s, tc_origin o, const tc_chunk *c,
                         uint32_t i, const tc_parsed *p) {
   const tc_event *ev = &p->events[i];
-  uint32_t id;
-  tc_err e = name_id(w, ev->name, &id);
+  uint32_t id = ev->name_id, slot;
+  tc_err e = site_slot(s, id, &slot);
   if (e)
     return e;
-  tc_name_counts *nc;
-  if ((e = site_name(s, id, &nc)))
-    return e;
-  tc_name_detail *d = &s->detail[nc - s->names];
+  tc_name_counts *nc = &s->names[slot];
+  tc_name_detail *d = &s->detail[slot];
   int phase = tc_phase_index(ev->ph);
   nc->ph[phase]++;
   nc->ph_args[phase] += ev->npres > 0;
 
-  uint32_t cid, slot;
-  int inserted;
-  if ((e = tc_map_intern(&w->cats, ev->cat, &cid, NULL)))
+  uint32_t idx;
+  if ((e = cat_index(s, id, slot, ev->cat_id, &idx)))
     return e;
-  if ((e = tc_imap_intern(&s->cat_idx, (uint64_t)id << 32 | cid, &slot, &inserted)))
-    return e;
-  if ((e = TC_GROW(s->cat_counts, s->cat_cap, (size_t)slot + 1)))
-    return e;
-  s->cat_counts[slot]++;
+  s->cat_counts[idx]++;
 
   if (ev->flags & TC_EV_HAS_DUR) {
     if ((e = tc_sketch_add(&d->dur, ev->dur)))
@@ -175,12 +210,10 @@ static tc_err add_event(tc_census_worker *w, tc_site_acc *s, tc_origin o, const 
 
   for (uint32_t k = 0; k < ev->npres; k++) {
     const tc_presence *pr = &p->pres[ev->pres_begin + k];
-    if ((e = tc_imap_intern(&s->path_idx, (uint64_t)id << 32 | pr->path, &slot, &inserted)))
+    if ((e = path_index(s, id, pr->path, &idx)))
       return e;
-    if ((e = TC_GROW(s->paths, s->paths_cap, (size_t)slot + 1)))
-      return e;
-    s->paths[slot].records++;
-    s->paths[slot].types |= pr->types;
+    s->paths[idx].records++;
+    s->paths[idx].types |= pr->types;
   }
 
   return offer_example(d, o, c, i, ev);
@@ -194,7 +227,7 @@ tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
   for (uint32_t i = 0; i < p->nevents; i++) {
     if (p->events[i].err)
       continue;
-    tc_err e = add_event(w, s, o, c, i, p);
+    tc_err e = add_event(s, o, c, i, p);
     if (e)
       return e;
   }
@@ -206,18 +239,17 @@ tc_err tc_census_add_pairs(tc_census_worker *w, uint32_t site, tc_str name,
   tc_site_acc *s = site_of(w, site);
   if (!s)
     return TC_E_NOMEM;
-  uint32_t id;
-  tc_err e = name_id(w, name, &id);
-  tc_name_counts *nc;
-  if (e || (e = site_name(s, id, &nc)))
+  uint32_t id, slot;
+  tc_err e = tc_parser_name_id(w->parser, name, &id);
+  if (e || (e = site_slot(s, id, &slot)))
     return e;
   for (int k = 0; k < TC_PAIR_COUNT; k++)
-    nc->pairs[k] += pairs[k];
+    s->names[slot].pairs[k] += pairs[k];
   return TC_OK;
 }
 
-const tc_map *tc_census_names(const tc_census_worker *w) { return &w->names; }
-const tc_map *tc_census_cats(const tc_census_worker *w) { return &w->cats; }
+const tc_map *tc_census_names(const tc_census_worker *w) { return tc_parser_names(w->parser); }
+const tc_map *tc_census_cats(const tc_census_worker *w) { return tc_parser_cats(w->parser); }
 const tc_parser *tc_census_parser(const tc_census_worker *w) { return w->parser; }
 
 const tc_site_acc *tc_census_site(const tc_census_worker *w, uint32_t site) {

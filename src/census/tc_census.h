@@ -41,7 +41,10 @@ typedef struct {
 
 typedef struct tc_census_worker tc_census_worker;
 
-tc_census_worker *tc_census_worker_create(uint32_t nsites, const tc_parser *parser);
+/* Names, categories and path ids are PARSER's (borrowed; pair counts
+ * intern their names in it, so the worker must be its parser's only other
+ * user). */
+tc_census_worker *tc_census_worker_create(uint32_t nsites, tc_parser *parser);
 void tc_census_worker_free(tc_census_worker *w);
 
 /* Adds a parsed chunk's order-free statistics (events with err set are
@@ -54,7 +57,8 @@ tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
 tc_err tc_census_add_pairs(tc_census_worker *w, uint32_t site, tc_str name,
                            const uint64_t pairs[TC_PAIR_COUNT]);
 
-/* Read access for the merge. */
+/* Read access for the merge. Name and category ids are the parser's
+ * (tc_parser_names, tc_parser_cats). */
 typedef struct {
   uint64_t ph[TC_PH_COUNT];
   uint64_t ph_args[TC_PH_COUNT]; /* of ph: records with at least one arg path */
@@ -99,6 +103,21 @@ typedef struct {
   tc_imap path_idx;      /* (name id << 32 | path id) -> index */
   tc_path_counts *paths;
   size_t paths_cap;
+  /* What the indexes above would answer, kept where an event finds it
+   * without hashing: by name id, slot + 1 (0: not yet seen); by slot, the
+   * category met last (cat id + 1) and its index; by path id, the name met
+   * last with it (name id + 1, as a path nearly always belongs to one name)
+   * and its index. */
+  uint32_t *slot_of;
+  size_t slot_of_cap;
+  struct tc_cat_last {
+    uint32_t cat1, idx;
+  } *cat_last;
+  size_t cat_last_cap;
+  struct tc_path_last {
+    uint32_t name1, idx;
+  } *path_last;
+  size_t path_last_cap;
 } tc_site_acc;
 
 const tc_map *tc_census_names(const tc_census_worker *w);

@@ -12,6 +12,12 @@
 
 #include <simdjson.h>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -34,13 +40,26 @@ constexpr size_t kKeepRewrite = size_t(1) << 20;
 // literally named "[]" stays a path of its own.
 constexpr std::string_view kElem("\0", 1);
 
-struct PathNode {
-  uint32_t parent;
+constexpr uint32_t kNoNode = UINT32_MAX;
+
+// A path's texts, which never move once made (tc_parser_path hands them out).
+struct PathText {
   std::string key;  // kElem for array elements
   std::string full; // census notation
-  uint64_t stamp;   // last event that carried this path
+};
+
+// What the walk reads of a path, by id in one flat array.
+struct PathNode {
+  uint32_t parent;
+  std::string_view key; // its PathText's
+  uint64_t stamp;       // last event that carried this path
   uint32_t pres_pos;
   int32_t want_slot;
+  // The shape of the last object met: the member that came first under this
+  // path, and the one that followed this one under its parent. Events of one
+  // name repeat their shape, so the next key is most often found by one
+  // comparison, with no hash.
+  uint32_t first_child, next_sibling;
 };
 
 // Blocks never move, so strings copied out stay put for the whole call.
@@ -75,14 +94,40 @@ inline uint64_t hash_key(uint32_t parent, std::string_view k) {
   return tc_hash_bytes(k.data(), k.size(), uint64_t(parent) * 0x9E3779B97F4A7C15ULL);
 }
 
+// The first '"' or '\\' from P on. Stage 1 found the string's closing
+// quote, so one lies ahead; a whole block is read at a time, which the
+// document's padding (TC_JSON_PADDING after its last byte) keeps in bounds.
+inline const char *quote_or_backslash(const char *p) {
+#if defined(__AVX2__)
+  const __m256i q = _mm256_set1_epi8('"'), b = _mm256_set1_epi8('\\');
+  for (;; p += 32) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+    unsigned m = unsigned(
+        _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, q), _mm256_cmpeq_epi8(v, b))));
+    if (m)
+      return p + __builtin_ctz(m);
+  }
+#elif defined(__SSE2__)
+  const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
+  for (;; p += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    unsigned m = unsigned(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, b))));
+    if (m)
+      return p + __builtin_ctz(m);
+  }
+#else
+  while (*p != '"' && *p != '\\')
+    p++;
+  return p;
+#endif
+}
+
 // A key's text. Keys almost never hold escapes, so the raw bytes are used in
 // place (the quote was validated by stage 1); only a key with a backslash
 // pays for simdjson's unescaping.
 inline error_code key_of(ondemand::field &f, std::string_view &out) {
   const char *p = f.key().raw();
-  const char *q = p;
-  while (*q != '"' && *q != '\\')
-    q++;
+  const char *q = quote_or_backslash(p);
   if (*q == '"') {
     out = std::string_view(p, size_t(q - p));
     return SUCCESS;
@@ -110,7 +155,8 @@ struct tc_parser {
   std::vector<tc_leaf> leaves;
   error_code scalar_err = SUCCESS;
   std::vector<std::string> want_paths;
-  std::deque<PathNode> nodes; // a deque: tc_parser_path text must not move
+  std::vector<PathNode> nodes;
+  std::deque<PathText> texts; // by node id; a deque: tc_parser_path text must not move
   std::vector<uint32_t> table; // node id + 1, 0 = empty; open addressing
   uint64_t stamp = 0;
   uint32_t elem_counter = 0;
@@ -119,10 +165,28 @@ struct tc_parser {
   Arena arena;
   std::string numbuf;
   std::vector<char> rewrite; // a lenient event's strict text, then padding
+  tc_map names, cats; // tc_event.name_id, cat_id
+  // Guesses that spare most events a hash lookup, checked by comparing the
+  // text: by name id, the name of the event that followed it last time
+  // (traces repeat sequences of events) and the category it came with last
+  // (a name nearly always has one).
+  std::vector<uint32_t> name_after, cat_with;
+  uint32_t last_name = kNoNode;
+
+  tc_parser() {
+    tc_map_init(&names);
+    tc_map_init(&cats);
+  }
+  ~tc_parser() {
+    tc_map_free(&names);
+    tc_map_free(&cats);
+  }
 
   std::string_view keep(std::string_view s) { return copy_strings ? arena.copy(s) : s; }
 
   uint32_t intern(uint32_t parent, std::string_view key);
+  uint32_t member(uint32_t parent, uint32_t prev, std::string_view key);
+  void intern_name_cat(tc_event &ev);
   void grow_table();
   void mark(uint32_t node, uint8_t type);
   error_code visit(ondemand::value v, uint32_t node, int depth);
@@ -156,28 +220,74 @@ uint32_t tc_parser::intern(uint32_t parent, std::string_view key) {
       return v - 1;
     i = (i + 1) & mask;
   }
-  PathNode n;
-  n.parent = parent;
-  n.key.assign(key.data(), key.size());
-  const std::string &pf = nodes[parent].full;
-  n.full.reserve(pf.size() + key.size() + 1);
-  n.full = pf;
+  PathText t;
+  t.key.assign(key.data(), key.size());
+  const std::string &pf = texts[parent].full;
+  t.full.reserve(pf.size() + key.size() + 1);
+  t.full = pf;
   if (key == kElem) {
-    n.full.append("[]");
+    t.full.append("[]");
   } else {
-    n.full.push_back('.');
-    n.full.append(key.data(), key.size());
+    t.full.push_back('.');
+    t.full.append(key.data(), key.size());
   }
-  n.stamp = 0;
-  n.pres_pos = 0;
-  n.want_slot = -1;
+  int32_t slot = -1;
   for (size_t w = 0; w < want_paths.size(); w++)
-    if (want_paths[w] == n.full)
-      n.want_slot = int32_t(w);
-  nodes.push_back(std::move(n));
+    if (want_paths[w] == t.full)
+      slot = int32_t(w);
+  nodes.push_back(PathNode{parent, std::string_view(), 0, 0, slot, kNoNode, kNoNode});
+  try {
+    texts.push_back(std::move(t));
+  } catch (...) {
+    nodes.pop_back(); // texts and nodes stay the same length
+    throw;
+  }
+  nodes.back().key = texts.back().key;
   uint32_t id = uint32_t(nodes.size() - 1);
   table[i] = id + 1;
   return id;
+}
+
+// The child KEY of PARENT, met after its sibling PREV (kNoNode for the
+// first member): the node that came there last time if its key matches,
+// else the interned one, which the shape then remembers.
+uint32_t tc_parser::member(uint32_t parent, uint32_t prev, std::string_view key) {
+  uint32_t guess = prev == kNoNode ? nodes[parent].first_child : nodes[prev].next_sibling;
+  if (guess != kNoNode && nodes[guess].key == key)
+    return guess;
+  uint32_t id = intern(parent, key);
+  (prev == kNoNode ? nodes[parent].first_child : nodes[prev].next_sibling) = id;
+  return id;
+}
+
+// Whether interned id GUESS of M holds S.
+static bool holds(const tc_map *m, uint32_t guess, tc_str s) {
+  return guess != kNoNode && tc_str_eq(tc_map_key(m, guess), s);
+}
+
+void tc_parser::intern_name_cat(tc_event &ev) {
+  uint32_t guess = last_name == kNoNode ? kNoNode : name_after[last_name];
+  if (holds(&names, guess, ev.name)) {
+    ev.name_id = guess;
+  } else {
+    if (tc_map_intern(&names, ev.name, &ev.name_id, nullptr))
+      throw std::bad_alloc();
+    if (ev.name_id >= name_after.size()) {
+      name_after.resize(size_t(ev.name_id) + 1, kNoNode);
+      cat_with.resize(size_t(ev.name_id) + 1, kNoNode);
+    }
+    if (last_name != kNoNode)
+      name_after[last_name] = ev.name_id;
+  }
+  last_name = ev.name_id;
+  uint32_t &cat = cat_with[ev.name_id];
+  if (holds(&cats, cat, ev.cat)) {
+    ev.cat_id = cat;
+  } else {
+    if (tc_map_intern(&cats, ev.cat, &ev.cat_id, nullptr))
+      throw std::bad_alloc();
+    cat = ev.cat_id;
+  }
 }
 
 void tc_parser::mark(uint32_t node, uint8_t type) {
@@ -195,6 +305,7 @@ void tc_parser::mark(uint32_t node, uint8_t type) {
 // reported itself), each at its own path.
 error_code tc_parser::visit_members(ondemand::object obj, uint32_t node, int depth) {
   error_code err;
+  uint32_t prev = kNoNode;
   for (auto field : obj) {
     ondemand::field fl;
     if ((err = std::move(field).get(fl)))
@@ -202,7 +313,8 @@ error_code tc_parser::visit_members(ondemand::object obj, uint32_t node, int dep
     std::string_view key;
     if ((err = key_of(fl, key)))
       return err;
-    if ((err = visit(fl.value(), intern(node, key), depth)))
+    prev = member(node, prev, key);
+    if ((err = visit(fl.value(), prev, depth)))
       return err;
   }
   return SUCCESS;
@@ -368,6 +480,24 @@ static error_code id_of_signed(ondemand::value v, int64_t &out, bool &present) {
   return SUCCESS;
 }
 
+// The event members read, by key.
+enum Field { F_OTHER, F_PH, F_CAT, F_S, F_ID, F_BIND_ID, F_TS, F_DUR, F_PID, F_TID, F_ID2,
+             F_NAME, F_ARGS };
+
+static inline Field field_of(std::string_view k) {
+  auto is = [&k](const char *lit) { return std::memcmp(k.data(), lit, k.size()) == 0; };
+  switch (k.size()) {
+  case 1: return k[0] == 's' ? F_S : F_OTHER;
+  case 2: return is("ph") ? F_PH : is("ts") ? F_TS : is("id") ? F_ID : F_OTHER;
+  case 3:
+    return is("cat") ? F_CAT : is("pid") ? F_PID : is("tid") ? F_TID : is("dur") ? F_DUR
+         : is("id2") ? F_ID2 : F_OTHER;
+  case 4: return is("name") ? F_NAME : is("args") ? F_ARGS : F_OTHER;
+  case 7: return is("bind_id") ? F_BIND_ID : F_OTHER;
+  default: return F_OTHER;
+  }
+}
+
 error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
   std::memset(&ev, 0, sizeof ev);
   ev.dur = -1;
@@ -389,86 +519,94 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
     if ((err = key_of(fl, key)))
       return err;
     ondemand::value v = fl.value();
-    // Text fields, by key; everything else by its own rule below.
-    bool is_id = key == "id" || key == "bind_id";
-    tc_str *text = key == "ph" ? &ev.ph : key == "cat" ? &ev.cat : key == "id" ? &ev.id
-                 : key == "s" ? &ev.scope : key == "bind_id" ? &ev.bind_id : nullptr;
     std::string_view s;
-    if (text) {
-      // A repeated key keeps its first value, as for every field here.
-      if (!text->ptr) {
-        if ((err = text_of(v, s, nullptr, is_id)))
-          return err;
-        *text = S(s);
-      }
-      continue;
-    }
-    switch (key.size()) {
-    case 2:
-      if (key == "ts" && !(ev.flags & TC_EV_HAS_TS) && v.get_double().get(ev.ts) == SUCCESS)
+    tc_str *text = nullptr; // the text fields: a string as is, ids also a number
+    bool is_id = false;
+    switch (field_of(key)) {
+    case F_PH: text = &ev.ph; break;
+    case F_CAT: text = &ev.cat; break;
+    case F_S: text = &ev.scope; break;
+    case F_ID: text = &ev.id; is_id = true; break;
+    case F_BIND_ID: text = &ev.bind_id; is_id = true; break;
+    case F_TS:
+      if (!(ev.flags & TC_EV_HAS_TS) && v.get_double().get(ev.ts) == SUCCESS)
         ev.flags |= TC_EV_HAS_TS;
       break;
-    case 3:
-      if (key == "dur") {
-        if (ev.flags & TC_EV_HAS_DUR)
-          break;
-        if (v.get_double().get(ev.dur) == SUCCESS)
-          ev.flags |= TC_EV_HAS_DUR;
-        else
-          ev.dur = -1;
-      } else if (key == "pid" || key == "tid") {
-        int pid = key[0] == 'p';
-        if (ev.flags & (pid ? TC_EV_HAS_PID : TC_EV_HAS_TID))
-          break;
-        bool present;
-        if ((err = id_of_signed(v, pid ? ev.pid : ev.tid, present)))
-          return err;
-        if (present)
-          ev.flags |= pid ? TC_EV_HAS_PID : TC_EV_HAS_TID;
-      } else if (key == "id2" && !id2.data()) {
-        ondemand::object o;
-        if (v.get_object().get(o) == SUCCESS) {
-          for (auto f : o) {
-            ondemand::field fo;
-            if ((err = std::move(f).get(fo)))
+    case F_DUR:
+      if (ev.flags & TC_EV_HAS_DUR)
+        break;
+      if (v.get_double().get(ev.dur) == SUCCESS)
+        ev.flags |= TC_EV_HAS_DUR;
+      else
+        ev.dur = -1;
+      break;
+    case F_PID:
+    case F_TID: {
+      int pid = key[0] == 'p';
+      if (ev.flags & (pid ? TC_EV_HAS_PID : TC_EV_HAS_TID))
+        break;
+      bool present;
+      if ((err = id_of_signed(v, pid ? ev.pid : ev.tid, present)))
+        return err;
+      if (present)
+        ev.flags |= pid ? TC_EV_HAS_PID : TC_EV_HAS_TID;
+      break;
+    }
+    case F_ID2: {
+      if (id2.data())
+        break;
+      ondemand::object o;
+      if (v.get_object().get(o) == SUCCESS) {
+        for (auto f : o) {
+          ondemand::field fo;
+          if ((err = std::move(f).get(fo)))
+            return err;
+          std::string_view k;
+          if ((err = key_of(fo, k)))
+            return err;
+          if (k == "local" || k == "global") {
+            if ((err = text_of(fo.value(), id2, k == "local" ? "L:" : "G:", true)))
               return err;
-            std::string_view k;
-            if ((err = key_of(fo, k)))
-              return err;
-            if (k == "local" || k == "global") {
-              if ((err = text_of(fo.value(), id2, k == "local" ? "L:" : "G:", true)))
-                return err;
-              break;
-            }
+            break;
           }
         }
       }
       break;
-    case 4:
-      if (key == "name" && !(ev.flags & TC_EV_HAS_NAME)) {
-        ondemand::json_type t;
-        if ((err = v.type().get(t)))
+    }
+    case F_NAME: {
+      if (ev.flags & TC_EV_HAS_NAME)
+        break;
+      ondemand::json_type t;
+      if ((err = v.type().get(t)))
+        return err;
+      if (t == ondemand::json_type::string) {
+        if ((err = v.get_string().get(s)))
           return err;
-        if (t == ondemand::json_type::string) {
-          if ((err = v.get_string().get(s)))
-            return err;
-          ev.name = S(keep(s));
-          ev.flags |= TC_EV_HAS_NAME;
-        }
-      } else if (key == "args") {
-        ondemand::json_type t;
-        if ((err = v.type().get(t)))
-          return err;
-        if (t == ondemand::json_type::object) {
-          ev.flags |= TC_EV_HAS_ARGS;
-          ondemand::object ao;
-          if ((err = v.get_object().get(ao)) || (err = visit_members(ao, 0, 1)))
-            return err;
-        }
+        ev.name = S(keep(s));
+        ev.flags |= TC_EV_HAS_NAME;
       }
       break;
-    default:
+    }
+    case F_ARGS: {
+      ondemand::json_type t;
+      if ((err = v.type().get(t)))
+        return err;
+      if (t == ondemand::json_type::object) {
+        ev.flags |= TC_EV_HAS_ARGS;
+        ondemand::object ao;
+        if ((err = v.get_object().get(ao)) || (err = visit_members(ao, 0, 1)))
+          return err;
+      }
       break;
+    }
+    case F_OTHER:
+      break;
+    }
+    // A repeated key keeps its first value, as for every field here.
+    if (text && !text->ptr) {
+      if ((err = text_of(v, s, nullptr, is_id)))
+        return err;
+      *text = S(s);
     }
   }
   // "id" when the event has one, else the first id2 member.
@@ -476,6 +614,7 @@ error_code tc_parser::parse_event(ondemand::object obj, tc_event &ev) {
     ev.id = S(id2);
   if (empty)
     ev.err = TC_E_EMPTY_EVENT;
+  intern_name_cat(ev);
   ev.npres = uint32_t(pres.size()) - ev.pres_begin;
   ev.nwant = uint32_t(wanted.size()) - ev.want_begin;
   ev.nleaf = uint32_t(leaves.size()) - ev.leaf_begin;
@@ -495,13 +634,8 @@ tc_parser *tc_parser_create(const char *const *wanted, size_t nwanted) {
   try {
     for (size_t i = 0; i < nwanted; i++)
       p->want_paths.emplace_back(wanted[i]);
-    PathNode root;
-    root.parent = 0;
-    root.full = "args";
-    root.stamp = 0;
-    root.pres_pos = 0;
-    root.want_slot = -1;
-    p->nodes.push_back(root);
+    p->texts.push_back(PathText{std::string(), "args"});
+    p->nodes.push_back(PathNode{0, p->texts.back().key, 0, 0, -1, kNoNode, kNoNode});
     p->grow_table();
   } catch (...) {
     delete p;
@@ -516,9 +650,16 @@ void tc_parser_free(tc_parser *p) { delete p; }
 #define TC_STRINGIFY(x) TC_STRINGIFY2(x)
 const char *tc_parser_kernel(void) { return TC_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION); }
 
-tc_str tc_parser_path(const tc_parser *p, uint32_t id) { return S(p->nodes[id].full); }
+tc_str tc_parser_path(const tc_parser *p, uint32_t id) { return S(p->texts[id].full); }
 
 uint32_t tc_parser_npaths(const tc_parser *p) { return uint32_t(p->nodes.size()); }
+
+const tc_map *tc_parser_names(const tc_parser *p) { return &p->names; }
+const tc_map *tc_parser_cats(const tc_parser *p) { return &p->cats; }
+
+tc_err tc_parser_name_id(tc_parser *p, tc_str name, uint32_t *id) {
+  return tc_map_intern(&p->names, name, id, nullptr);
+}
 
 static void reset_results(tc_parser *p) {
   p->events.clear();

@@ -23,6 +23,8 @@
 extern "C" {
 #endif
 
+#include "util/tc_map.h" /* no C++ guards of its own */
+
 enum {
   TC_EV_HAS_TS = 1 << 0,
   TC_EV_HAS_DUR = 1 << 1,
@@ -40,6 +42,9 @@ typedef struct {
   tc_str id;        /* "id", else "id2"."local"/"global" prefixed "L:"/"G:"; numbers as text */
   tc_str bind_id;   /* flow v2 binding id, as text */
   tc_str scope;     /* "s" (instant scope) */
+  /* name and cat interned in the parser's tables (tc_parser_names,
+   * tc_parser_cats); an absent one is the empty string's id */
+  uint32_t name_id, cat_id;
   double ts, dur;   /* microseconds */
   int64_t pid, tid; /* a string pid/tid becomes a hash of its text */
   uint32_t flags;   /* TC_EV_HAS_* */
@@ -93,6 +98,17 @@ tc_err tc_parser_parse(tc_parser *p, const tc_chunk *chunk, tc_parsed *out);
 /* Text of path ID ("args.data.frame"), valid for the parser's lifetime. */
 tc_str tc_parser_path(const tc_parser *p, uint32_t id);
 uint32_t tc_parser_npaths(const tc_parser *p);
+
+/* Event names and categories seen by this parser, with the ids tc_event
+ * carries: interned once per event here, so later stages index dense
+ * arrays by id rather than hashing the text again. Valid for the parser's
+ * lifetime; ids are stable. */
+const tc_map *tc_parser_names(const tc_parser *p);
+const tc_map *tc_parser_cats(const tc_parser *p);
+
+/* Id of NAME in tc_parser_names, inserting it if new (for names that reach
+ * a table by another way than an event, e.g. pair counts). */
+tc_err tc_parser_name_id(tc_parser *p, tc_str name, uint32_t *id);
 
 /* Name of the simdjson kernel this build's shim was compiled for
  * ("haswell", "westmere", "fallback", ...); static. */

@@ -16,58 +16,15 @@ static int needs_order(char ph) {
   }
 }
 
-static tc_err route_event(const tc_chunk *c, uint32_t i, const tc_parsed *p, int kernels,
-                          tc_seq *seq) {
-  const tc_event *ev = &p->events[i];
-  char ph = ev->ph.len == 1 ? ev->ph.ptr[0] : '\0';
-  tc_err e;
-  /* Thread extents are for the kernels' window. Metadata records carry ts 0:
-   * they would stretch every thread's extent. */
-  if (kernels && (ev->flags & TC_EV_HAS_TS) && ph != 'M') {
-    double end = ev->ts + ((ev->flags & TC_EV_HAS_DUR) && ev->dur > 0 ? ev->dur : 0);
-    if ((e = tc_seq_span(seq, ev->pid, ev->tid, ev->ts, end)))
-      return e;
-  }
-  /* A missing pid or tid is no process or thread at all, not 0. */
-  int64_t pid = (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID;
-  int64_t tid = (ev->flags & TC_EV_HAS_TID) ? ev->tid : TC_NO_ID;
-  /* One classification gives both answers: task slice, wanted, or neither. */
-  int task = -1;
-  int route = kernels ? tc_kernels_route(tc_kernels_name_code(ev->name),
-                                         tc_kernels_user_timing_cat(ev->cat), ph, &task)
-                      : TC_KROUTE_NONE;
-  if (route == TC_KROUTE_TASK) {
-    tc_ktask_event t = {pid, tid, ev->ts, (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1,
-                        c->events[i].index, ph, (uint8_t)task};
-    return tc_seq_push_task(seq, &t);
-  }
-  int for_kernels = route == TC_KROUTE_EVENT;
-  if (for_kernels || needs_order(ph)) {
-    tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
-                   (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, pid, tid, ev->id,
-                   c->events[i].index, for_kernels,
-                   ev->nwant ? p->wanted + ev->want_begin : NULL, ev->nwant};
-    if ((e = tc_seq_push(seq, &k)))
-      return e;
-  }
-  return TC_OK;
-}
-
-tc_err tc_route_chunk(const tc_chunk *c, const tc_parsed *p, int kernels, tc_seq *seq) {
-  for (uint32_t i = 0; i < p->nevents; i++) {
-    if (p->events[i].err)
-      continue;
-    tc_err e = route_event(c, i, p, kernels, seq);
-    if (e)
-      return e;
-  }
-  return TC_OK;
-}
-
-struct tc_route_values {
+struct tc_router {
   const tc_parser *parser;
-  tc_map names;  /* event name -> id */
-  tc_imap keys;  /* (name id << 32 | path id) -> slot */
+  /* by parser name id: tc_kernels_name_code + 1, 0 = not yet asked */
+  int16_t *name_code1;
+  size_t name_code_cap;
+  /* by parser cat id: tc_kernels_user_timing_cat + 1, 0 = not yet asked */
+  int8_t *ut1;
+  size_t ut_cap;
+  tc_imap keys;  /* (parser name id << 32 | path id) -> slot */
   /* by slot: the key in the seq of the chunk being routed, valid while
    * stamp equals chunk */
   struct key_at {
@@ -85,32 +42,97 @@ struct tc_route_values {
   uint64_t chunk; /* chunks routed: the stamp of the current one */
 };
 
-tc_route_values *tc_route_values_create(const tc_parser *parser) {
-  tc_route_values *rv = calloc(1, sizeof *rv);
-  if (!rv)
+tc_router *tc_router_create(const tc_parser *parser) {
+  tc_router *r = calloc(1, sizeof *r);
+  if (!r)
     return NULL;
-  rv->parser = parser;
-  tc_map_init(&rv->names);
-  tc_imap_init(&rv->keys);
-  return rv;
+  r->parser = parser;
+  tc_imap_init(&r->keys);
+  return r;
 }
 
-void tc_route_values_free(tc_route_values *rv) {
-  if (!rv)
+void tc_router_free(tc_router *r) {
+  if (!r)
     return;
-  tc_map_free(&rv->names);
-  tc_imap_free(&rv->keys);
-  free(rv->at);
-  free(rv->last);
-  free(rv);
+  free(r->name_code1);
+  free(r->ut1);
+  tc_imap_free(&r->keys);
+  free(r->at);
+  free(r->last);
+  free(r);
 }
 
-static tc_err route_values(tc_route_values *rv, const tc_event *ev, const tc_parsed *p,
-                           tc_seq *seq) {
-  uint32_t name;
-  tc_err e = tc_map_intern(&rv->names, ev->name, &name, NULL);
+/* The kernels' route of EV: its name's and category's classes are asked
+ * once per id. */
+static tc_err kernel_route(tc_router *r, const tc_event *ev, char ph, int *route, int *task) {
+  tc_err e = TC_GROW(r->name_code1, r->name_code_cap, (size_t)ev->name_id + 1);
+  if (!e)
+    e = TC_GROW(r->ut1, r->ut_cap, (size_t)ev->cat_id + 1);
   if (e)
     return e;
+  int16_t *code = &r->name_code1[ev->name_id];
+  if (!*code)
+    *code = (int16_t)(tc_kernels_name_code(ev->name) + 1);
+  int8_t *ut = &r->ut1[ev->cat_id];
+  if (!*ut)
+    *ut = (int8_t)(tc_kernels_user_timing_cat(ev->cat) + 1);
+  *route = tc_kernels_route(*code - 1, *ut - 1, ph, task);
+  return TC_OK;
+}
+
+static tc_err route_event(tc_router *r, const tc_chunk *c, uint32_t i, const tc_parsed *p,
+                          int kernels, tc_seq *seq) {
+  const tc_event *ev = &p->events[i];
+  char ph = ev->ph.len == 1 ? ev->ph.ptr[0] : '\0';
+  tc_err e;
+  /* Thread extents are for the kernels' window. Metadata records carry ts 0:
+   * they would stretch every thread's extent. */
+  if (kernels && (ev->flags & TC_EV_HAS_TS) && ph != 'M') {
+    double end = ev->ts + ((ev->flags & TC_EV_HAS_DUR) && ev->dur > 0 ? ev->dur : 0);
+    if ((e = tc_seq_span(seq, ev->pid, ev->tid, ev->ts, end)))
+      return e;
+  }
+  /* A missing pid or tid is no process or thread at all, not 0. */
+  int64_t pid = (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID;
+  int64_t tid = (ev->flags & TC_EV_HAS_TID) ? ev->tid : TC_NO_ID;
+  /* One classification gives both answers: task slice, wanted, or neither. */
+  int task = -1;
+  int route = TC_KROUTE_NONE;
+  if (kernels && (e = kernel_route(r, ev, ph, &route, &task)))
+    return e;
+  if (route == TC_KROUTE_TASK) {
+    tc_ktask_event t = {pid, tid, ev->ts, (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1,
+                        c->events[i].index, ph, (uint8_t)task};
+    return tc_seq_push_task(seq, &t);
+  }
+  int for_kernels = route == TC_KROUTE_EVENT;
+  if (for_kernels || needs_order(ph)) {
+    tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
+                   (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, pid, tid, ev->id,
+                   c->events[i].index, for_kernels,
+                   ev->nwant ? p->wanted + ev->want_begin : NULL, ev->nwant};
+    if ((e = tc_seq_push(seq, &k)))
+      return e;
+  }
+  return TC_OK;
+}
+
+tc_err tc_route_chunk(tc_router *r, const tc_chunk *c, const tc_parsed *p, int kernels,
+                      tc_seq *seq) {
+  for (uint32_t i = 0; i < p->nevents; i++) {
+    if (p->events[i].err)
+      continue;
+    tc_err e = route_event(r, c, i, p, kernels, seq);
+    if (e)
+      return e;
+  }
+  return TC_OK;
+}
+
+static tc_err route_values(tc_router *rv, const tc_event *ev, const tc_parsed *p,
+                           tc_seq *seq) {
+  uint32_t name = ev->name_id;
+  tc_err e;
   for (uint32_t k = 0; k < ev->nleaf; k++) {
     const tc_leaf *lf = &p->leaves[ev->leaf_begin + k];
     if ((e = TC_GROW(rv->last, rv->last_cap, (size_t)lf->path + 1)))
@@ -135,7 +157,7 @@ static tc_err route_values(tc_route_values *rv, const tc_event *ev, const tc_par
   return TC_OK;
 }
 
-tc_err tc_route_chunk_values(tc_route_values *rv, const tc_parsed *p, tc_seq *seq) {
+tc_err tc_route_chunk_values(tc_router *rv, const tc_parsed *p, tc_seq *seq) {
   rv->chunk++;
   /* Room for every value and its string at once (keys take little more). */
   size_t text = 0;

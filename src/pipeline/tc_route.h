@@ -22,21 +22,26 @@
 #include "pipeline/tc_seq.h"
 #include "util/tc_error.h"
 
+/* A worker's routing state: what it learnt of its parser's name,
+ * category and path ids (the kernels' class of a name, whether a category
+ * is user timing, which (name, path) pairs it has seen), so that an event
+ * is classified by array lookups instead of by its text. One per worker,
+ * for the chunks of one parser. */
+typedef struct tc_router tc_router;
+
+/* For chunks parsed by PARSER (borrowed: its ids index the state). NULL if
+ * memory fails. */
+tc_router *tc_router_create(const tc_parser *parser);
+void tc_router_free(tc_router *r);
+
 /* Appends what the fold needs of chunk C, parsed into P, to SEQ, in event
  * order; events with err set are skipped. KERNELS: metrics are on. */
-tc_err tc_route_chunk(const tc_chunk *c, const tc_parsed *p, int kernels, tc_seq *seq);
+tc_err tc_route_chunk(tc_router *r, const tc_chunk *c, const tc_parsed *p, int kernels,
+                      tc_seq *seq);
 
 /* The value profiles' routing: every argument value of every good event
- * goes to the fold, each (name, path) spelt out once per chunk. One per
- * worker: it remembers which (name, path) pairs its parser has seen. */
-typedef struct tc_route_values tc_route_values;
-
-/* For values parsed by PARSER (borrowed: path ids are its). NULL if memory
- * fails. */
-tc_route_values *tc_route_values_create(const tc_parser *parser);
-void tc_route_values_free(tc_route_values *rv);
-
-/* Appends P's argument values to SEQ, which holds this chunk only. */
-tc_err tc_route_chunk_values(tc_route_values *rv, const tc_parsed *p, tc_seq *seq);
+ * goes to SEQ, which holds this chunk only, each (name, path) spelt out
+ * once per chunk. */
+tc_err tc_route_chunk_values(tc_router *r, const tc_parsed *p, tc_seq *seq);
 
 #endif

@@ -34,7 +34,7 @@ typedef struct {
   pthread_mutex_t mu;
   tc_parser *parser;         /* mu */
   tc_census_worker *census;  /* mu */
-  tc_route_values *values;   /* the worker's own scratch */
+  tc_router *router;         /* the worker's own: its caches follow the parser's ids */
   char *read_buf;            /* TC_READ_BYTES for the one trace the worker reads
                                 at a time (a reader nests only chunk tasks) */
 } worker_ctx;
@@ -320,9 +320,9 @@ static void chunk_task(void *arg, unsigned worker) {
     t0 = clock_start(r);
     e = tc_census_add_chunk(w->census, o, c, &p);
     if (!e)
-      e = tc_route_chunk(c, &p, !r->opts.no_metrics, &s->seq);
+      e = tc_route_chunk(w->router, c, &p, !r->opts.no_metrics, &s->seq);
     if (!e)
-      e = tc_route_chunk_values(w->values, &p, &s->seq);
+      e = tc_route_chunk_values(w->router, &p, &s->seq);
     for (size_t i = 0; i < p.nevents; i++) {
       good += p.events[i].err == TC_OK;
       lenient += p.events[i].err == TC_OK && (p.events[i].flags & TC_EV_LENIENT);
@@ -575,7 +575,7 @@ static tc_err setup_workers(run_ctx *r) {
         tc_census_worker_create(r->corpus->nsites, r->workers[i].parser);
     if (!r->workers[i].census)
       return TC_E_NOMEM;
-    if (!(r->workers[i].values = tc_route_values_create(r->workers[i].parser)) ||
+    if (!(r->workers[i].router = tc_router_create(r->workers[i].parser)) ||
         !(r->workers[i].read_buf = malloc(TC_READ_BYTES)))
       return TC_E_NOMEM;
   }
@@ -585,7 +585,7 @@ static tc_err setup_workers(run_ctx *r) {
 static void free_workers(run_ctx *r) {
   for (unsigned i = 0; r->workers && i < r->nw; i++) {
     tc_census_worker_free(r->workers[i].census);
-    tc_route_values_free(r->workers[i].values);
+    tc_router_free(r->workers[i].router);
     tc_parser_free(r->workers[i].parser);
     free(r->workers[i].read_buf);
     pthread_mutex_destroy(&r->workers[i].mu);

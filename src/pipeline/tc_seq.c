@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/tc_grow.h"
 
 static int seq_str(tc_seq *s, tc_str *dst) {
   if (!dst->len) {
@@ -16,6 +15,24 @@ static int seq_str(tc_seq *s, tc_str *dst) {
   memcpy(p, dst->ptr, dst->len);
   dst->ptr = p;
   return 1;
+}
+
+/* Makes *P (of *CAP elements of ELEM bytes) hold NEED, doubling; unlike
+ * tc_grow the new room is not zeroed: these arrays are written before they
+ * are read, and every chunk's seq grows them afresh (a chunk's values fill
+ * megabytes). */
+static tc_err room(void **p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap)
+    return TC_OK;
+  size_t n = *cap ? *cap : 64;
+  while (n < need)
+    n *= 2;
+  void *q = realloc(*p, n * elem);
+  if (!q)
+    return TC_E_NOMEM;
+  *p = q;
+  *cap = n;
+  return TC_OK;
 }
 
 void tc_seq_init(tc_seq *s) {
@@ -35,7 +52,7 @@ void tc_seq_free(tc_seq *s) {
 }
 
 tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev) {
-  tc_err e = TC_GROW(s->events, s->events_cap, s->nevents + 1);
+  tc_err e = room((void **)&s->events, &s->events_cap, s->nevents + 1, sizeof *s->events);
   if (e)
     return e;
   tc_kevent k = *ev;
@@ -58,7 +75,7 @@ tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev) {
 }
 
 tc_err tc_seq_push_task(tc_seq *s, const tc_ktask_event *t) {
-  tc_err e = TC_GROW(s->tasks, s->tasks_cap, s->ntasks + 1);
+  tc_err e = room((void **)&s->tasks, &s->tasks_cap, s->ntasks + 1, sizeof *s->tasks);
   if (!e)
     s->tasks[s->ntasks++] = *t;
   return e;
@@ -84,7 +101,7 @@ tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end) {
       return TC_OK;
     }
   }
-  tc_err e = TC_GROW(s->spans, s->spans_cap, s->nspans + 1);
+  tc_err e = room((void **)&s->spans, &s->spans_cap, s->nspans + 1, sizeof *s->spans);
   if (e)
     return e;
   s->last_span = s->nspans;
@@ -94,23 +111,6 @@ tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end) {
   t->min_ts = t->max_ts = ts;
   t->max_end = end;
   t->events = 1;
-  return TC_OK;
-}
-
-/* Makes *P (of *CAP elements of ELEM bytes) hold NEED, doubling; unlike
- * tc_grow the new room is not zeroed: these arrays are written before they
- * are read, and a chunk's values fill megabytes. */
-static tc_err room(void **p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap)
-    return TC_OK;
-  size_t n = *cap ? *cap : 64;
-  while (n < need)
-    n *= 2;
-  void *q = realloc(*p, n * elem);
-  if (!q)
-    return TC_E_NOMEM;
-  *p = q;
-  *cap = n;
   return TC_OK;
 }
 
@@ -132,7 +132,7 @@ static tc_err vtext_add(tc_seq *s, tc_str t, uint64_t *off) {
 }
 
 tc_err tc_seq_vkey_add(tc_seq *s, tc_str name, tc_str path, uint32_t *key) {
-  tc_err e = TC_GROW(s->vkeys, s->vkeys_cap, s->nvkeys + 1);
+  tc_err e = room((void **)&s->vkeys, &s->vkeys_cap, s->nvkeys + 1, sizeof *s->vkeys);
   if (e)
     return e;
   tc_seq_vkey *k = &s->vkeys[s->nvkeys];

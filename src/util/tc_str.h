@@ -54,12 +54,22 @@ static inline uint64_t tc_hash_bytes(const void *p, size_t n, uint64_t seed) {
     b += 16;
     n -= 16;
   }
+  /* The last 0..15 bytes as two little-endian words, zero-extended: read
+   * with fixed-size loads that overlap (OR of equal bytes at equal places,
+   * or a shift that drops them), since a memcpy of a variable length is a
+   * call. */
   uint64_t x = 0, y = 0;
   if (n > 8) {
     memcpy(&x, b, 8);
-    memcpy(&y, b + 8, n - 8);
+    memcpy(&y, b + n - 8, 8);
+    y >>= 8 * (16 - n);
+  } else if (n >= 4) {
+    uint32_t lo, hi;
+    memcpy(&lo, b, 4);
+    memcpy(&hi, b + n - 4, 4);
+    x = (uint64_t)lo | (uint64_t)hi << (8 * (n - 4));
   } else if (n) {
-    memcpy(&x, b, n);
+    x = (uint64_t)b[0] | (uint64_t)b[n / 2] << (8 * (n / 2)) | (uint64_t)b[n - 1] << (8 * (n - 1));
   }
   return tc_hash_mix(h ^ x, y ^ 0x589965cc75374cc3ULL);
 }

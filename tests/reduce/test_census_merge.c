@@ -179,10 +179,13 @@ static void run_trace(workers *ws, uint32_t t) {
     assert_int_equal(p.events[0].err, TC_OK);
     tc_seq seq;
     tc_seq_init(&seq);
+    tc_router *router = tc_router_create(ws->parser[k]);
+    assert_non_null(router);
     assert_int_equal(tc_census_add_chunk(ws->w[k], o, chunks[c], &p), TC_OK);
-    assert_int_equal(tc_route_chunk(chunks[c], &p, 0, &seq), TC_OK);
+    assert_int_equal(tc_route_chunk(router, chunks[c], &p, 0, &seq), TC_OK);
     for (size_t i = 0; i < seq.nevents; i++)
       assert_int_equal(tc_pairing_feed(pairing, &seq.events[i]), TC_OK);
+    tc_router_free(router);
     tc_seq_free(&seq);
     tc_chunk_free(chunks[c]);
   }
