@@ -80,22 +80,22 @@ static void json_strings(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
   tc_jsonw_key(w, "classes");
   tc_jsonw_obj(w);
   for (int c = 0; c < TC_VC_COUNT; c++)
-    if (p->cls[c])
-      put_uint(w, tc_valclass_name((tc_vclass)c), p->cls[c]);
+    if (p->str->cls[c])
+      put_uint(w, tc_valclass_name((tc_vclass)c), p->str->cls[c]);
   tc_jsonw_obj_end(w);
   tc_jsonw_key(w, "distinct");
-  tc_jsonw_num(w, tc_hll_count(&p->distinct));
+  tc_jsonw_num(w, tc_hll_count(&p->str->distinct));
   tc_jsonw_key(w, "distinct_exact");
-  tc_jsonw_bool(w, tc_hll_exact(&p->distinct));
+  tc_jsonw_bool(w, tc_hll_exact(&p->str->distinct));
   tc_jsonw_key(w, "distinct_std_error");
-  tc_jsonw_num(w, tc_hll_exact(&p->distinct) ? 0 : 1.04 / sqrt((double)TC_HLL_M));
+  tc_jsonw_num(w, tc_hll_exact(&p->str->distinct) ? 0 : 1.04 / sqrt((double)TC_HLL_M));
   tc_jsonw_key(w, "top_urls_whole");
   tc_jsonw_bool(w, (p->flags & TC_VP_WHOLE_URLS) != 0);
-  put_uint(w, "top_error_bound", p->top.floor);
+  put_uint(w, "top_error_bound", p->str->top.floor);
   tc_jsonw_key(w, "top");
   tc_jsonw_arr(w);
   tc_topk_item items[TC_TOPK_K];
-  size_t n = tc_topk_list(&p->top, items);
+  size_t n = tc_topk_list(&p->str->top, items);
   for (size_t i = 0; i < n; i++) {
     tc_jsonw_obj(w);
     json_value(w, items[i].value, items[i].sites, min_sites);
@@ -120,7 +120,7 @@ static void json_constant(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) 
   tc_jsonw_key(w, "type");
   tc_jsonw_str(w, type_keys[__builtin_ctz(p->k.type)]);
   if (p->k.type == TC_JT_STRING) {
-    json_value(w, (tc_str){p->k.val, p->k.kept}, p->k.sites, min_sites);
+    json_value(w, (tc_str){p->str->kval, p->k.kept}, p->k.sites, min_sites);
     tc_jsonw_key(w, "truncated");
     tc_jsonw_bool(w, p->k.trunc);
   } else {
@@ -152,7 +152,7 @@ void tc_write_values_json(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) 
   tc_jsonw_obj(w);
   put_uint(w, "zero", p->zeros);
   put_uint(w, "minus_one", p->minus1);
-  put_uint(w, "empty_string", p->cls[TC_VC_EMPTY]);
+  put_uint(w, "empty_string", tc_valprof_class(p, TC_VC_EMPTY));
   put_uint(w, "null", p->types[T_NULL]);
   put_uint(w, "false", p->falses);
   tc_jsonw_obj_end(w);
@@ -205,7 +205,7 @@ size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t mi
     return n < 0 ? 0 : (size_t)n;
   }
   static const char *const names[] = {"0", "-1", "''", "null", "false"};
-  uint64_t counts[] = {p->zeros, p->minus1, p->cls[TC_VC_EMPTY], p->types[T_NULL], p->falses};
+  uint64_t counts[] = {p->zeros, p->minus1, tc_valprof_class(p, TC_VC_EMPTY), p->types[T_NULL], p->falses};
   int best = 0;
   for (int i = 1; i < 5; i++)
     if (counts[i] > counts[best])

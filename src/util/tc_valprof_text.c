@@ -187,7 +187,7 @@ static void konst_text(line_t *l, const tc_valprof *p, uint64_t min_sites) {
     num_exact(l, p->k.num);
     break;
   default:
-    shown(l, p->k.val, p->k.kept, p->k.trunc, p->k.sites, min_sites);
+    shown(l, p->str->kval, p->k.kept, p->k.trunc, p->k.sites, min_sites);
   }
 }
 
@@ -221,7 +221,7 @@ static void types_part(line_t *l, const tc_valprof *p) {
 
 static void sentinel_parts(line_t *l, const tc_valprof *p) {
   static const char *const names[] = {"0", "-1", "''", "null", "false"};
-  uint64_t counts[] = {p->zeros, p->minus1, p->cls[TC_VC_EMPTY], p->types[T_NULL], p->falses};
+  uint64_t counts[] = {p->zeros, p->minus1, tc_valprof_class(p, TC_VC_EMPTY), p->types[T_NULL], p->falses};
   ranked r[5];
   int k = 0;
   for (int i = 0; i < 5; i++)
@@ -266,21 +266,21 @@ static void number_part(line_t *l, const tc_valprof *p) {
 }
 
 static void string_part(line_t *l, const tc_valprof *p, uint64_t min_sites) {
-  if (p->types[T_STRING] == p->cls[TC_VC_EMPTY])
+  if (p->types[T_STRING] == tc_valprof_class(p, TC_VC_EMPTY))
     return;
   part(l);
-  if (tc_hll_exact(&p->distinct)) {
-    catf(l, "%llu", (unsigned long long)tc_hll_count(&p->distinct));
+  if (tc_hll_exact(&p->str->distinct)) {
+    catf(l, "%llu", (unsigned long long)tc_hll_count(&p->str->distinct));
   } else {
     cat(l, "≈");
-    num_approx(l, tc_hll_count(&p->distinct));
+    num_approx(l, tc_hll_count(&p->str->distinct));
   }
   cat(l, " distinct");
   tc_topk_item items[TC_TOPK_K];
-  size_t n = tc_topk_list(&p->top, items);
+  size_t n = tc_topk_list(&p->str->top, items);
   /* Only a value certainly more frequent than any the sketch dropped. */
   for (size_t i = 0; i < n; i++) {
-    if (!items[i].value.len || items[i].count - items[i].err <= p->top.floor)
+    if (!items[i].value.len || items[i].count - items[i].err <= p->str->top.floor)
       continue;
     cat(l, ", top ");
     shown(l, items[i].value.ptr, items[i].value.len, items[i].truncated, items[i].sites, min_sites);
@@ -291,8 +291,8 @@ static void string_part(line_t *l, const tc_valprof *p, uint64_t min_sites) {
   ranked r[TC_VC_COUNT];
   int k = 0;
   for (int c = 0; c < TC_VC_COUNT; c++)
-    if (p->cls[c] && tc_valclass_is_url((tc_vclass)c))
-      r[k++] = (ranked){p->cls[c], c};
+    if (p->str->cls[c] && tc_valclass_is_url((tc_vclass)c))
+      r[k++] = (ranked){p->str->cls[c], c};
   qsort(r, (size_t)k, sizeof *r, ranked_cmp);
   for (int i = 0; i < k && i < 3; i++) {
     catf(l, ", %s ", tc_valclass_label((tc_vclass)r[i].order));

@@ -89,7 +89,7 @@ static void test_encoded_merges_as_live(void **state) {
     assert_non_null(args[1].values);
     assert_null(args[2].values);
     assert_int_equal(args[1].values->n, NTRACES * 200);
-    assert_true(args[1].values->top.floor > 0);
+    assert_true(args[1].values->str->top.floor > 0);
     encoded(&r, enc ? &got : &want);
     tc_vtab_free(r.values);
     free(r.values);
@@ -108,7 +108,7 @@ static void test_sites_of_a_shared_value(void **state) {
   const tc_valprof *p = tc_vtab_find(all, S("N"), S("args.p"));
   assert_non_null(p);
   tc_topk_item items[TC_TOPK_K];
-  size_t n = tc_topk_list(&p->top, items);
+  size_t n = tc_topk_list(&p->str->top, items);
   assert_true(n > 0);
   assert_true(tc_str_eqc(items[0].value, "v2000"));
   assert_int_equal(items[0].count, NTRACES * 50);
