@@ -588,14 +588,15 @@ static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const tc_file
   for (unsigned i = 0; i < r->nw; i++)
     cw[i] = r->workers[i].census;
   tc_err e = tc_site_census_extract(cw, r->nw, site, first, &p->census);
-  /* The site's value profiles: its traces' tables in trace order. */
+  /* The site's value profiles: its traces' tables in trace order, moved
+   * rather than copied where the site has no entry yet. */
   if (!e && !(p->values = malloc(sizeof *p->values)))
     e = TC_E_NOMEM;
   if (!e) {
     tc_vtab_init(p->values, r->opts.value_flags, 0);
     for (uint32_t i = 0; !e && i < s->ntraces; i++)
       if (r->tvalues[first + i])
-        e = tc_vtab_merge(p->values, r->tvalues[first + i]);
+        e = tc_vtab_absorb(p->values, r->tvalues[first + i]);
   }
   for (uint32_t i = 0; i < s->ntraces; i++) {
     vtab_drop(r->tvalues[first + i]);

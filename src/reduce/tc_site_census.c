@@ -313,13 +313,13 @@ struct tc_census_fold {
   tc_vtab *values; /* the corpus's value profiles, from the first site's */
 };
 
-tc_err tc_census_fold_add_values(tc_census_fold *f, const tc_vtab *site_values) {
+tc_err tc_census_fold_add_values(tc_census_fold *f, tc_vtab *site_values) {
   if (!f->values) {
     if (!(f->values = malloc(sizeof *f->values)))
       return TC_E_NOMEM;
     tc_vtab_init(f->values, site_values->flags, 0);
   }
-  return tc_vtab_merge(f->values, site_values);
+  return tc_vtab_absorb(f->values, site_values);
 }
 
 tc_census_fold *tc_census_fold_create(void) {
