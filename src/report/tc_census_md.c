@@ -48,10 +48,7 @@ static void md_text(tc_wbuf *b, tc_str text) {
 }
 
 /* The event's anchor, as report.html names its section. */
-static void event_id(tc_wbuf *b, tc_str name) {
-  tc_wbuf_flush(b); /* tc_html_id writes to the stream itself */
-  tc_html_id(b->fp, "ev", name);
-}
+static void event_id(tc_wbuf *b, tc_str name) { tc_html_id_wbuf(b, "ev", name); }
 
 static void anchor(tc_wbuf *b, tc_str name) {
   tc_wbuf_puts(b, "<a id=\"");

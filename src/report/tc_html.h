@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/tc_wbuf.h"
 #include "util/tc_str.h"
 
 /* Writes S as HTML text, safe inside elements and inside double- or
@@ -38,6 +39,8 @@ void tc_html_fmt_num(double v, int decimals, char *buf, size_t cap);
  * as _XX (lower-case hex), '_' included, so distinct names always get
  * distinct ids and an id never needs escaping. */
 void tc_html_id(FILE *fp, const char *prefix, tc_str name);
+/* The same into a writer's buffer (census.md's links to report.html). */
+void tc_html_id_wbuf(tc_wbuf *b, const char *prefix, tc_str name);
 
 /* <!DOCTYPE html> through <main>: charset, viewport, TITLE (escaped) and the
  * inline style sheet (light and dark from the reader's setting, print

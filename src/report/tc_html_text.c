@@ -20,27 +20,38 @@ static const char *entity(unsigned c) {
   return c < 128 ? ent[c] : NULL;
 }
 
+/* ASCII bytes written as they are: printable but for the five above, and
+ * tab, newline and carriage return. */
+static int plain_ascii(unsigned c) {
+  return (c >= 0x20 && c < 0x7F && !entity(c)) || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Runs of bytes that need nothing go to the stream in one call each. */
 void tc_html_escape(FILE *fp, tc_str s) {
   const unsigned char *p = (const unsigned char *)s.ptr;
-  size_t i = 0;
+  size_t i = 0, run = 0; /* run: start of the bytes written as they are */
   while (i < s.len) {
     unsigned c = p[i];
-    size_t n = tc_utf8_len(p + i, s.len - i);
-    /* C1 controls are the two-byte sequences C2 80 .. C2 9F. */
-    int control = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F ||
-                  (n == 2 && c == 0xC2 && p[i + 1] < 0xA0);
-    if (!n || control) {
-      fputs(TC_REPLACEMENT, fp);
-      i += n ? n : 1;
+    if (c < 0x80 && plain_ascii(c)) {
+      i++;
       continue;
     }
+    size_t n = tc_utf8_len(p + i, s.len - i);
+    /* C1 controls are the two-byte sequences C2 80 .. C2 9F. */
+    int control = c < 0x80 ? !entity(c) : n == 2 && c == 0xC2 && p[i + 1] < 0xA0;
+    if (n && !control && c >= 0x80) {
+      i += n;
+      continue;
+    }
+    if (i > run)
+      fwrite(p + run, 1, i - run, fp);
     const char *ent = entity(c);
-    if (ent)
-      fputs(ent, fp);
-    else
-      fwrite(p + i, 1, n, fp);
-    i += n;
+    fputs(ent && n ? ent : TC_REPLACEMENT, fp);
+    i += n ? n : 1;
+    run = i;
   }
+  if (i > run)
+    fwrite(p + run, 1, i - run, fp);
 }
 
 void tc_html_escape_c(FILE *fp, const char *s) {
@@ -48,16 +59,38 @@ void tc_html_escape_c(FILE *fp, const char *s) {
     tc_html_escape(fp, tc_str_c(s));
 }
 
+/* The id's text of NAME's bytes from *AT into BUF (CAP >= 3), as far as
+ * whole bytes' forms fit; returns its length. */
+static size_t id_part(tc_str name, size_t *at, char *buf, size_t cap) {
+  static const char hex[] = "0123456789abcdef";
+  size_t o = 0;
+  for (; *at < name.len && o + 3 <= cap; (*at)++) {
+    unsigned char c = (unsigned char)name.ptr[*at];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-') {
+      buf[o++] = (char)c;
+    } else {
+      buf[o++] = '_';
+      buf[o++] = hex[c >> 4];
+      buf[o++] = hex[c & 15];
+    }
+  }
+  return o;
+}
+
 void tc_html_id(FILE *fp, const char *prefix, tc_str name) {
   fputs(prefix, fp);
   fputc('-', fp);
-  for (size_t i = 0; i < name.len; i++) {
-    unsigned char c = (unsigned char)name.ptr[i];
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-')
-      fputc(c, fp);
-    else
-      fprintf(fp, "_%02x", c);
-  }
+  char buf[256];
+  for (size_t at = 0, n; (n = id_part(name, &at, buf, sizeof buf)) > 0;)
+    fwrite(buf, 1, n, fp);
+}
+
+void tc_html_id_wbuf(tc_wbuf *b, const char *prefix, tc_str name) {
+  tc_wbuf_puts(b, prefix);
+  tc_wbuf_putc(b, '-');
+  char buf[256];
+  for (size_t at = 0, n; (n = id_part(name, &at, buf, sizeof buf)) > 0;)
+    tc_wbuf_put(b, buf, n);
 }
 
 void tc_html_fmt_num(double v, int decimals, char *buf, size_t cap) {

@@ -71,6 +71,24 @@ static void test_ids(void **state) {
     assert_string_equal(got, cases[i].id);
     free(got);
   }
+  /* A name whose id outgrows the writers' scratch: into a stream and into
+   * a tc_wbuf alike, every byte in its place. */
+  char name[700];
+  for (size_t i = 0; i + 1 < sizeof name; i++)
+    name[i] = (char)(i % 3 ? 'a' + i % 26 : 0x80 + i % 100);
+  name[sizeof name - 1] = 0;
+  char *want = id_of(name);
+  assert_int_equal(strlen(want), 3 + 466 + 233 * 3); /* "ev-", plain, _XX */
+  static tc_wbuf w;
+  probe_sink k;
+  probe_open(&k);
+  tc_wbuf_init(&w, k.fp);
+  tc_html_id_wbuf(&w, "ev", tc_str_c(name));
+  tc_wbuf_flush(&w);
+  char *got = probe_take(&k);
+  assert_string_equal(got, want);
+  free(got);
+  free(want);
 }
 
 static void expect_num(double v, int decimals, const char *want) {

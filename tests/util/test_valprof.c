@@ -354,10 +354,73 @@ static void test_constant(void **state) {
 }
 
 static void expect_line(const tc_valprof *p, const char *want) {
-  char line[256];
+  char line[512];
   size_t n = tc_valprof_render(p, 0, line, sizeof line);
   assert_string_equal(line, want);
   assert_int_equal(n, strlen(want));
+}
+
+/* "always V" for the constant V as printf's rounds would write it: an
+ * integer below 1e21 with thousands separators, else the shortest %g that
+ * reads back, else (in exponent form) the shortest %f that does. */
+static void printf_line(double v, char *out, size_t cap) {
+  char tmp[400];
+  if (v == trunc(v) && fabs(v) < 1e21) {
+    char digits[64], grouped[96];
+    int n = snprintf(digits, sizeof digits, "%.0f", fabs(v)), o = 0;
+    for (int i = 0; i < n; i++) {
+      if (i && (n - i) % 3 == 0)
+        grouped[o++] = ',';
+      grouped[o++] = digits[i];
+    }
+    grouped[o] = 0;
+    snprintf(out, cap, "always %s%s", v < 0 ? "-" : "", grouped);
+    return;
+  }
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+    if (strtod(tmp, NULL) == v)
+      break;
+  }
+  if (strchr(tmp, 'e'))
+    for (int prec = 1; prec <= 340; prec++) {
+      snprintf(tmp, sizeof tmp, "%.*f", prec, v);
+      if (strtod(tmp, NULL) == v)
+        break;
+    }
+  snprintf(out, cap, "always %s", tmp);
+}
+
+/* Numbers in a profile line are printf's, whatever formats them: random
+ * bits, integers, decimals, and the edges of each form. */
+static void test_render_numbers(void **state) {
+  (void)state;
+  tc_rng r = {27};
+  static const double edge[] = {0.0001, 0.00011, 9.9999e-5, 1e21, 1e21 - 65536, 123456789012.5,
+                                -0.5, 1e-300, 5e-324, 1.7976931348623157e308, 0.1 + 0.2,
+                                9007199254740993.0, -1e22, INFINITY, -INFINITY};
+  for (int i = 0; i < 20000; i++) {
+    double v;
+    if (i < (int)(sizeof edge / sizeof *edge)) {
+      v = edge[i];
+    } else if (i % 4 == 0) {
+      uint64_t bits = tc_rng_next(&r);
+      memcpy(&v, &bits, sizeof v);
+      if (v != v)
+        continue;
+    } else if (i % 4 == 1) {
+      v = (double)(int64_t)(tc_rng_next(&r) >> (tc_rng_below(&r, 64))) * (i % 8 == 1 ? -1 : 1);
+    } else {
+      v = round(tc_rng_unit(&r) * 1e6) / pow(10, (double)tc_rng_below(&r, 12));
+    }
+    tc_valprof p;
+    tc_valprof_init(&p, 0);
+    add_n(&p, TC_JT_NUMBER, v, "", 1);
+    char want[512];
+    printf_line(v == 0 ? 0 : v, want, sizeof want);
+    expect_line(&p, want);
+    tc_valprof_free(&p);
+  }
 }
 
 static void test_render(void **state) {
@@ -694,6 +757,7 @@ int main(void) {
       cmocka_unit_test(test_exact_numbers),
       cmocka_unit_test(test_constant),
       cmocka_unit_test(test_render),
+      cmocka_unit_test(test_render_numbers),
       cmocka_unit_test(test_privacy),
       cmocka_unit_test(test_usage_errors),
       cmocka_unit_test(test_encoding),
