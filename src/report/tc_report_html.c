@@ -2,8 +2,14 @@
  * (tc_html.h says why inline, tc_svg.h why the plots are SVG written here).
  * This file writes the page, its header and the census parts; the metric
  * plots are tc_report_metrics_html.c's. */
+#define _GNU_SOURCE /* fopencookie */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#ifdef __GLIBC__
+#include <stdio_ext.h>
+#endif
 
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
@@ -288,38 +294,71 @@ static void args_table(FILE *fp, const tc_res_event *e, const tc_census_result *
     }
 }
 
-/* The example as census.md prints it; PRETTY is a scratch buffer. */
-static void example(FILE *fp, const tc_res_event *e, tc_wbuf *pretty) {
+/* The examples' pretty text, in memory: one stream for the page, emptied
+ * before each example (a memstream per example cost more than writing
+ * it). */
+typedef struct {
+  char *p;
+  size_t len, cap;
+  int failed;
+} scratch;
+
+static ssize_t scratch_write(void *cookie, const char *buf, size_t n) {
+  scratch *s = cookie;
+  if (n > s->cap - s->len) {
+    size_t cap = s->cap ? s->cap : 4096;
+    while (n > cap - s->len)
+      cap *= 2;
+    char *p = realloc(s->p, cap);
+    if (!p) {
+      s->failed = 1;
+      return 0;
+    }
+    s->p = p;
+    s->cap = cap;
+  }
+  memcpy(s->p + s->len, buf, n);
+  s->len += n;
+  return (ssize_t)n;
+}
+
+/* The example as census.md prints it; PRETTY is a scratch buffer in front
+ * of MEM, the stream over S. */
+static void example(FILE *fp, const tc_res_event *e, tc_wbuf *pretty, FILE *mem, scratch *s) {
   if (!e->example.len)
     return;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&buf, &len);
-  if (!mem)
-    return;
+  s->len = 0;
+  s->failed = 0;
   tc_wbuf_init(pretty, mem);
   tc_event_pretty(pretty, e->example, TC_EXAMPLE_ITEMS);
   tc_wbuf_flush(pretty);
-  if (fclose(mem) == 0) {
+  if (fflush(mem) == 0 && !s->failed) {
     fputs("<pre><code>", fp);
-    tc_html_escape(fp, (tc_str){buf, len});
+    tc_html_escape(fp, (tc_str){s->p, s->len});
     fputs("</code></pre>\n", fp);
   }
-  free(buf);
+  clearerr(mem);
 }
 
 static void human_us(FILE *fp, double us) {
   char s[64];
   if (us >= 1e6)
-    tc_html_fmt_num(us / 1e6, 2, s, sizeof s), fprintf(fp, "%s s", s);
+    tc_html_fmt_num(us / 1e6, 2, s, sizeof s), fputs(s, fp), fputs(" s", fp);
   else if (us >= 1e3)
-    tc_html_fmt_num(us / 1e3, 1, s, sizeof s), fprintf(fp, "%s ms", s);
+    tc_html_fmt_num(us / 1e3, 1, s, sizeof s), fputs(s, fp), fputs(" ms", fp);
   else
-    tc_html_fmt_num(us, 0, s, sizeof s), fprintf(fp, "%s \u00b5s", s);
+    tc_html_fmt_num(us, 0, s, sizeof s), fputs(s, fp), fputs(" \u00b5s", fp);
 }
 
+/* The example's scratch: PRETTY in front of MEM, the stream over S. */
+typedef struct {
+  tc_wbuf *pretty;
+  FILE *mem;
+  scratch *s;
+} example_out;
+
 static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *e,
-                          tc_wbuf *pretty) {
+                          const example_out *x) {
   uint32_t S = c->corpus->nsites;
   tc_html_section_begin(fp, 3, "ev", e->name, e->name);
   char s[1024];
@@ -337,7 +376,9 @@ static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *
   fputs("<br>\n<b>usage</b> ", fp);
   fputs(tc_usage_label(e->records, S), fp);
   tc_html_fmt_num(S ? (double)e->records / S : 0.0, 2, s, sizeof s);
-  fprintf(fp, " (%s records per surveyed site)<br>\n<b>duration</b> ", s);
+  fputs(" (", fp);
+  fputs(s, fp);
+  fputs(" records per surveyed site)<br>\n<b>duration</b> ", fp);
   if (e->dur.n) {
     fputs(tc_duration_class(e->dur.n, e->dur_below), fp);
     fputs(" (median ", fp);
@@ -355,12 +396,12 @@ static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *
   if (dv)
     devtools_part(fp, dv);
   args_table(fp, e, c->census);
-  example(fp, e, pretty);
+  example(fp, e, x->pretty, x->mem, x->s);
   tc_html_section_end(fp);
 }
 
 static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction *m,
-                   const tc_res_event **order, tc_wbuf *pretty) {
+                   const tc_res_event **order, const example_out *x) {
   const tc_census_result *r = c->census;
   tc_html_begin(fp, "tracecensus report");
   header(fp, c);
@@ -384,7 +425,7 @@ static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction 
         "census.md.</p>\n",
         fp);
   for (size_t i = 0; i < r->nevents; i++)
-    event_section(fp, c, order[i], pretty);
+    event_section(fp, c, order[i], x);
   tc_html_section_end(fp);
   tc_html_end(fp);
   return e;
@@ -394,17 +435,31 @@ tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *
                             const char *outdir) {
   const tc_res_event **order = tc_events_by_name(c->census);
   tc_wbuf *pretty = malloc(sizeof *pretty);
-  tc_err e = !order || !pretty ? TC_E_NOMEM : TC_OK;
+  scratch s = {NULL, 0, 0, 0};
+  cookie_io_functions_t io = {.write = scratch_write};
+  FILE *mem = fopencookie(&s, "w", io);
+  tc_err e = !order || !pretty || !mem ? TC_E_NOMEM : TC_OK;
+  if (mem)
+    setvbuf(mem, NULL, _IONBF, 0); /* the wbuf in front buffers */
   tc_outfile *f = NULL;
   if (!e)
     e = tc_outfile_open(outdir, "report.html", &f);
   if (!e) {
-    e = page(tc_outfile_fp(f), c, m, order, pretty);
+    FILE *fp = tc_outfile_fp(f);
+#ifdef __GLIBC__
+    /* Only this thread writes the page: no lock per call. */
+    __fsetlocking(fp, FSETLOCKING_BYCALLER);
+#endif
+    example_out x = {pretty, mem, &s};
+    e = page(fp, c, m, order, &x);
     if (e)
       tc_outfile_abort(f);
     else
       e = tc_outfile_commit(f);
   }
+  if (mem)
+    fclose(mem);
+  free(s.p);
   free(pretty);
   free(order);
   return e;

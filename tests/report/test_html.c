@@ -108,6 +108,26 @@ static void test_fmt_num(void **state) {
   expect_num(0.5, 12, "0.500000000"); /* decimals capped at 9 */
   expect_num(42, -3, "42");
   expect_num(1e20, 0, "100000000000000000000");
+  /* Against printf's %.*f and the grouping of its integer digits, on
+   * random magnitudes, signs and decimals. */
+  uint64_t x = 88172645463325252ULL;
+  for (int i = 0; i < 20000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    double v = (double)(x >> 11) / (double)(1ULL << (x % 53)) * (x & 1 ? -1 : 1);
+    int d = (int)(x >> 60) % 10;
+    char raw[400], want[448];
+    snprintf(raw, sizeof raw, "%.*f", d, fabs(v));
+    size_t ilen = strcspn(raw, "."), o = 0;
+    if (v < 0 && strspn(raw, "0.") != strlen(raw))
+      want[o++] = '-';
+    for (size_t k = 0; k < strlen(raw); k++) {
+      if (k && k < ilen && (ilen - k) % 3 == 0 && ilen <= 19)
+        want[o++] = ',';
+      want[o++] = raw[k];
+    }
+    want[o] = 0;
+    expect_num(v, d, want);
+  }
 }
 
 static char *table(void) {
