@@ -49,29 +49,48 @@ static tc_err list_add(sub_list *l, uint32_t ev, tc_str text, uint64_t records, 
   return e;
 }
 
-static int cmp_entry(const void *a, const void *b) {
-  const sub_entry *x = a, *y = b;
-  if (x->owner != y->owner)
-    return x->owner < y->owner ? -1 : 1;
-  return tc_str_cmp(x->text, y->text);
+static int cmp_text(const void *a, const void *b) {
+  return tc_str_cmp(((const sub_entry *)a)->text, ((const sub_entry *)b)->text);
 }
 
-/* Sorts L and sums its duplicates in place; returns the entries left. */
-static size_t list_gather(sub_list *l) {
+/* Orders L by (event, text) and sums its duplicates in place: grouped by
+ * event in one pass, then each event's few entries sorted. *N gets the
+ * entries left. */
+static tc_err list_gather(sub_list *l, size_t nevents, size_t *n) {
+  *n = 0;
   if (!l->n)
-    return 0;
-  qsort(l->v, l->n, sizeof *l->v, cmp_entry);
-  size_t m = 0;
-  for (size_t i = 1; i < l->n; i++) {
-    sub_entry *k = &l->v[m];
-    if (k->owner == l->v[i].owner && tc_str_eq(k->text, l->v[i].text)) {
-      k->records += l->v[i].records;
-      k->types |= l->v[i].types;
-    } else {
-      l->v[++m] = l->v[i];
-    }
+    return TC_OK;
+  size_t *at = calloc(nevents + 1, sizeof *at);
+  sub_entry *by = malloc(l->n * sizeof *by);
+  if (!at || !by) {
+    free(at);
+    free(by);
+    return TC_E_NOMEM;
   }
-  return l->n = m + 1;
+  for (size_t i = 0; i < l->n; i++)
+    at[l->v[i].owner + 1]++;
+  for (size_t e = 0; e < nevents; e++)
+    at[e + 1] += at[e];
+  for (size_t i = 0; i < l->n; i++)
+    by[at[l->v[i].owner]++] = l->v[i];
+  size_t m = 0;
+  for (size_t e = 0, from = 0; e < nevents; e++) {
+    size_t to = at[e]; /* the scatter left each start at the next event's */
+    qsort(by + from, to - from, sizeof *by, cmp_text);
+    for (size_t i = from; i < to; i++) {
+      if (i > from && tc_str_eq(l->v[m - 1].text, by[i].text)) {
+        l->v[m - 1].records += by[i].records;
+        l->v[m - 1].types |= by[i].types;
+      } else {
+        l->v[m++] = by[i];
+      }
+    }
+    from = to;
+  }
+  free(at);
+  free(by);
+  *n = l->n = m;
+  return TC_OK;
 }
 
 /* Each event's run of L's gathered entries as its slice of one array of
@@ -207,10 +226,12 @@ static tc_err own(tc_map *m, tc_str *s) {
 static tc_err extract_finish(extract_ctx *x, uint32_t first_trace) {
   tc_site_census *s = x->s;
   void *all;
-  s->ncats = list_gather(&x->cats);
-  s->nargs = list_gather(&x->args);
-  tc_err e = list_slices(&x->cats, s->nevents, sizeof(tc_sc_cat), &all, put_cat, set_cats,
-                         s->events);
+  tc_err e = list_gather(&x->cats, s->nevents, &s->ncats);
+  if (!e)
+    e = list_gather(&x->args, s->nevents, &s->nargs);
+  if (!e)
+    e = list_slices(&x->cats, s->nevents, sizeof(tc_sc_cat), &all, put_cat, set_cats,
+                    s->events);
   if (e)
     return e;
   s->all_cats = all;
