@@ -253,6 +253,12 @@ static tc_err extract_finish(extract_ctx *x, uint32_t first_trace) {
     e = own(&s->strings, &s->all_cats[i].text);
   for (size_t i = 0; !e && i < s->nargs; i++)
     e = own(&s->strings, &s->all_args[i].path);
+  if (!e && s->nevents && s->nevents < x->events_cap) {
+    /* The unit waits for the fold: no room left from doubling. */
+    tc_sc_event *fit = realloc(s->events, s->nevents * sizeof *fit);
+    if (fit)
+      s->events = fit;
+  }
   if (!e && s->nevents > 1) {
     /* Slices point into all_cats and all_args, so sorting the events keeps
      * each event's own. */
@@ -416,8 +422,16 @@ static tc_err fold_slice(tc_census_fold *f, sub_list *d) {
     j++;
     out[k++] = x;
   }
-  if ((e = TC_GROW(d->v, d->cap, k)))
-    return e;
+  if (k > d->cap) {
+    /* Most events have a few of each, seen on the first site: exact room,
+     * then doubling. */
+    size_t cap = d->cap ? (2 * d->cap > k ? 2 * d->cap : k) : k;
+    sub_entry *v = realloc(d->v, cap * sizeof *v);
+    if (!v)
+      return TC_E_NOMEM;
+    d->v = v;
+    d->cap = cap;
+  }
   memcpy(d->v, out, k * sizeof *out);
   d->n = k;
   return TC_OK;
