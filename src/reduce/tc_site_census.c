@@ -161,7 +161,14 @@ static void extract_arg(void *ctx, uint64_t key, uint32_t slot) {
 static tc_err extract_worker(extract_ctx *x, const tc_census_worker *w, const tc_site_acc *acc) {
   x->w = w;
   x->acc = acc;
+  /* Room for every name this worker adds, at once: growing a big array by
+   * doubling copies it again and again. */
+  size_t most = x->s->nevents + acc->name_idx.count;
   tc_err e = TC_GROW(x->ev_of_slot, x->slots_cap, (size_t)acc->name_idx.count + 1);
+  if (!e && most > x->events_cap)
+    e = tc_grow((void **)&x->s->events, &x->events_cap, most, sizeof *x->s->events);
+  if (!e && most > x->best_cap)
+    e = tc_grow((void **)&x->best, &x->best_cap, most, sizeof *x->best);
   for (uint32_t slot = 0; !e && slot < acc->name_idx.count; slot++) {
     uint32_t ev;
     if ((e = event_of(x, tc_map_key(tc_census_names(w), acc->name_ids[slot]), &ev)))
@@ -437,8 +444,22 @@ static tc_err fold_slice(tc_census_fold *f, sub_list *d) {
   return TC_OK;
 }
 
-tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census *s) {
+/* Room for N more events, at once (see extract_worker). */
+static tc_err fold_reserve(tc_census_fold *f, size_t n) {
+  size_t most = f->r.nevents + n, subs_cap = f->subs_cap;
   tc_err e = TC_OK;
+  if (most > f->events_cap)
+    e = tc_grow((void **)&f->r.events, &f->events_cap, most, sizeof *f->r.events);
+  if (!e && most > f->best_cap)
+    e = tc_grow((void **)&f->best, &f->best_cap, most, sizeof *f->best);
+  if (!e && most > f->subs_cap &&
+      !(e = tc_grow((void **)&f->cats, &subs_cap, most, sizeof *f->cats)))
+    e = tc_grow((void **)&f->args, &f->subs_cap, most, sizeof *f->args);
+  return e;
+}
+
+tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census *s) {
+  tc_err e = fold_reserve(f, s->nevents);
   for (size_t i = 0; !e && i < s->nevents; i++) {
     const tc_sc_event *se = &s->events[i];
     uint64_t recs = 0, pairs = 0;

@@ -29,9 +29,32 @@ static int plain_ascii(unsigned c) {
   return (c >= 0x20 && c < 0x7F && !entity(c)) || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Runs of bytes that need nothing go to the stream in one call each. */
+/* What tc_html_escape writes, gathered so the stream gets it in blocks,
+ * not a call per entity. */
+typedef struct {
+  FILE *fp;
+  size_t len;
+  char buf[1024];
+} esc_out;
+
+static void esc_put(esc_out *o, const void *p, size_t n) {
+  if (n > sizeof o->buf - o->len) {
+    fwrite(o->buf, 1, o->len, o->fp);
+    o->len = 0;
+    if (n > sizeof o->buf) { /* a long run: straight through */
+      fwrite(p, 1, n, o->fp);
+      return;
+    }
+  }
+  memcpy(o->buf + o->len, p, n);
+  o->len += n;
+}
+
 void tc_html_escape(FILE *fp, tc_str s) {
   const unsigned char *p = (const unsigned char *)s.ptr;
+  esc_out o;
+  o.fp = fp;
+  o.len = 0;
   size_t i = 0, run = 0; /* run: start of the bytes written as they are */
   while (i < s.len) {
     unsigned c = p[i];
@@ -46,15 +69,16 @@ void tc_html_escape(FILE *fp, tc_str s) {
       i += n;
       continue;
     }
-    if (i > run)
-      fwrite(p + run, 1, i - run, fp);
+    esc_put(&o, p + run, i - run);
     const char *ent = entity(c);
-    fputs(ent && n ? ent : TC_REPLACEMENT, fp);
+    const char *rep = ent && n ? ent : TC_REPLACEMENT;
+    esc_put(&o, rep, strlen(rep));
     i += n ? n : 1;
     run = i;
   }
-  if (i > run)
-    fwrite(p + run, 1, i - run, fp);
+  esc_put(&o, p + run, i - run);
+  if (o.len)
+    fwrite(o.buf, 1, o.len, fp);
 }
 
 void tc_html_escape_c(FILE *fp, const char *s) {
