@@ -165,10 +165,10 @@ static tc_err extract_worker(extract_ctx *x, const tc_census_worker *w, const tc
    * doubling copies it again and again. */
   size_t most = x->s->nevents + acc->name_idx.count;
   tc_err e = TC_GROW(x->ev_of_slot, x->slots_cap, (size_t)acc->name_idx.count + 1);
-  if (!e && most > x->events_cap)
-    e = tc_grow((void **)&x->s->events, &x->events_cap, most, sizeof *x->s->events);
-  if (!e && most > x->best_cap)
-    e = tc_grow((void **)&x->best, &x->best_cap, most, sizeof *x->best);
+  if (!e)
+    e = tc_grow_to((void **)&x->s->events, &x->events_cap, most, sizeof *x->s->events);
+  if (!e)
+    e = tc_grow_to((void **)&x->best, &x->best_cap, most, sizeof *x->best);
   for (uint32_t slot = 0; !e && slot < acc->name_idx.count; slot++) {
     uint32_t ev;
     if ((e = event_of(x, tc_map_key(tc_census_names(w), acc->name_ids[slot]), &ev)))
@@ -366,17 +366,28 @@ void tc_census_fold_free(tc_census_fold *f) {
   free(f);
 }
 
+/* Room for MOST events: the first site's all at once, then by half (see
+ * extract_worker and tc_grow_to); the four arrays grow alike. */
+static tc_err fold_reserve(tc_census_fold *f, size_t most) {
+  size_t subs_cap = f->subs_cap;
+  tc_err e = TC_OK;
+  if (most > f->events_cap)
+    e = tc_grow_to((void **)&f->r.events, &f->events_cap, most, sizeof *f->r.events);
+  if (!e && most > f->best_cap)
+    e = tc_grow_to((void **)&f->best, &f->best_cap, most, sizeof *f->best);
+  if (!e && most > f->subs_cap &&
+      !(e = tc_grow_to((void **)&f->cats, &subs_cap, most, sizeof *f->cats)))
+    e = tc_grow_to((void **)&f->args, &f->subs_cap, most, sizeof *f->args);
+  return e;
+}
+
 static tc_err fold_event_index(tc_census_fold *f, tc_str name, uint32_t *idx) {
   int inserted;
   tc_err e = tc_map_intern(&f->r.strings, name, idx, &inserted);
   if (e || !inserted)
     return e;
   /* strings holds names only until the end, so id == event index */
-  size_t subs_cap = f->subs_cap; /* cats and args grow alike; subs_cap counts args */
-  if ((e = TC_GROW(f->r.events, f->events_cap, (size_t)*idx + 1)) ||
-      (e = TC_GROW(f->best, f->best_cap, (size_t)*idx + 1)) ||
-      (e = TC_GROW(f->cats, subs_cap, (size_t)*idx + 1)) ||
-      (e = TC_GROW(f->args, f->subs_cap, (size_t)*idx + 1)))
+  if ((e = fold_reserve(f, (size_t)*idx + 1)))
     return e;
   f->r.events[*idx].name = tc_map_key(&f->r.strings, *idx);
   tc_sketch_init(&f->r.events[*idx].dur);
@@ -444,22 +455,8 @@ static tc_err fold_slice(tc_census_fold *f, sub_list *d) {
   return TC_OK;
 }
 
-/* Room for N more events, at once (see extract_worker). */
-static tc_err fold_reserve(tc_census_fold *f, size_t n) {
-  size_t most = f->r.nevents + n, subs_cap = f->subs_cap;
-  tc_err e = TC_OK;
-  if (most > f->events_cap)
-    e = tc_grow((void **)&f->r.events, &f->events_cap, most, sizeof *f->r.events);
-  if (!e && most > f->best_cap)
-    e = tc_grow((void **)&f->best, &f->best_cap, most, sizeof *f->best);
-  if (!e && most > f->subs_cap &&
-      !(e = tc_grow((void **)&f->cats, &subs_cap, most, sizeof *f->cats)))
-    e = tc_grow((void **)&f->args, &f->subs_cap, most, sizeof *f->args);
-  return e;
-}
-
 tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census *s) {
-  tc_err e = fold_reserve(f, s->nevents);
+  tc_err e = f->r.nevents ? TC_OK : fold_reserve(f, s->nevents);
   for (size_t i = 0; !e && i < s->nevents; i++) {
     const tc_sc_event *se = &s->events[i];
     uint64_t recs = 0, pairs = 0;

@@ -22,3 +22,18 @@ tc_err tc_grow(void **p, size_t *cap, size_t need, size_t elem) {
   *cap = n;
   return TC_OK;
 }
+
+tc_err tc_grow_to(void **p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap)
+    return TC_OK;
+  size_t n = *cap + *cap / 2 > need ? *cap + *cap / 2 : need;
+  if (n > SIZE_MAX / elem)
+    return TC_E_NOMEM;
+  void *q = realloc(*p, n * elem);
+  if (!q)
+    return TC_E_NOMEM;
+  memset((char *)q + *cap * elem, 0, (n - *cap) * elem);
+  *p = q;
+  *cap = n;
+  return TC_OK;
+}
