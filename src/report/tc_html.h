@@ -28,6 +28,8 @@
  * (inline SVG included). */
 void tc_html_escape(FILE *fp, tc_str s);
 void tc_html_escape_c(FILE *fp, const char *s); /* NUL-terminated; NULL writes nothing */
+/* The same into a writer's buffer, for parts of a page written in bulk. */
+void tc_html_escape_wbuf(tc_wbuf *b, tc_str s);
 
 /* Finite V with DECIMALS (0..9) decimals and thousands separators,
  * "12,345.6", rounded as printf rounds; a value that rounds to zero is

@@ -29,32 +29,10 @@ static int plain_ascii(unsigned c) {
   return (c >= 0x20 && c < 0x7F && !entity(c)) || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* What tc_html_escape writes, gathered so the stream gets it in blocks,
- * not a call per entity. */
-typedef struct {
-  FILE *fp;
-  size_t len;
-  char buf[1024];
-} esc_out;
-
-static void esc_put(esc_out *o, const void *p, size_t n) {
-  if (n > sizeof o->buf - o->len) {
-    fwrite(o->buf, 1, o->len, o->fp);
-    o->len = 0;
-    if (n > sizeof o->buf) { /* a long run: straight through */
-      fwrite(p, 1, n, o->fp);
-      return;
-    }
-  }
-  memcpy(o->buf + o->len, p, n);
-  o->len += n;
-}
-
-void tc_html_escape(FILE *fp, tc_str s) {
+/* The escaper proper: hands runs of plain bytes and the entities between
+ * them to PUT, so one loop serves a stream and a writer's buffer. */
+static void escape_to(void (*put)(void *ctx, const void *p, size_t n), void *ctx, tc_str s) {
   const unsigned char *p = (const unsigned char *)s.ptr;
-  esc_out o;
-  o.fp = fp;
-  o.len = 0;
   size_t i = 0, run = 0; /* run: start of the bytes written as they are */
   while (i < s.len) {
     unsigned c = p[i];
@@ -69,17 +47,52 @@ void tc_html_escape(FILE *fp, tc_str s) {
       i += n;
       continue;
     }
-    esc_put(&o, p + run, i - run);
+    if (i > run)
+      put(ctx, p + run, i - run);
     const char *ent = entity(c);
     const char *rep = ent && n ? ent : TC_REPLACEMENT;
-    esc_put(&o, rep, strlen(rep));
+    put(ctx, rep, strlen(rep));
     i += n ? n : 1;
     run = i;
   }
-  esc_put(&o, p + run, i - run);
+  if (i > run)
+    put(ctx, p + run, i - run);
+}
+
+/* What tc_html_escape writes to a stream, gathered so the stream gets it
+ * in blocks, not a call per entity. */
+typedef struct {
+  FILE *fp;
+  size_t len;
+  char buf[1024];
+} esc_out;
+
+static void esc_put(void *ctx, const void *p, size_t n) {
+  esc_out *o = ctx;
+  if (n > sizeof o->buf - o->len) {
+    fwrite(o->buf, 1, o->len, o->fp);
+    o->len = 0;
+    if (n > sizeof o->buf) { /* a long run: straight through */
+      fwrite(p, 1, n, o->fp);
+      return;
+    }
+  }
+  memcpy(o->buf + o->len, p, n);
+  o->len += n;
+}
+
+void tc_html_escape(FILE *fp, tc_str s) {
+  esc_out o;
+  o.fp = fp;
+  o.len = 0;
+  escape_to(esc_put, &o, s);
   if (o.len)
     fwrite(o.buf, 1, o.len, fp);
 }
+
+static void wbuf_put(void *ctx, const void *p, size_t n) { tc_wbuf_put(ctx, p, n); }
+
+void tc_html_escape_wbuf(tc_wbuf *b, tc_str s) { escape_to(wbuf_put, b, s); }
 
 void tc_html_escape_c(FILE *fp, const char *s) {
   if (s)

@@ -218,16 +218,6 @@ out:
   return e;
 }
 
-static void types(FILE *fp, uint8_t t) {
-  int first = 1;
-  for (int b = 0; b < 6; b++)
-    if (t & (1u << b)) {
-      fputs(first ? "" : ", ", fp);
-      fputs(tc_json_type_name(1u << b), fp);
-      first = 0;
-    }
-}
-
 static void devtools_part(FILE *fp, const tc_devtools_view *v) {
   char sentence[1024];
   tc_devtools_recording_sentence(v, sentence, sizeof sentence);
@@ -253,44 +243,57 @@ static void devtools_part(FILE *fp, const tc_devtools_view *v) {
   fputs("</p>\n", fp);
 }
 
+static void types(tc_wbuf *b, uint8_t t) {
+  int first = 1;
+  for (int k = 0; k < 6; k++)
+    if (t & (1u << k)) {
+      tc_wbuf_puts(b, first ? "" : ", ");
+      tc_wbuf_puts(b, tc_json_type_name(1u << k));
+      first = 0;
+    }
+}
+
 /* The arguments' table with census.md's one-line value profile per path,
- * then the manual's sentence for each constant or sentinel-dominated path. */
-static void args_table(FILE *fp, const tc_res_event *e, const tc_census_result *r) {
+ * then the manual's sentence for each constant or sentinel-dominated path:
+ * the bulk of the page, so it goes through B (in front of the page's
+ * stream, flushed before anything else writes to it). */
+static void args_table(tc_wbuf *b, const tc_res_event *e, const tc_census_result *r) {
   if (!e->nargs) {
-    fputs("<p>No record carries arguments.</p>\n", fp);
+    tc_wbuf_puts(b, "<p>No record carries arguments.</p>\n");
     return;
   }
-  fputs("<table class=\"args\"><thead><tr><th>argument</th><th class=\"num\">records</th>"
-        "<th class=\"num\">sites</th><th>types</th><th>values</th></tr></thead><tbody>\n",
-        fp);
-  char line[TC_VALUE_LINE_MAX + 256];
+  tc_wbuf_puts(b, "<table class=\"args\"><thead><tr><th>argument</th><th class=\"num\">records</th>"
+                  "<th class=\"num\">sites</th><th>types</th><th>values</th></tr></thead><tbody>\n");
+  char line[TC_VALUE_LINE_MAX + 256], n[32];
   for (size_t i = 0; i < e->nargs; i++) {
     const tc_res_arg *a = &e->args[i];
-    fputs("<tr><td><code>", fp);
-    tc_html_escape(fp, a->path);
-    fputs("</code></td><td class=\"num\">", fp);
-    count(fp, a->records);
-    fputs("</td><td class=\"num\">", fp);
-    count(fp, a->sites);
-    fputs("</td><td>", fp);
-    types(fp, a->types);
-    fputs("</td><td>", fp);
+    tc_wbuf_puts(b, "<tr><td><code>");
+    tc_html_escape_wbuf(b, a->path);
+    tc_wbuf_puts(b, "</code></td><td class=\"num\">");
+    tc_fmt_thousands(a->records, n, sizeof n);
+    tc_wbuf_puts(b, n);
+    tc_wbuf_puts(b, "</td><td class=\"num\">");
+    tc_fmt_thousands(a->sites, n, sizeof n);
+    tc_wbuf_puts(b, n);
+    tc_wbuf_puts(b, "</td><td>");
+    types(b, a->types);
+    tc_wbuf_puts(b, "</td><td>");
     if (a->values) {
       tc_valprof_render(a->values, r->value_sites, line, TC_VALUE_LINE_MAX);
-      tc_html_escape_c(fp, line);
+      tc_html_escape_wbuf(b, tc_str_c(line));
     } else {
-      fputs("n/a (", fp);
-      tc_html_escape_c(fp, tc_values_na(r));
-      fputs(")", fp);
+      tc_wbuf_puts(b, "n/a (");
+      tc_html_escape_wbuf(b, tc_str_c(tc_values_na(r)));
+      tc_wbuf_puts(b, ")");
     }
-    fputs("</td></tr>\n", fp);
+    tc_wbuf_puts(b, "</td></tr>\n");
   }
-  fputs("</tbody></table>\n", fp);
+  tc_wbuf_puts(b, "</tbody></table>\n");
   for (size_t i = 0; i < e->nargs; i++)
     if (tc_value_sentence(e, &e->args[i], r->value_sites, line, sizeof line)) {
-      fputs("<p class=\"value-sentence\">", fp);
-      tc_html_escape_c(fp, line);
-      fputs("</p>\n", fp);
+      tc_wbuf_puts(b, "<p class=\"value-sentence\">");
+      tc_html_escape_wbuf(b, tc_str_c(line));
+      tc_wbuf_puts(b, "</p>\n");
     }
 }
 
@@ -350,11 +353,13 @@ static void human_us(FILE *fp, double us) {
     tc_html_fmt_num(us, 0, s, sizeof s), fputs(s, fp), fputs(" \u00b5s", fp);
 }
 
-/* The example's scratch: PRETTY in front of MEM, the stream over S. */
+/* The example's scratch (PRETTY in front of MEM, the stream over S) and
+ * the buffer in front of the page's stream for the arguments (ARGS). */
 typedef struct {
   tc_wbuf *pretty;
   FILE *mem;
   scratch *s;
+  tc_wbuf *args;
 } example_out;
 
 static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *e,
@@ -395,7 +400,9 @@ static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *
   const tc_devtools_view *dv = view(c, e);
   if (dv)
     devtools_part(fp, dv);
-  args_table(fp, e, c->census);
+  tc_wbuf_init(x->args, fp);
+  args_table(x->args, e, c->census);
+  tc_wbuf_flush(x->args);
   example(fp, e, x->pretty, x->mem, x->s);
   tc_html_section_end(fp);
 }
@@ -434,11 +441,11 @@ static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction 
 tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *m,
                             const char *outdir) {
   const tc_res_event **order = tc_events_by_name(c->census);
-  tc_wbuf *pretty = malloc(sizeof *pretty);
+  tc_wbuf *pretty = malloc(sizeof *pretty), *args = malloc(sizeof *args);
   scratch s = {NULL, 0, 0, 0};
   cookie_io_functions_t io = {.write = scratch_write};
   FILE *mem = fopencookie(&s, "w", io);
-  tc_err e = !order || !pretty || !mem ? TC_E_NOMEM : TC_OK;
+  tc_err e = !order || !pretty || !args || !mem ? TC_E_NOMEM : TC_OK;
   if (mem)
     setvbuf(mem, NULL, _IONBF, 0); /* the wbuf in front buffers */
   tc_outfile *f = NULL;
@@ -450,7 +457,7 @@ tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *
     /* Only this thread writes the page: no lock per call. */
     __fsetlocking(fp, FSETLOCKING_BYCALLER);
 #endif
-    example_out x = {pretty, mem, &s};
+    example_out x = {pretty, mem, &s, args};
     e = page(fp, c, m, order, &x);
     if (e)
       tc_outfile_abort(f);
@@ -460,6 +467,7 @@ tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *
   if (mem)
     fclose(mem);
   free(s.p);
+  free(args);
   free(pretty);
   free(order);
   return e;

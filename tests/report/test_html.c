@@ -51,6 +51,28 @@ static void test_escape(void **state) {
   expect_escape("\x01\x7F\xC2\x85", 4, FFFD FFFD FFFD);
   expect_escape("\t\n\r", 3, "\t\n\r");
   expect_escape("a\0b", 3, "a" FFFD "b");
+  /* Into a writer's buffer: the same bytes as into a stream, on random
+   * bytes, long plain runs and entities past the stream's block. */
+  static tc_wbuf w;
+  static char in[5000];
+  uint64_t x = 2463534242ULL;
+  for (int round = 0; round < 50; round++) {
+    size_t n = (size_t)(round * 97 % sizeof in);
+    for (size_t i = 0; i < n; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      in[i] = round % 3 ? (char)x : "ab&<\"\xC3\xA9"[x % 7];
+    }
+    char *want = escaped(in, n);
+    probe_sink k;
+    probe_open(&k);
+    tc_wbuf_init(&w, k.fp);
+    tc_html_escape_wbuf(&w, (tc_str){in, n});
+    tc_wbuf_flush(&w);
+    char *got = probe_take(&k);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+  }
 }
 
 static char *id_of(const char *name) {
