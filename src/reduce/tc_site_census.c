@@ -116,7 +116,8 @@ static tc_err list_slices(const sub_list *l, size_t nevents, size_t elem, void *
 typedef struct {
   tc_site_census *s;
   size_t events_cap;
-  tc_map ev_keys;            /* name -> event index */
+  tc_map ev_keys;            /* name -> event index, unless one_worker */
+  int one_worker;
   const tc_example **best;   /* by event index */
   size_t best_cap;
   sub_list cats, args;       /* every worker's, texts borrowed from them */
@@ -127,15 +128,20 @@ typedef struct {
   tc_err err;
 } extract_ctx;
 
+/* *EV of NAME, a new event on first sight. With one worker every slot is
+ * a name of its own, so no table is needed to find names seen before;
+ * the string is the worker's until extract_finish copies it. */
 static tc_err event_of(extract_ctx *x, tc_str name, uint32_t *ev) {
-  int inserted;
-  tc_err e = tc_map_intern(&x->ev_keys, name, ev, &inserted);
-  if (e || !inserted)
+  int inserted = 1;
+  tc_err e = TC_OK;
+  if (x->one_worker)
+    *ev = (uint32_t)x->s->nevents;
+  else if ((e = tc_map_intern(&x->ev_keys, name, ev, &inserted)) || !inserted)
     return e;
   if ((e = TC_GROW(x->s->events, x->events_cap, (size_t)*ev + 1)) ||
       (e = TC_GROW(x->best, x->best_cap, (size_t)*ev + 1)))
     return e;
-  x->s->events[*ev].name = tc_map_key(&x->ev_keys, *ev);
+  x->s->events[*ev].name = x->one_worker ? name : tc_map_key(&x->ev_keys, *ev);
   x->s->nevents = (size_t)*ev + 1;
   return TC_OK;
 }
@@ -280,6 +286,10 @@ tc_err tc_site_census_extract(tc_census_worker *const *workers, size_t nw, uint3
   memset(&x, 0, sizeof x);
   x.s = out;
   tc_map_init(&x.ev_keys);
+  size_t with_site = 0;
+  for (size_t k = 0; k < nw; k++)
+    with_site += tc_census_site(workers[k], site) != NULL;
+  x.one_worker = with_site == 1;
   tc_err e = TC_OK;
   for (size_t k = 0; k < nw && !e; k++) {
     const tc_site_acc *acc = tc_census_site(workers[k], site);
