@@ -93,26 +93,6 @@ static tc_err list_gather(sub_list *l, size_t nevents, size_t *n) {
   return TC_OK;
 }
 
-/* Each event's run of L's gathered entries as its slice of one array of
- * ELEM-byte entries PUT writes. */
-static tc_err list_slices(const sub_list *l, size_t nevents, size_t elem, void **all,
-                          void (*put)(void *dst, const sub_entry *src),
-                          void (*set)(void *ev_arr, size_t ev, void *slice, uint32_t n),
-                          void *ev_arr) {
-  char *arr = calloc(l->n ? l->n : 1, elem);
-  if (!arr)
-    return TC_E_NOMEM;
-  size_t i = 0;
-  for (size_t e = 0; e < nevents; e++) {
-    size_t from = i;
-    for (; i < l->n && l->v[i].owner == e; i++)
-      put(arr + i * elem, &l->v[i]);
-    set(ev_arr, e, arr + from * elem, (uint32_t)(i - from));
-  }
-  *all = arr;
-  return TC_OK;
-}
-
 typedef struct {
   tc_site_census *s;
   size_t events_cap;
@@ -144,6 +124,41 @@ static tc_err event_of(extract_ctx *x, tc_str name, uint32_t *ev) {
   x->s->events[*ev].name = x->one_worker ? name : tc_map_key(&x->ev_keys, *ev);
   x->s->nevents = (size_t)*ev + 1;
   return TC_OK;
+}
+
+/* Every event's list as its slice of one array of ELEM-byte entries PUT
+ * writes, sorted by CMP unless NULL. */
+static tc_err event_slices(const sub_list *lists, size_t nevents, size_t elem, void **all,
+                           void (*put)(void *dst, const sub_entry *src),
+                           void (*set)(void *ev_arr, size_t ev, void *slice, uint32_t n),
+                           void *ev_arr, int (*cmp)(const void *, const void *)) {
+  size_t total = 0;
+  for (size_t e = 0; e < nevents; e++)
+    total += lists[e].n;
+  char *arr = calloc(total ? total : 1, elem), *at = arr;
+  if (!arr)
+    return TC_E_NOMEM;
+  for (size_t e = 0; e < nevents; e++) {
+    for (size_t i = 0; i < lists[e].n; i++)
+      put(at + i * elem, &lists[e].v[i]);
+    if (cmp)
+      qsort(at, lists[e].n, elem, cmp);
+    set(ev_arr, e, at, (uint32_t)lists[e].n);
+    at += lists[e].n * elem;
+  }
+  *all = arr;
+  return TC_OK;
+}
+
+/* VIEW[e] (of NEVENTS): event e's run of L's gathered entries, borrowed. */
+static void by_event(const sub_list *l, sub_list *view, size_t nevents) {
+  size_t i = 0;
+  for (size_t e = 0; e < nevents; e++) {
+    size_t from = i;
+    while (i < l->n && l->v[i].owner == e)
+      i++;
+    view[e] = (sub_list){l->v ? l->v + from : NULL, i - from, 0};
+  }
 }
 
 static void extract_cat(void *ctx, uint64_t key, uint32_t slot) {
@@ -242,16 +257,24 @@ static tc_err extract_finish(extract_ctx *x, uint32_t first_trace) {
   tc_err e = list_gather(&x->cats, s->nevents, &s->ncats);
   if (!e)
     e = list_gather(&x->args, s->nevents, &s->nargs);
-  if (!e)
-    e = list_slices(&x->cats, s->nevents, sizeof(tc_sc_cat), &all, put_cat, set_cats,
-                    s->events);
+  sub_list *view = calloc(s->nevents ? s->nevents : 1, sizeof *view);
+  if (!e && !view)
+    e = TC_E_NOMEM;
+  if (!e) {
+    by_event(&x->cats, view, s->nevents);
+    e = event_slices(view, s->nevents, sizeof(tc_sc_cat), &all, put_cat, set_cats, s->events,
+                     NULL);
+  }
+  if (!e) {
+    s->all_cats = all;
+    by_event(&x->args, view, s->nevents);
+    if (!(e = event_slices(view, s->nevents, sizeof(tc_sc_arg), &all, put_arg, set_args,
+                           s->events, NULL)))
+      s->all_args = all;
+  }
+  free(view);
   if (e)
     return e;
-  s->all_cats = all;
-  if ((e = list_slices(&x->args, s->nevents, sizeof(tc_sc_arg), &all, put_arg, set_args,
-                       s->events)))
-    return e;
-  s->all_args = all;
   for (size_t i = 0; !e && i < s->nevents; i++) {
     tc_sc_event *se = &s->events[i];
     e = own(&s->strings, &se->name);
@@ -594,30 +617,6 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, tc_str *names) {
   free(col);
   free(all);
   return e;
-}
-
-/* Every event's list as its slice of one array of ELEM-byte entries PUT
- * writes, sorted by CMP unless NULL. */
-static tc_err event_slices(const sub_list *lists, size_t nevents, size_t elem, void **all,
-                           void (*put)(void *dst, const sub_entry *src),
-                           void (*set)(void *ev_arr, size_t ev, void *slice, uint32_t n),
-                           void *ev_arr, int (*cmp)(const void *, const void *)) {
-  size_t total = 0;
-  for (size_t e = 0; e < nevents; e++)
-    total += lists[e].n;
-  char *arr = calloc(total ? total : 1, elem), *at = arr;
-  if (!arr)
-    return TC_E_NOMEM;
-  for (size_t e = 0; e < nevents; e++) {
-    for (size_t i = 0; i < lists[e].n; i++)
-      put(at + i * elem, &lists[e].v[i]);
-    if (cmp)
-      qsort(at, lists[e].n, elem, cmp);
-    set(ev_arr, e, at, (uint32_t)lists[e].n);
-    at += lists[e].n * elem;
-  }
-  *all = arr;
-  return TC_OK;
 }
 
 tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out) {

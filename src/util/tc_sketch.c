@@ -2,6 +2,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,17 +49,28 @@ void tc_sketch_free(tc_sketch *s) {
   tc_sketch_init(s);
 }
 
-/* Index of the first page whose key is >= KEY. */
-static uint32_t lower_bound(const tc_sketch *s, int32_t key) {
-  uint32_t lo = 0, hi = s->npages;
+/* Index of the first of the N elements of STRIDE bytes at BASE, ascending
+ * by the int32_t each starts with (a page's key, a cell's bucket), that is
+ * >= KEY. */
+static uint32_t lower_bound_at(const void *base, size_t stride, uint32_t n, int32_t key) {
+  uint32_t lo = 0, hi = n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    if (s->pages[mid].key < key)
+    int32_t k;
+    memcpy(&k, (const char *)base + mid * stride, sizeof k);
+    if (k < key)
       lo = mid + 1;
     else
       hi = mid;
   }
   return lo;
+}
+
+_Static_assert(offsetof(tc_sketch_page, key) == 0 && offsetof(tc_sketch_cell, bucket) == 0,
+               "lower_bound_at reads the key each element starts with");
+
+static uint32_t lower_bound(const tc_sketch *s, int32_t key) {
+  return lower_bound_at(s->pages, sizeof *s->pages, s->npages, key);
 }
 
 /* The counts of page KEY, made if missing; NULL if memory fails. Values of
@@ -90,17 +102,8 @@ static tc_err page_add(tc_sketch *s, int32_t b, uint64_t count) {
   return TC_OK;
 }
 
-/* Index of the first cell whose bucket is >= B. */
 static uint32_t cell_bound(const tc_sketch *s, int32_t b) {
-  uint32_t lo = 0, hi = s->ncells;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (s->cells[mid].bucket < b)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return lower_bound_at(s->cells, sizeof *s->cells, s->ncells, b);
 }
 
 /* The cells become pages: a bucket more than the list holds is coming. On
@@ -146,7 +149,7 @@ static tc_err bucket_add(tc_sketch *s, int32_t b, uint64_t count) {
     s->cells_cap = cap;
   }
   memmove(s->cells + at + 1, s->cells + at, (s->ncells - at) * sizeof *s->cells);
-  s->cells[at] = (tc_sketch_cell){count, b};
+  s->cells[at] = (tc_sketch_cell){b, count};
   s->ncells++;
   s->last = at;
   return TC_OK;

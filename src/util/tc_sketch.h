@@ -48,8 +48,8 @@ typedef struct {
 } tc_sketch_page;
 
 typedef struct {
+  int32_t bucket;   /* first, as a page's key is: one search serves both */
   uint64_t count;   /* > 0 */
-  int32_t bucket;
 } tc_sketch_cell;
 
 #define TC_SKETCH_CELL_BYTES sizeof(tc_sketch_cell)
