@@ -46,13 +46,20 @@ static tc_err key_text(tc_vtab *t, tc_str name, tc_str path, tc_str *key) {
   return TC_OK;
 }
 
-tc_err tc_vtab_key(tc_vtab *t, tc_str name, tc_str path, uint32_t *id) {
+/* *ID of (NAME, PATH), interned, with room for its profile pointer;
+ * *INSERTED when new (the pointer is then the caller's to set). */
+static tc_err key_slot(tc_vtab *t, tc_str name, tc_str path, uint32_t *id, int *inserted) {
   tc_str key;
-  int inserted;
   tc_err e = key_text(t, name, path, &key);
-  if (e || (e = tc_map_intern(&t->keys, key, id, &inserted)) || !inserted)
+  if (e || (e = tc_map_intern(&t->keys, key, id, inserted)) || !*inserted)
     return e;
-  if ((e = TC_GROW(t->prof, t->prof_cap, (size_t)*id + 1)))
+  return TC_GROW(t->prof, t->prof_cap, (size_t)*id + 1);
+}
+
+tc_err tc_vtab_key(tc_vtab *t, tc_str name, tc_str path, uint32_t *id) {
+  int inserted;
+  tc_err e = key_slot(t, name, path, id, &inserted);
+  if (e || !inserted)
     return e;
   if (!(t->prof[*id] = malloc(sizeof **t->prof)))
     return TC_E_NOMEM;
@@ -89,6 +96,44 @@ void tc_vtab_entry(const tc_vtab *t, uint32_t id, tc_str *name, tc_str *path,
   *name = (tc_str){key.ptr + sizeof nl, nl};
   *path = (tc_str){key.ptr + sizeof nl + nl, key.len - sizeof nl - nl};
   *prof = t->prof[id];
+}
+
+tc_err tc_vtab_absorb(tc_vtab *dst, tc_vtab *src) {
+  if (dst->flags != src->flags && tc_vtab_count(src))
+    return TC_E_USAGE;
+  tc_err e = TC_OK;
+  if (!tc_vtab_count(dst)) {
+    /* Everything moves: the keys in their order, the profiles as they are. */
+    tc_map keys = dst->keys;
+    tc_valprof **prof = dst->prof;
+    size_t cap = dst->prof_cap;
+    dst->keys = src->keys;
+    dst->prof = src->prof;
+    dst->prof_cap = src->prof_cap;
+    src->keys = keys;
+    src->prof = prof;
+    src->prof_cap = cap;
+  } else {
+    /* A profile DST lacks moves over, which is what merging it into an
+     * empty one would give (tc_valprof_merge); the rest merge. */
+    for (uint32_t i = 0; !e && i < tc_vtab_count(src); i++) {
+      tc_str name, path;
+      const tc_valprof *p;
+      uint32_t id;
+      int inserted;
+      tc_vtab_entry(src, i, &name, &path, &p);
+      if (!p || (e = key_slot(dst, name, path, &id, &inserted)))
+        continue;
+      if (inserted) {
+        dst->prof[id] = src->prof[i];
+        src->prof[i] = NULL;
+      } else {
+        e = tc_valprof_merge(dst->prof[id], p);
+      }
+    }
+  }
+  tc_vtab_free(src);
+  return e;
 }
 
 void tc_vtab_encode(const tc_vtab *t, tc_bin_buf *b) {

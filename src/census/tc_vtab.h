@@ -53,6 +53,12 @@ const tc_valprof *tc_vtab_find(tc_vtab *t, tc_str name, tc_str path);
 /* DST += SRC, entry by entry; SRC's values come after DST's (tc_valprof_merge). */
 tc_err tc_vtab_merge(tc_vtab *dst, const tc_vtab *src);
 
+/* The same, taking SRC's profiles instead of copying them: an entry DST
+ * lacks moves over (all of them, keys and all, into an empty DST), so it
+ * costs what the two share. SRC is left empty (its flags and site kept),
+ * also on failure. TC_E_USAGE when their flags differ. */
+tc_err tc_vtab_absorb(tc_vtab *dst, tc_vtab *src);
+
 /* Appends T: its entries in id order, each the name and path (length
  * prefixed) and tc_valprof_encode's profile. A table costs a fraction of
  * its live size so (sketch pages, hash tables and counters written

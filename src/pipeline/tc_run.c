@@ -636,14 +636,15 @@ static tc_err take_site(run_ctx *r, uint32_t site, uint32_t first, const uint32_
     pthread_mutex_unlock(&r->workers[i].mu);
   }
   free(cw);
-  /* The site's value profiles: its traces' tables in trace order. */
+  /* The site's value profiles: its traces' tables in trace order, moved
+   * rather than copied where the site has no entry yet. */
   if (!e && !(p->values = malloc(sizeof *p->values)))
     e = TC_E_NOMEM;
   if (!e) {
     tc_vtab_init(p->values, r->opts.value_flags, 0);
     for (uint32_t i = 0; !e && i < s->ntraces; i++)
       if (r->tvalues[slots[i]])
-        e = tc_vtab_merge(p->values, r->tvalues[slots[i]]);
+        e = tc_vtab_absorb(p->values, r->tvalues[slots[i]]);
   }
   for (uint32_t i = 0; i < s->ntraces; i++) {
     vtab_drop(r->tvalues[slots[i]]);

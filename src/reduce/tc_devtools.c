@@ -77,22 +77,41 @@ static void recording(const tc_res_event *e, const tc_schema *s, tc_devtools_vie
   }
 }
 
+/* Appends N bytes of S (up to a NUL, as %.*s) to BUF, which holds *O of
+ * CAP, cut as snprintf cuts. */
+static void put(char *buf, size_t cap, size_t *o, const char *s, size_t n) {
+  const char *nul = n ? memchr(s, '\0', n) : NULL;
+  if (nul)
+    n = (size_t)(nul - s);
+  if (*o + 1 < cap) {
+    size_t k = n < cap - 1 - *o ? n : cap - 1 - *o;
+    memcpy(buf + *o, s, k);
+    buf[*o + k] = '\0';
+  }
+  *o += n;
+}
+
+static void puts_(char *buf, size_t cap, size_t *o, const char *s) { put(buf, cap, o, s, strlen(s)); }
+
 void tc_devtools_recording_sentence(const tc_devtools_view *v, char *buf, size_t cap) {
-  int o = 0;
+  size_t o = 0;
   buf[0] = '\0';
   if (v->level == TC_RECORDING_WITH_SETTING) {
-    o = snprintf(buf, cap, "A DevTools Performance recording contains this event only with ");
-    for (size_t i = 0; i < v->nsettings && o >= 0 && (size_t)o < cap; i++)
-      o += snprintf(buf + o, cap - (size_t)o, "%s%.*s", i == 0 ? "" : i + 1 == v->nsettings ? " or " : ", ",
-                    (int)v->settings[i].len, v->settings[i].ptr);
-    if (o >= 0 && (size_t)o < cap)
-      snprintf(buf + o, cap - (size_t)o, " turned on, which records %.*s.", (int)v->category.len,
-               v->category.ptr);
+    puts_(buf, cap, &o, "A DevTools Performance recording contains this event only with ");
+    for (size_t i = 0; i < v->nsettings; i++) {
+      puts_(buf, cap, &o, i == 0 ? "" : i + 1 == v->nsettings ? " or " : ", ");
+      put(buf, cap, &o, v->settings[i].ptr, v->settings[i].len);
+    }
+    puts_(buf, cap, &o, " turned on, which records ");
+    put(buf, cap, &o, v->category.ptr, v->category.len);
+    puts_(buf, cap, &o, ".");
   } else if (v->level == TC_RECORDING_NEVER) {
-    o = snprintf(buf, cap, "A DevTools Performance recording does not contain this event.");
-    if (v->category.len && o >= 0 && (size_t)o < cap)
-      snprintf(buf + o, cap - (size_t)o, " Record %.*s with your own trace configuration to get it.",
-               (int)v->category.len, v->category.ptr);
+    puts_(buf, cap, &o, "A DevTools Performance recording does not contain this event.");
+    if (v->category.len) {
+      puts_(buf, cap, &o, " Record ");
+      put(buf, cap, &o, v->category.ptr, v->category.len);
+      puts_(buf, cap, &o, " with your own trace configuration to get it.");
+    }
   }
 }
 

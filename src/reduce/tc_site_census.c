@@ -32,88 +32,76 @@ typedef struct {
   tc_str text;    /* the cat or path part of the key */
 } sub_entry;
 
-/* Keys "event index (4 bytes) + text" -> sub_entry, for both the extract
- * (per site) and the fold (whole corpus). */
+/* ---- one site out of the workers ---- */
+
+/* Categories or paths as the workers hold them, one entry per worker's:
+ * sorted by (event, text) and summed where workers share one, so no table
+ * is needed to gather them, and each event's slice comes out in text
+ * order. */
 typedef struct {
-  tc_map keys;
   sub_entry *v;
-  size_t cap;
-} sub_table;
+  size_t n, cap;
+} sub_list;
 
-static void sub_free(sub_table *t) {
-  tc_map_free(&t->keys);
-  free(t->v);
+static tc_err list_add(sub_list *l, uint32_t ev, tc_str text, uint64_t records, uint8_t types) {
+  tc_err e = TC_GROW(l->v, l->cap, l->n + 1);
+  if (!e)
+    l->v[l->n++] = (sub_entry){records, 0, types, ev, text};
+  return e;
 }
 
-static tc_err sub_index(sub_table *t, char **buf, size_t *buf_cap, uint32_t ev, tc_str text,
-                        sub_entry **out) {
-  size_t n = 4 + text.len;
-  tc_err e = TC_GROW(*buf, *buf_cap, n);
-  if (e)
-    return e;
-  memcpy(*buf, &ev, 4);
-  if (text.len)
-    memcpy(*buf + 4, text.ptr, text.len);
-  uint32_t id;
-  int inserted;
-  if ((e = tc_map_intern(&t->keys, (tc_str){*buf, n}, &id, &inserted)))
-    return e;
-  if ((e = TC_GROW(t->v, t->cap, (size_t)id + 1)))
-    return e;
-  *out = &t->v[id];
-  if (inserted) {
-    tc_str k = tc_map_key(&t->keys, id);
-    (*out)->owner = ev;
-    (*out)->text = (tc_str){k.ptr + 4, text.len};
-  }
-  return TC_OK;
+static int cmp_text(const void *a, const void *b) {
+  return tc_str_cmp(((const sub_entry *)a)->text, ((const sub_entry *)b)->text);
 }
 
-/* Gives every event its slice of one array, entries sorted by CMP. */
-static tc_err slices(const sub_table *t, size_t nevents, size_t elem, void **all, size_t *nall,
-                     void (*put)(void *dst, const sub_entry *src), void (*set)(void *ev_arr,
-                     size_t ev, void *slice, uint32_t n), void *ev_arr,
-                     int (*cmp)(const void *, const void *)) {
-  size_t n = tc_map_count(&t->keys);
-  char *arr = calloc(n ? n : 1, elem);
+/* Orders L by (event, text) and sums its duplicates in place: grouped by
+ * event in one pass, then each event's few entries sorted. *N gets the
+ * entries left. */
+static tc_err list_gather(sub_list *l, size_t nevents, size_t *n) {
+  *n = 0;
+  if (!l->n)
+    return TC_OK;
   size_t *at = calloc(nevents + 1, sizeof *at);
-  uint32_t *fill = calloc(nevents ? nevents : 1, sizeof *fill);
-  if (!arr || !at || !fill) {
-    free(arr);
+  sub_entry *by = malloc(l->n * sizeof *by);
+  if (!at || !by) {
     free(at);
-    free(fill);
+    free(by);
     return TC_E_NOMEM;
   }
-  for (size_t i = 0; i < n; i++)
-    at[t->v[i].owner + 1]++;
+  for (size_t i = 0; i < l->n; i++)
+    at[l->v[i].owner + 1]++;
   for (size_t e = 0; e < nevents; e++)
     at[e + 1] += at[e];
-  for (size_t i = 0; i < n; i++) {
-    uint32_t ev = t->v[i].owner;
-    put(arr + (at[ev] + fill[ev]++) * elem, &t->v[i]);
-  }
-  for (size_t e = 0; e < nevents; e++) {
-    qsort(arr + at[e] * elem, fill[e], elem, cmp);
-    set(ev_arr, e, arr + at[e] * elem, fill[e]);
+  for (size_t i = 0; i < l->n; i++)
+    by[at[l->v[i].owner]++] = l->v[i];
+  size_t m = 0;
+  for (size_t e = 0, from = 0; e < nevents; e++) {
+    size_t to = at[e]; /* the scatter left each start at the next event's */
+    qsort(by + from, to - from, sizeof *by, cmp_text);
+    for (size_t i = from; i < to; i++) {
+      if (i > from && tc_str_eq(l->v[m - 1].text, by[i].text)) {
+        l->v[m - 1].records += by[i].records;
+        l->v[m - 1].types |= by[i].types;
+      } else {
+        l->v[m++] = by[i];
+      }
+    }
+    from = to;
   }
   free(at);
-  free(fill);
-  *all = arr;
-  *nall = n;
+  free(by);
+  *n = l->n = m;
   return TC_OK;
 }
-
-/* ---- one site out of the workers ---- */
 
 typedef struct {
   tc_site_census *s;
   size_t events_cap;
-  tc_map ev_keys;            /* name -> event index */
+  tc_map ev_keys;            /* name -> event index, unless one_worker */
+  int one_worker;
   const tc_example **best;   /* by event index */
   size_t best_cap;
-  sub_table cats, args;
-  char *buf;
-  size_t buf_cap;
+  sub_list cats, args;       /* every worker's, texts borrowed from them */
   const tc_census_worker *w;
   const tc_site_acc *acc;
   uint32_t *ev_of_slot;      /* the worker's slot -> event index */
@@ -121,17 +109,57 @@ typedef struct {
   tc_err err;
 } extract_ctx;
 
+/* *EV of NAME, a new event on first sight. With one worker every slot is
+ * a name of its own, so no table is needed to find names seen before;
+ * the string is the worker's until extract_finish copies it. */
 static tc_err event_of(extract_ctx *x, tc_str name, uint32_t *ev) {
-  int inserted;
-  tc_err e = tc_map_intern(&x->ev_keys, name, ev, &inserted);
-  if (e || !inserted)
+  int inserted = 1;
+  tc_err e = TC_OK;
+  if (x->one_worker)
+    *ev = (uint32_t)x->s->nevents;
+  else if ((e = tc_map_intern(&x->ev_keys, name, ev, &inserted)) || !inserted)
     return e;
   if ((e = TC_GROW(x->s->events, x->events_cap, (size_t)*ev + 1)) ||
       (e = TC_GROW(x->best, x->best_cap, (size_t)*ev + 1)))
     return e;
-  x->s->events[*ev].name = tc_map_key(&x->ev_keys, *ev);
+  x->s->events[*ev].name = x->one_worker ? name : tc_map_key(&x->ev_keys, *ev);
   x->s->nevents = (size_t)*ev + 1;
   return TC_OK;
+}
+
+/* Every event's list as its slice of one array of ELEM-byte entries PUT
+ * writes, sorted by CMP unless NULL. */
+static tc_err event_slices(const sub_list *lists, size_t nevents, size_t elem, void **all,
+                           void (*put)(void *dst, const sub_entry *src),
+                           void (*set)(void *ev_arr, size_t ev, void *slice, uint32_t n),
+                           void *ev_arr, int (*cmp)(const void *, const void *)) {
+  size_t total = 0;
+  for (size_t e = 0; e < nevents; e++)
+    total += lists[e].n;
+  char *arr = calloc(total ? total : 1, elem), *at = arr;
+  if (!arr)
+    return TC_E_NOMEM;
+  for (size_t e = 0; e < nevents; e++) {
+    for (size_t i = 0; i < lists[e].n; i++)
+      put(at + i * elem, &lists[e].v[i]);
+    if (cmp)
+      qsort(at, lists[e].n, elem, cmp);
+    set(ev_arr, e, at, (uint32_t)lists[e].n);
+    at += lists[e].n * elem;
+  }
+  *all = arr;
+  return TC_OK;
+}
+
+/* VIEW[e] (of NEVENTS): event e's run of L's gathered entries, borrowed. */
+static void by_event(const sub_list *l, sub_list *view, size_t nevents) {
+  size_t i = 0;
+  for (size_t e = 0; e < nevents; e++) {
+    size_t from = i;
+    while (i < l->n && l->v[i].owner == e)
+      i++;
+    view[e] = (sub_list){l->v ? l->v + from : NULL, i - from, 0};
+  }
 }
 
 static void extract_cat(void *ctx, uint64_t key, uint32_t slot) {
@@ -139,10 +167,8 @@ static void extract_cat(void *ctx, uint64_t key, uint32_t slot) {
   if (x->err)
     return;
   uint32_t ev = x->ev_of_slot[tc_imap_find(&x->acc->name_idx, key >> 32)];
-  sub_entry *s;
   tc_str cat = tc_map_key(tc_census_cats(x->w), (uint32_t)key);
-  if (!(x->err = sub_index(&x->cats, &x->buf, &x->buf_cap, ev, cat, &s)))
-    s->records += x->acc->cat_counts[slot];
+  x->err = list_add(&x->cats, ev, cat, x->acc->cat_counts[slot], 0);
 }
 
 static void extract_arg(void *ctx, uint64_t key, uint32_t slot) {
@@ -150,18 +176,21 @@ static void extract_arg(void *ctx, uint64_t key, uint32_t slot) {
   if (x->err)
     return;
   uint32_t ev = x->ev_of_slot[tc_imap_find(&x->acc->name_idx, key >> 32)];
-  sub_entry *s;
   tc_str path = tc_parser_path(tc_census_parser(x->w), (uint32_t)key);
-  if (!(x->err = sub_index(&x->args, &x->buf, &x->buf_cap, ev, path, &s))) {
-    s->records += x->acc->paths[slot].records;
-    s->types |= x->acc->paths[slot].types;
-  }
+  x->err = list_add(&x->args, ev, path, x->acc->paths[slot].records, x->acc->paths[slot].types);
 }
 
 static tc_err extract_worker(extract_ctx *x, const tc_census_worker *w, const tc_site_acc *acc) {
   x->w = w;
   x->acc = acc;
+  /* Room for every name this worker adds, at once: growing a big array by
+   * doubling copies it again and again. */
+  size_t most = x->s->nevents + acc->name_idx.count;
   tc_err e = TC_GROW(x->ev_of_slot, x->slots_cap, (size_t)acc->name_idx.count + 1);
+  if (!e)
+    e = tc_grow_to((void **)&x->s->events, &x->events_cap, most, sizeof *x->s->events);
+  if (!e)
+    e = tc_grow_to((void **)&x->best, &x->best_cap, most, sizeof *x->best);
   for (uint32_t slot = 0; !e && slot < acc->name_idx.count; slot++) {
     uint32_t ev;
     if ((e = event_of(x, tc_map_key(tc_census_names(w), acc->name_ids[slot]), &ev)))
@@ -209,39 +238,44 @@ static void set_args(void *evs, size_t e, void *slice, uint32_t n) {
   ((tc_sc_event *)evs)[e].nargs = n;
 }
 
-static int cmp_sc_cat(const void *a, const void *b) {
-  return tc_str_cmp(((const tc_sc_cat *)a)->text, ((const tc_sc_cat *)b)->text);
-}
-
-static int cmp_sc_arg(const void *a, const void *b) {
-  return tc_str_cmp(((const tc_sc_arg *)a)->path, ((const tc_sc_arg *)b)->path);
-}
-
 static int cmp_sc_event(const void *a, const void *b) {
   return tc_str_cmp(((const tc_sc_event *)a)->name, ((const tc_sc_event *)b)->name);
 }
 
-/* Moves every string into the unit's own map (the context's maps die). */
+/* A copy of *S owned by M (whose arena frees it with the map), for a
+ * string that needs no id: no hashing, no lookup. */
 static tc_err own(tc_map *m, tc_str *s) {
-  uint32_t id;
-  tc_err e = tc_map_intern(m, *s, &id, NULL);
-  if (!e)
-    *s = tc_map_key(m, id);
-  return e;
+  char *copy = tc_arena_copy(&m->arena, *s);
+  if (!copy)
+    return TC_E_NOMEM;
+  s->ptr = copy;
+  return TC_OK;
 }
 
 static tc_err extract_finish(extract_ctx *x, uint32_t first_trace) {
   tc_site_census *s = x->s;
   void *all;
-  tc_err e = slices(&x->cats, s->nevents, sizeof(tc_sc_cat), &all, &s->ncats, put_cat, set_cats,
-                    s->events, cmp_sc_cat);
+  tc_err e = list_gather(&x->cats, s->nevents, &s->ncats);
+  if (!e)
+    e = list_gather(&x->args, s->nevents, &s->nargs);
+  sub_list *view = calloc(s->nevents ? s->nevents : 1, sizeof *view);
+  if (!e && !view)
+    e = TC_E_NOMEM;
+  if (!e) {
+    by_event(&x->cats, view, s->nevents);
+    e = event_slices(view, s->nevents, sizeof(tc_sc_cat), &all, put_cat, set_cats, s->events,
+                     NULL);
+  }
+  if (!e) {
+    s->all_cats = all;
+    by_event(&x->args, view, s->nevents);
+    if (!(e = event_slices(view, s->nevents, sizeof(tc_sc_arg), &all, put_arg, set_args,
+                           s->events, NULL)))
+      s->all_args = all;
+  }
+  free(view);
   if (e)
     return e;
-  s->all_cats = all;
-  if ((e = slices(&x->args, s->nevents, sizeof(tc_sc_arg), &all, &s->nargs, put_arg, set_args,
-                  s->events, cmp_sc_arg)))
-    return e;
-  s->all_args = all;
   for (size_t i = 0; !e && i < s->nevents; i++) {
     tc_sc_event *se = &s->events[i];
     e = own(&s->strings, &se->name);
@@ -256,6 +290,12 @@ static tc_err extract_finish(extract_ctx *x, uint32_t first_trace) {
     e = own(&s->strings, &s->all_cats[i].text);
   for (size_t i = 0; !e && i < s->nargs; i++)
     e = own(&s->strings, &s->all_args[i].path);
+  if (!e && s->nevents && s->nevents < x->events_cap) {
+    /* The unit waits for the fold: no room left from doubling. */
+    tc_sc_event *fit = realloc(s->events, s->nevents * sizeof *fit);
+    if (fit)
+      s->events = fit;
+  }
   if (!e && s->nevents > 1) {
     /* Slices point into all_cats and all_args, so sorting the events keeps
      * each event's own. */
@@ -270,8 +310,10 @@ tc_err tc_site_census_extract(tc_census_worker *const *workers, size_t nw, uint3
   memset(&x, 0, sizeof x);
   x.s = out;
   tc_map_init(&x.ev_keys);
-  tc_map_init(&x.cats.keys);
-  tc_map_init(&x.args.keys);
+  size_t with_site = 0;
+  for (size_t k = 0; k < nw; k++)
+    with_site += tc_census_site(workers[k], site) != NULL;
+  x.one_worker = with_site == 1;
   tc_err e = TC_OK;
   for (size_t k = 0; k < nw && !e; k++) {
     const tc_site_acc *acc = tc_census_site(workers[k], site);
@@ -281,10 +323,9 @@ tc_err tc_site_census_extract(tc_census_worker *const *workers, size_t nw, uint3
   if (!e)
     e = extract_finish(&x, first_trace);
   tc_map_free(&x.ev_keys);
-  sub_free(&x.cats);
-  sub_free(&x.args);
+  free(x.cats.v);
+  free(x.args.v);
   free(x.best);
-  free(x.buf);
   free(x.ev_of_slot);
   if (e)
     tc_site_census_free(out);
@@ -310,21 +351,25 @@ struct tc_census_fold {
   tc_spill spilled;     /* every site's recs, one record per site */
   uint32_t nsites;      /* highest site with records, + 1 */
   size_t events_cap;
-  sub_table cats, args;
+  /* By event index: its categories and paths so far, ascending by text,
+   * each site's sorted slice merged in as it comes (no table to look
+   * texts up in); texts owned by `text`. */
+  sub_list *cats, *args;
+  size_t subs_cap;
+  sub_list in, merged; /* scratch for one slice */
+  tc_arena text;
   tc_example *best; /* by event index; raw owned */
   size_t best_cap;
-  char *buf;
-  size_t buf_cap;
   tc_vtab *values; /* the corpus's value profiles, from the first site's */
 };
 
-tc_err tc_census_fold_add_values(tc_census_fold *f, const tc_vtab *site_values) {
+tc_err tc_census_fold_add_values(tc_census_fold *f, tc_vtab *site_values) {
   if (!f->values) {
     if (!(f->values = malloc(sizeof *f->values)))
       return TC_E_NOMEM;
     tc_vtab_init(f->values, site_values->flags, 0);
   }
-  return tc_vtab_merge(f->values, site_values);
+  return tc_vtab_absorb(f->values, site_values);
 }
 
 tc_census_fold *tc_census_fold_create(void) {
@@ -332,8 +377,6 @@ tc_census_fold *tc_census_fold_create(void) {
   if (!f)
     return NULL;
   tc_map_init(&f->r.strings);
-  tc_map_init(&f->cats.keys);
-  tc_map_init(&f->args.keys);
   return f;
 }
 
@@ -343,9 +386,15 @@ void tc_census_fold_free(tc_census_fold *f) {
   for (size_t i = 0; i < f->r.nevents; i++)
     free(f->best[i].raw);
   free(f->best);
-  sub_free(&f->cats);
-  sub_free(&f->args);
-  free(f->buf);
+  for (size_t i = 0; i < f->subs_cap; i++) {
+    free(f->cats[i].v);
+    free(f->args[i].v);
+  }
+  free(f->cats);
+  free(f->args);
+  free(f->in.v);
+  free(f->merged.v);
+  tc_arena_free(&f->text);
   if (f->values) {
     tc_vtab_free(f->values);
     free(f->values);
@@ -356,14 +405,28 @@ void tc_census_fold_free(tc_census_fold *f) {
   free(f);
 }
 
+/* Room for MOST events: the first site's all at once, then by half (see
+ * extract_worker and tc_grow_to); the four arrays grow alike. */
+static tc_err fold_reserve(tc_census_fold *f, size_t most) {
+  size_t subs_cap = f->subs_cap;
+  tc_err e = TC_OK;
+  if (most > f->events_cap)
+    e = tc_grow_to((void **)&f->r.events, &f->events_cap, most, sizeof *f->r.events);
+  if (!e && most > f->best_cap)
+    e = tc_grow_to((void **)&f->best, &f->best_cap, most, sizeof *f->best);
+  if (!e && most > f->subs_cap &&
+      !(e = tc_grow_to((void **)&f->cats, &subs_cap, most, sizeof *f->cats)))
+    e = tc_grow_to((void **)&f->args, &f->subs_cap, most, sizeof *f->args);
+  return e;
+}
+
 static tc_err fold_event_index(tc_census_fold *f, tc_str name, uint32_t *idx) {
   int inserted;
   tc_err e = tc_map_intern(&f->r.strings, name, idx, &inserted);
   if (e || !inserted)
     return e;
   /* strings holds names only until the end, so id == event index */
-  if ((e = TC_GROW(f->r.events, f->events_cap, (size_t)*idx + 1)) ||
-      (e = TC_GROW(f->best, f->best_cap, (size_t)*idx + 1)))
+  if ((e = fold_reserve(f, (size_t)*idx + 1)))
     return e;
   f->r.events[*idx].name = tc_map_key(&f->r.strings, *idx);
   tc_sketch_init(&f->r.events[*idx].dur);
@@ -385,8 +448,54 @@ static tc_err fold_example(tc_census_fold *f, uint32_t ev, uint32_t site, const 
   return TC_OK;
 }
 
+/* D += the slice in f->in (one site's, ascending by text, as D is): texts
+ * new to D are copied into the fold's arena, and each entry counts the
+ * site once. */
+static tc_err fold_slice(tc_census_fold *f, sub_list *d) {
+  const sub_entry *in = f->in.v;
+  size_t n = f->in.n, i = 0, j = 0, k = 0;
+  if (!n)
+    return TC_OK;
+  tc_err e = TC_GROW(f->merged.v, f->merged.cap, d->n + n);
+  if (e)
+    return e;
+  sub_entry *out = f->merged.v;
+  while (i < d->n || j < n) {
+    int c = i == d->n ? 1 : j == n ? -1 : tc_str_cmp(d->v[i].text, in[j].text);
+    if (c < 0) {
+      out[k++] = d->v[i++];
+      continue;
+    }
+    sub_entry x = c > 0 ? in[j] : d->v[i++];
+    if (c > 0) {
+      if (!(x.text.ptr = tc_arena_copy(&f->text, in[j].text)))
+        return TC_E_NOMEM;
+      x.sites = 0;
+    } else {
+      x.records += in[j].records;
+      x.types |= in[j].types;
+    }
+    x.sites++;
+    j++;
+    out[k++] = x;
+  }
+  if (k > d->cap) {
+    /* Most events have a few of each, seen on the first site: exact room,
+     * then doubling. */
+    size_t cap = d->cap ? (2 * d->cap > k ? 2 * d->cap : k) : k;
+    sub_entry *v = realloc(d->v, cap * sizeof *v);
+    if (!v)
+      return TC_E_NOMEM;
+    d->v = v;
+    d->cap = cap;
+  }
+  memcpy(d->v, out, k * sizeof *out);
+  d->n = k;
+  return TC_OK;
+}
+
 tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census *s) {
-  tc_err e = TC_OK;
+  tc_err e = f->r.nevents ? TC_OK : fold_reserve(f, s->nevents);
   f->nrecs = 0;
   for (size_t i = 0; !e && i < s->nevents; i++) {
     const tc_sc_event *se = &s->events[i];
@@ -421,19 +530,16 @@ tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census
       re->dur_below[k] += se->dur_below[k];
     if (se->ex.have && (e = fold_example(f, ev, site, &se->ex)))
       break;
-    for (uint32_t c = 0; !e && c < se->ncats; c++) {
-      sub_entry *sub;
-      if (!(e = sub_index(&f->cats, &f->buf, &f->buf_cap, ev, se->cats[c].text, &sub)))
-        sub->records += se->cats[c].records;
-    }
-    for (uint32_t a = 0; !e && a < se->nargs; a++) {
-      sub_entry *sub;
-      if (!(e = sub_index(&f->args, &f->buf, &f->buf_cap, ev, se->args[a].path, &sub))) {
-        sub->records += se->args[a].records;
-        sub->types |= se->args[a].types;
-        sub->sites++;
-      }
-    }
+    f->in.n = 0;
+    for (uint32_t c = 0; !e && c < se->ncats; c++)
+      e = list_add(&f->in, ev, se->cats[c].text, se->cats[c].records, 0);
+    if (!e)
+      e = fold_slice(f, &f->cats[ev]);
+    f->in.n = 0;
+    for (uint32_t a = 0; !e && a < se->nargs; a++)
+      e = list_add(&f->in, ev, se->args[a].path, se->args[a].records, se->args[a].types);
+    if (!e)
+      e = fold_slice(f, &f->args[ev]);
   }
   if (!e && f->nrecs) {
     e = tc_spill_append(&f->spilled, f->recs, f->nrecs * sizeof *f->recs);
@@ -465,10 +571,6 @@ static int cmp_cat(const void *a, const void *b) {
   if (x->records != y->records)
     return x->records > y->records ? -1 : 1;
   return tc_str_cmp(x->cat, y->cat);
-}
-
-static int cmp_arg(const void *a, const void *b) {
-  return tc_str_cmp(((const tc_res_arg *)a)->path, ((const tc_res_arg *)b)->path);
 }
 
 static int cmp_event(const void *a, const void *b) {
@@ -542,13 +644,13 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, tc_str *names) {
 tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out) {
   tc_census_result *r = &f->r;
   void *all;
-  size_t n;
-  tc_err e = slices(&f->cats, r->nevents, sizeof(tc_res_cat), &all, &n, put_res_cat,
-                    set_res_cats, r->events, cmp_cat);
+  tc_err e = event_slices(f->cats, r->nevents, sizeof(tc_res_cat), &all, put_res_cat,
+                          set_res_cats, r->events, cmp_cat);
   if (!e) {
     r->all_cats = all;
-    e = slices(&f->args, r->nevents, sizeof(tc_res_arg), &all, &n, put_res_arg, set_res_args,
-               r->events, cmp_arg);
+    /* by path already, as tc_res_event.args asks */
+    e = event_slices(f->args, r->nevents, sizeof(tc_res_arg), &all, put_res_arg, set_res_args,
+                     r->events, NULL);
     if (!e)
       r->all_args = all;
   }

@@ -95,8 +95,9 @@ tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out);
 /* Adds a site's value profiles (its traces' tables merged in trace order),
  * after every site added before: folded in site order, as the units are,
  * so a run, a resumed run and a merge of shards give the same profiles.
- * tc_census_fold_finish gives the result the table. */
-tc_err tc_census_fold_add_values(tc_census_fold *f, const tc_vtab *site_values);
+ * The profiles move into the fold (tc_vtab_absorb): SITE_VALUES is left
+ * empty. tc_census_fold_finish gives the result the table. */
+tc_err tc_census_fold_add_values(tc_census_fold *f, tc_vtab *site_values);
 void tc_census_fold_free(tc_census_fold *f); /* without finishing; accepts NULL */
 
 #endif

@@ -172,22 +172,22 @@ static void args_strings(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
   }
   put_u64(b, p->len_min);
   put_u64(b, p->len_max);
-  put_num(b, tc_hll_count(&p->distinct));
-  tc_wbuf_puts(b, tc_hll_exact(&p->distinct) ? ",true,\"" : ",false,\"");
+  put_num(b, tc_hll_count(&p->str->distinct));
+  tc_wbuf_puts(b, tc_hll_exact(&p->str->distinct) ? ",true,\"" : ",false,\"");
   int first = 1;
   for (int c = 0; c < TC_VC_COUNT; c++) {
-    if (!p->cls[c])
+    if (!p->str->cls[c])
       continue;
     if (!first)
       tc_wbuf_putc(b, ';');
     tc_wbuf_puts(b, tc_valclass_name((tc_vclass)c));
     tc_wbuf_putc(b, '=');
-    tc_wbuf_u64(b, p->cls[c]);
+    tc_wbuf_u64(b, p->str->cls[c]);
     first = 0;
   }
   tc_wbuf_putc(b, '"');
   tc_topk_item items[TC_TOPK_K];
-  size_t n = tc_topk_list(&p->top, items);
+  size_t n = tc_topk_list(&p->str->top, items);
   const char *na = n ? NULL : "no top value";
   tc_wbuf_putc(b, ',');
   if (n && tc_valprof_may_show(items[0].value, items[0].sites, min_sites))
@@ -201,7 +201,7 @@ static void args_strings(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
   } else {
     tc_wbuf_puts(b, ",,,");
   }
-  put_u64(b, p->top.floor);
+  put_u64(b, p->str->top.floor);
   put_text(b, na ? na : "");
   tc_wbuf_putc(b, ',');
 }
@@ -214,7 +214,7 @@ static void args_constant(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
     put_text(b, "values differ");
     return;
   }
-  tc_str v = {p->k.val, p->k.kept};
+  tc_str v = {p->str->kval, p->k.kept};
   const char *na = "";
   tc_wbuf_putc(b, ',');
   if (p->k.type == TC_JT_NUMBER)
@@ -241,7 +241,7 @@ static void args_row(tc_wbuf *b, const tc_res_event *ev, const tc_res_arg *a, ui
   put_u64(b, p->n);
   for (int t = 0; t < TC_VP_NTYPES; t++)
     put_u64(b, p->types[t]);
-  const uint64_t sentinels[] = {p->zeros, p->minus1, p->cls[TC_VC_EMPTY], p->falses};
+  const uint64_t sentinels[] = {p->zeros, p->minus1, tc_valprof_class(p, TC_VC_EMPTY), p->falses};
   counts(b, sentinels, 4);
   args_numbers(b, p);
   args_strings(b, p, min_sites);

@@ -40,18 +40,21 @@ static void put_num(tc_wbuf *b, double v, int decimals) {
 /* TEXT for a table cell or a link's text: the characters Markdown gives a
  * meaning there are escaped with a backslash. */
 static void md_text(tc_wbuf *b, tc_str text) {
-  for (size_t i = 0; i < text.len; i++) {
-    if (text.ptr[i] && strchr("\\`*_[]<>|#", text.ptr[i]))
+  static const unsigned char special[256] = {['\\'] = 1, ['`'] = 1, ['*'] = 1, ['_'] = 1,
+                                             ['['] = 1,  [']'] = 1, ['<'] = 1, ['>'] = 1,
+                                             ['|'] = 1,  ['#'] = 1};
+  size_t run = 0; /* start of the bytes copied as they are */
+  for (size_t i = 0; i < text.len; i++)
+    if (special[(unsigned char)text.ptr[i]]) {
+      tc_wbuf_put(b, text.ptr + run, i - run);
       tc_wbuf_putc(b, '\\');
-    tc_wbuf_putc(b, text.ptr[i]);
-  }
+      run = i;
+    }
+  tc_wbuf_put(b, text.ptr + run, text.len - run);
 }
 
 /* The event's anchor, as report.html names its section. */
-static void event_id(tc_wbuf *b, tc_str name) {
-  tc_wbuf_flush(b); /* tc_html_id writes to the stream itself */
-  tc_html_id(b->fp, "ev", name);
-}
+static void event_id(tc_wbuf *b, tc_str name) { tc_html_id_wbuf(b, "ev", name); }
 
 static void anchor(tc_wbuf *b, tc_str name) {
   tc_wbuf_puts(b, "<a id=\"");
@@ -102,11 +105,12 @@ static void md_devtools(tc_wbuf *b, const tc_devtools_view *v) {
 
 /* A profile line in a table cell: '|' would end the cell. */
 static void md_cell(tc_wbuf *b, const char *s) {
-  for (; *s; s++) {
-    if (*s == '|')
-      tc_wbuf_putc(b, '\\');
-    tc_wbuf_putc(b, *s);
+  for (const char *bar; (bar = strchr(s, '|')); s = bar) {
+    tc_wbuf_put(b, s, (size_t)(bar - s));
+    tc_wbuf_putc(b, '\\');
+    tc_wbuf_putc(b, *bar++);
   }
+  tc_wbuf_puts(b, s);
 }
 
 /* The arguments' table with a value profile per path, then the manual's

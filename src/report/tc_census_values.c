@@ -7,6 +7,7 @@
 
 #include "report/tc_census_report.h"
 #include "report/tc_jsonw.h"
+#include "util/tc_numfmt.h"
 
 #define T_NULL 0
 #define T_BOOL 1
@@ -80,22 +81,22 @@ static void json_strings(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
   tc_jsonw_key(w, "classes");
   tc_jsonw_obj(w);
   for (int c = 0; c < TC_VC_COUNT; c++)
-    if (p->cls[c])
-      put_uint(w, tc_valclass_name((tc_vclass)c), p->cls[c]);
+    if (p->str->cls[c])
+      put_uint(w, tc_valclass_name((tc_vclass)c), p->str->cls[c]);
   tc_jsonw_obj_end(w);
   tc_jsonw_key(w, "distinct");
-  tc_jsonw_num(w, tc_hll_count(&p->distinct));
+  tc_jsonw_num(w, tc_hll_count(&p->str->distinct));
   tc_jsonw_key(w, "distinct_exact");
-  tc_jsonw_bool(w, tc_hll_exact(&p->distinct));
+  tc_jsonw_bool(w, tc_hll_exact(&p->str->distinct));
   tc_jsonw_key(w, "distinct_std_error");
-  tc_jsonw_num(w, tc_hll_exact(&p->distinct) ? 0 : 1.04 / sqrt((double)TC_HLL_M));
+  tc_jsonw_num(w, tc_hll_exact(&p->str->distinct) ? 0 : 1.04 / sqrt((double)TC_HLL_M));
   tc_jsonw_key(w, "top_urls_whole");
   tc_jsonw_bool(w, (p->flags & TC_VP_WHOLE_URLS) != 0);
-  put_uint(w, "top_error_bound", p->top.floor);
+  put_uint(w, "top_error_bound", p->str->top.floor);
   tc_jsonw_key(w, "top");
   tc_jsonw_arr(w);
   tc_topk_item items[TC_TOPK_K];
-  size_t n = tc_topk_list(&p->top, items);
+  size_t n = tc_topk_list(&p->str->top, items);
   for (size_t i = 0; i < n; i++) {
     tc_jsonw_obj(w);
     json_value(w, items[i].value, items[i].sites, min_sites);
@@ -120,7 +121,7 @@ static void json_constant(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) 
   tc_jsonw_key(w, "type");
   tc_jsonw_str(w, type_keys[__builtin_ctz(p->k.type)]);
   if (p->k.type == TC_JT_STRING) {
-    json_value(w, (tc_str){p->k.val, p->k.kept}, p->k.sites, min_sites);
+    json_value(w, (tc_str){p->str->kval, p->k.kept}, p->k.sites, min_sites);
     tc_jsonw_key(w, "truncated");
     tc_jsonw_bool(w, p->k.trunc);
   } else {
@@ -152,7 +153,7 @@ void tc_write_values_json(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) 
   tc_jsonw_obj(w);
   put_uint(w, "zero", p->zeros);
   put_uint(w, "minus_one", p->minus1);
-  put_uint(w, "empty_string", p->cls[TC_VC_EMPTY]);
+  put_uint(w, "empty_string", tc_valprof_class(p, TC_VC_EMPTY));
   put_uint(w, "null", p->types[T_NULL]);
   put_uint(w, "false", p->falses);
   tc_jsonw_obj_end(w);
@@ -174,47 +175,102 @@ static tc_str leaf_name(tc_str path) {
   return (tc_str){path.ptr + i, path.len - i};
 }
 
-static void share(char *buf, size_t cap, uint64_t count, uint64_t n) {
+/* A line built as snprintf would: cut at CAP - 1 bytes and NUL-terminated,
+ * LEN counting what the whole line needs. */
+typedef struct {
+  char *buf;
+  size_t cap, len;
+} line_t;
+
+static void put_n(line_t *l, const char *s, size_t n) {
+  if (l->len + 1 < l->cap) {
+    size_t room = l->cap - 1 - l->len;
+    memcpy(l->buf + l->len, s, n < room ? n : room);
+  }
+  l->len += n;
+}
+
+static void put(line_t *l, const char *s) { put_n(l, s, strlen(s)); }
+
+static void put_thousands(line_t *l, uint64_t v) {
+  char s[32];
+  tc_fmt_thousands(v, s, sizeof s);
+  put(l, s);
+}
+
+static size_t line_end(line_t *l) {
+  if (l->cap)
+    l->buf[l->len < l->cap ? l->len : l->cap - 1] = '\0';
+  return l->len;
+}
+
+static void share(line_t *l, uint64_t count, uint64_t n) {
   unsigned __int128 c = count, t = n;
-  if (c * 100 < t)
-    snprintf(buf, cap, "< 1 %%");
-  else if (c < t && c * 100 > t * 99)
-    snprintf(buf, cap, "> 99 %%");
-  else
-    snprintf(buf, cap, "%u %%", (unsigned)((c * 200 + t) / (t * 2)));
+  if (c * 100 < t) {
+    put(l, "< 1 %");
+  } else if (c < t && c * 100 > t * 99) {
+    put(l, "> 99 %");
+  } else {
+    char d[TC_NUMFMT_MAX];
+    put_n(l, d, tc_numfmt_u64((uint64_t)((c * 200 + t) / (t * 2)), d));
+    put(l, " %");
+  }
+}
+
+/* "of RECS records on N site(s)." */
+static void on_sites(line_t *l, const tc_res_arg *a) {
+  put(l, " records on ");
+  char d[TC_NUMFMT_MAX];
+  put_n(l, d, tc_numfmt_u64(a->sites, d));
+  put(l, a->sites == 1 ? " site." : " sites.");
 }
 
 size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t min_sites, char *buf,
                          size_t cap) {
   const tc_valprof *p = a->values;
-  buf[0] = '\0';
+  line_t l = {buf, cap, 0};
+  if (cap)
+    buf[0] = '\0';
   if (!p || !p->n)
     return 0;
   tc_str leaf = leaf_name(a->path);
-  char recs[32], total[32], vals[32], pct[16];
-  tc_fmt_thousands(a->records, recs, sizeof recs);
-  tc_fmt_thousands(e->records, total, sizeof total);
-  tc_fmt_thousands(p->n, vals, sizeof vals);
-  int n;
+  /* As printf's %.*s: up to a NUL byte a JSON key may hold. */
+  const char *nul = leaf.len ? memchr(leaf.ptr, '\0', leaf.len) : NULL;
+  if (nul)
+    leaf.len = (size_t)(nul - leaf.ptr);
   if (p->k.state == TC_VP_CONST_YES) {
     char line[TC_VALUE_LINE_MAX];
     tc_valprof_render(p, min_sites, line, sizeof line);
-    n = snprintf(buf, cap, "%.*s is %s on %s of %s records on %llu site%s.", (int)leaf.len,
-                 leaf.ptr, line, recs, total, (unsigned long long)a->sites,
-                 a->sites == 1 ? "" : "s");
-    return n < 0 ? 0 : (size_t)n;
+    put_n(&l, leaf.ptr, leaf.len);
+    put(&l, " is ");
+    put(&l, line);
+    put(&l, " on ");
+    put_thousands(&l, a->records);
+    put(&l, " of ");
+    put_thousands(&l, e->records);
+    on_sites(&l, a);
+    return line_end(&l);
   }
   static const char *const names[] = {"0", "-1", "''", "null", "false"};
-  uint64_t counts[] = {p->zeros, p->minus1, p->cls[TC_VC_EMPTY], p->types[T_NULL], p->falses};
+  uint64_t counts[] = {p->zeros, p->minus1, tc_valprof_class(p, TC_VC_EMPTY), p->types[T_NULL],
+                       p->falses};
   int best = 0;
   for (int i = 1; i < 5; i++)
     if (counts[i] > counts[best])
       best = i;
   if (counts[best] * 2 < p->n)
     return 0;
-  share(pct, sizeof pct, counts[best], p->n);
-  n = snprintf(buf, cap, "%.*s is %s on %s of %s values, in %s of %s records on %llu site%s.",
-               (int)leaf.len, leaf.ptr, names[best], pct, vals, recs, total,
-               (unsigned long long)a->sites, a->sites == 1 ? "" : "s");
-  return n < 0 ? 0 : (size_t)n;
+  put_n(&l, leaf.ptr, leaf.len);
+  put(&l, " is ");
+  put(&l, names[best]);
+  put(&l, " on ");
+  share(&l, counts[best], p->n);
+  put(&l, " of ");
+  put_thousands(&l, p->n);
+  put(&l, " values, in ");
+  put_thousands(&l, a->records);
+  put(&l, " of ");
+  put_thousands(&l, e->records);
+  on_sites(&l, a);
+  return line_end(&l);
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/tc_wbuf.h"
 #include "util/tc_str.h"
 
 /* Writes S as HTML text, safe inside elements and inside double- or
@@ -27,6 +28,8 @@
  * (inline SVG included). */
 void tc_html_escape(FILE *fp, tc_str s);
 void tc_html_escape_c(FILE *fp, const char *s); /* NUL-terminated; NULL writes nothing */
+/* The same into a writer's buffer, for parts of a page written in bulk. */
+void tc_html_escape_wbuf(tc_wbuf *b, tc_str s);
 
 /* Finite V with DECIMALS (0..9) decimals and thousands separators,
  * "12,345.6", rounded as printf rounds; a value that rounds to zero is
@@ -38,6 +41,8 @@ void tc_html_fmt_num(double v, int decimals, char *buf, size_t cap);
  * as _XX (lower-case hex), '_' included, so distinct names always get
  * distinct ids and an id never needs escaping. */
 void tc_html_id(FILE *fp, const char *prefix, tc_str name);
+/* The same into a writer's buffer (census.md's links to report.html). */
+void tc_html_id_wbuf(tc_wbuf *b, const char *prefix, tc_str name);
 
 /* <!DOCTYPE html> through <main>: charset, viewport, TITLE (escaped) and the
  * inline style sheet (light and dark from the reader's setting, print

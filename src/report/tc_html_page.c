@@ -179,11 +179,15 @@ void tc_html_section_begin(FILE *fp, int level, const char *prefix, tc_str name,
   int h = clamp_level(level);
   fputs("<section id=\"", fp);
   tc_html_id(fp, prefix, name);
-  fprintf(fp, "\">\n<h%d><a class=\"anchor\" href=\"#", h);
+  fputs("\">\n<h", fp);
+  fputc('0' + h, fp);
+  fputs("><a class=\"anchor\" href=\"#", fp);
   tc_html_id(fp, prefix, name);
   fputs("\">", fp);
   tc_html_escape(fp, heading);
-  fprintf(fp, "</a></h%d>\n", h);
+  fputs("</a></h", fp);
+  fputc('0' + h, fp);
+  fputs(">\n", fp);
 }
 
 void tc_html_section_end(FILE *fp) { fputs("</section>\n", fp); }

@@ -2,11 +2,11 @@
  * how its column sorts (data-kind) and whether it gets a drop-down
  * (data-select); a number cell carries its raw value in data-v so sorting
  * never parses the shown text, and an n/a cell has no data-v at all. */
-#include <inttypes.h>
 #include <math.h>
 
 #include "report/tc_census_report.h"
 #include "report/tc_html.h"
+#include "util/tc_numfmt.h"
 
 void tc_html_table_begin(FILE *fp, const char *id, const char *caption, const tc_html_col *cols,
                          size_t ncols) {
@@ -66,11 +66,15 @@ void tc_html_cell_link(FILE *fp, tc_str text, const char *prefix, tc_str name) {
 }
 
 void tc_html_cell_int(FILE *fp, int64_t v) {
-  char shown[32];
+  char shown[32], raw[TC_NUMFMT_MAX];
   /* Negate in unsigned arithmetic: -INT64_MIN does not fit an int64_t. */
   uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
   tc_fmt_thousands(mag, shown, sizeof shown);
-  fprintf(fp, "<td class=\"num\" data-v=\"%" PRId64 "\">%s%s</td>", v, v < 0 ? "-" : "", shown);
+  fputs("<td class=\"num\" data-v=\"", fp);
+  fwrite(raw, 1, tc_numfmt_i64(v, raw), fp);
+  fputs(v < 0 ? "\">-" : "\">", fp);
+  fputs(shown, fp);
+  fputs("</td>", fp);
 }
 
 void tc_html_cell_num(FILE *fp, double v, int decimals) {
@@ -78,9 +82,13 @@ void tc_html_cell_num(FILE *fp, double v, int decimals) {
     tc_html_cell_na(fp, "not a finite number");
     return;
   }
-  char shown[64];
+  char shown[64], raw[TC_NUMFMT_MAX];
   tc_html_fmt_num(v, decimals, shown, sizeof shown);
-  fprintf(fp, "<td class=\"num\" data-v=\"%.17g\">%s</td>", v == 0 ? 0.0 : v, shown);
+  fputs("<td class=\"num\" data-v=\"", fp);
+  fwrite(raw, 1, tc_numfmt_g(v == 0 ? 0.0 : v, 17, raw), fp); /* printf's %.17g */
+  fputs("\">", fp);
+  fputs(shown, fp);
+  fputs("</td>", fp);
 }
 
 void tc_html_cell_na(FILE *fp, const char *reason) { tc_html_cell_na_text(fp, "n/a", reason); }

@@ -5,11 +5,14 @@
  * characters, which the HTML parser reports and inline SVG's XML rules
  * forbid. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/tc_census_report.h"
 #include "report/tc_html.h"
 #include "util/tc_json_valid.h"
+#include "util/tc_numfmt.h"
 
 #define TC_REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
 
@@ -20,58 +23,146 @@ static const char *entity(unsigned c) {
   return c < 128 ? ent[c] : NULL;
 }
 
-void tc_html_escape(FILE *fp, tc_str s) {
+/* ASCII bytes written as they are: printable but for the five above, and
+ * tab, newline and carriage return. */
+static int plain_ascii(unsigned c) {
+  return (c >= 0x20 && c < 0x7F && !entity(c)) || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The escaper proper: hands runs of plain bytes and the entities between
+ * them to PUT, so one loop serves a stream and a writer's buffer. */
+static void escape_to(void (*put)(void *ctx, const void *p, size_t n), void *ctx, tc_str s) {
   const unsigned char *p = (const unsigned char *)s.ptr;
-  size_t i = 0;
+  size_t i = 0, run = 0; /* run: start of the bytes written as they are */
   while (i < s.len) {
     unsigned c = p[i];
-    size_t n = tc_utf8_len(p + i, s.len - i);
-    /* C1 controls are the two-byte sequences C2 80 .. C2 9F. */
-    int control = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F ||
-                  (n == 2 && c == 0xC2 && p[i + 1] < 0xA0);
-    if (!n || control) {
-      fputs(TC_REPLACEMENT, fp);
-      i += n ? n : 1;
+    if (c < 0x80 && plain_ascii(c)) {
+      i++;
       continue;
     }
+    size_t n = tc_utf8_len(p + i, s.len - i);
+    /* C1 controls are the two-byte sequences C2 80 .. C2 9F. */
+    int control = c < 0x80 ? !entity(c) : n == 2 && c == 0xC2 && p[i + 1] < 0xA0;
+    if (n && !control && c >= 0x80) {
+      i += n;
+      continue;
+    }
+    if (i > run)
+      put(ctx, p + run, i - run);
     const char *ent = entity(c);
-    if (ent)
-      fputs(ent, fp);
-    else
-      fwrite(p + i, 1, n, fp);
-    i += n;
+    const char *rep = ent && n ? ent : TC_REPLACEMENT;
+    put(ctx, rep, strlen(rep));
+    i += n ? n : 1;
+    run = i;
   }
+  if (i > run)
+    put(ctx, p + run, i - run);
 }
+
+/* What tc_html_escape writes to a stream, gathered so the stream gets it
+ * in blocks, not a call per entity. */
+typedef struct {
+  FILE *fp;
+  size_t len;
+  char buf[1024];
+} esc_out;
+
+static void esc_put(void *ctx, const void *p, size_t n) {
+  esc_out *o = ctx;
+  if (n > sizeof o->buf - o->len) {
+    fwrite(o->buf, 1, o->len, o->fp);
+    o->len = 0;
+    if (n > sizeof o->buf) { /* a long run: straight through */
+      fwrite(p, 1, n, o->fp);
+      return;
+    }
+  }
+  memcpy(o->buf + o->len, p, n);
+  o->len += n;
+}
+
+void tc_html_escape(FILE *fp, tc_str s) {
+  esc_out o;
+  o.fp = fp;
+  o.len = 0;
+  escape_to(esc_put, &o, s);
+  if (o.len)
+    fwrite(o.buf, 1, o.len, fp);
+}
+
+static void wbuf_put(void *ctx, const void *p, size_t n) { tc_wbuf_put(ctx, p, n); }
+
+void tc_html_escape_wbuf(tc_wbuf *b, tc_str s) { escape_to(wbuf_put, b, s); }
 
 void tc_html_escape_c(FILE *fp, const char *s) {
   if (s)
     tc_html_escape(fp, tc_str_c(s));
 }
 
+/* The id's text of NAME's bytes from *AT into BUF (CAP >= 3), as far as
+ * whole bytes' forms fit; returns its length. */
+static size_t id_part(tc_str name, size_t *at, char *buf, size_t cap) {
+  static const char hex[] = "0123456789abcdef";
+  size_t o = 0;
+  for (; *at < name.len && o + 3 <= cap; (*at)++) {
+    unsigned char c = (unsigned char)name.ptr[*at];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-') {
+      buf[o++] = (char)c;
+    } else {
+      buf[o++] = '_';
+      buf[o++] = hex[c >> 4];
+      buf[o++] = hex[c & 15];
+    }
+  }
+  return o;
+}
+
 void tc_html_id(FILE *fp, const char *prefix, tc_str name) {
   fputs(prefix, fp);
   fputc('-', fp);
-  for (size_t i = 0; i < name.len; i++) {
-    unsigned char c = (unsigned char)name.ptr[i];
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-')
-      fputc(c, fp);
-    else
-      fprintf(fp, "_%02x", c);
-  }
+  char buf[256];
+  for (size_t at = 0, n; (n = id_part(name, &at, buf, sizeof buf)) > 0;)
+    fwrite(buf, 1, n, fp);
+}
+
+void tc_html_id_wbuf(tc_wbuf *b, const char *prefix, tc_str name) {
+  tc_wbuf_puts(b, prefix);
+  tc_wbuf_putc(b, '-');
+  char buf[256];
+  for (size_t at = 0, n; (n = id_part(name, &at, buf, sizeof buf)) > 0;)
+    tc_wbuf_put(b, buf, n);
 }
 
 void tc_html_fmt_num(double v, int decimals, char *buf, size_t cap) {
   int d = decimals < 0 ? 0 : decimals > 9 ? 9 : decimals;
-  char raw[400]; /* room for DBL_MAX's 309 digits and 9 decimals */
-  snprintf(raw, sizeof raw, "%.*f", d, fabs(v));
-  int neg = v < 0 && strspn(raw, "0.") != strlen(raw);
+  if (!isfinite(v)) { /* outside the contract; what the printf version wrote */
+    snprintf(buf, cap, "%s", v < 0 ? "-0" : "0");
+    return;
+  }
+  char raw[TC_NUMFMT_FIXED_MAX]; /* room for DBL_MAX's 309 digits and 9 decimals */
+  size_t len = tc_numfmt_fixed(fabs(v), d, raw); /* printf's %.*f */
+  raw[len] = '\0';
+  int neg = v < 0 && strspn(raw, "0.") != len;
   size_t ilen = strcspn(raw, ".");
-  char whole[48];
-  if (ilen <= 19) {
-    tc_fmt_thousands(strtoull(raw, NULL, 10), whole, sizeof whole);
-    snprintf(buf, cap, "%s%s%s", neg ? "-" : "", whole, raw + ilen);
-  } else {
-    /* Past uint64_t: no grouping; such values do not occur in a report. */
+  if (ilen > 19) { /* past uint64_t: no grouping; such values do not occur in a report */
     snprintf(buf, cap, "%s%s", neg ? "-" : "", raw);
+    return;
+  }
+  /* The integer digits grouped by three, as tc_fmt_thousands groups them. */
+  char out[64];
+  size_t o = 0;
+  if (neg)
+    out[o++] = '-';
+  for (size_t i = 0; i < ilen; i++) {
+    if (i && (ilen - i) % 3 == 0)
+      out[o++] = ',';
+    out[o++] = raw[i];
+  }
+  memcpy(out + o, raw + ilen, len - ilen); /* the point and decimals: at most 10 */
+  o += len - ilen;
+  size_t n = cap ? (o < cap ? o : cap - 1) : 0;
+  if (cap) {
+    memcpy(buf, out, n);
+    buf[n] = '\0';
   }
 }

@@ -18,8 +18,9 @@ static void done(tc_jsonw *w) {
     tc_wbuf_flush(&w->out);
 }
 
+static const char line[65] = "\n                                                               ";
+
 static void newline(tc_jsonw *w) {
-  static const char line[65] = "\n                                                               ";
   if (!w->indent)
     return;
   size_t n = 1 + (size_t)w->depth * (size_t)w->indent;
@@ -191,7 +192,35 @@ void tc_json_escape(tc_wbuf *b, tc_str s) {
   tc_wbuf_put(b, p + run, n - run);
 }
 
+/* The bytes a short key, its separator and its indentation can take. */
+#define KEY_FAST_MAX 64
+#define KEY_FAST_ROOM (1 + sizeof line + 1 + KEY_FAST_MAX + 3)
+
 void tc_jsonw_keyn(tc_jsonw *w, tc_str k) {
+  /* Nearly every key is a short plain one inside an object: comma,
+   * indentation, quotes and text go into the buffer in one step. */
+  size_t ind = w->indent ? 1 + (size_t)w->depth * (size_t)w->indent : 0;
+  if (!w->after_key && w->depth > 0 && k.len <= KEY_FAST_MAX && ind <= sizeof line &&
+      (!k.len || plain_run((const unsigned char *)k.ptr, k.len) == k.len)) {
+    char *o = tc_wbuf_room(&w->out, KEY_FAST_ROOM);
+    size_t n = 0;
+    if (!w->first[w->depth])
+      o[n++] = ',';
+    w->first[w->depth] = 0;
+    if (ind) {
+      memcpy(o + n, line, sizeof line); /* a fixed size: a few moves; IND of it count */
+      n += ind;
+    }
+    o[n++] = '"';
+    if (k.len)
+      memcpy(o + n, k.ptr, k.len);
+    n += k.len;
+    memcpy(o + n, "\": ", 3);
+    n += w->indent ? 3 : 2;
+    w->out.len += n;
+    w->after_key = 1;
+    return;
+  }
   before_item(w);
   tc_wbuf_putc(&w->out, '"');
   tc_json_escape(&w->out, k);

@@ -2,8 +2,14 @@
  * (tc_html.h says why inline, tc_svg.h why the plots are SVG written here).
  * This file writes the page, its header and the census parts; the metric
  * plots are tc_report_metrics_html.c's. */
+#define _GNU_SOURCE /* fopencookie */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#ifdef __GLIBC__
+#include <stdio_ext.h>
+#endif
 
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
@@ -212,16 +218,6 @@ out:
   return e;
 }
 
-static void types(FILE *fp, uint8_t t) {
-  int first = 1;
-  for (int b = 0; b < 6; b++)
-    if (t & (1u << b)) {
-      fputs(first ? "" : ", ", fp);
-      fputs(tc_json_type_name(1u << b), fp);
-      first = 0;
-    }
-}
-
 static void devtools_part(FILE *fp, const tc_devtools_view *v) {
   char sentence[1024];
   tc_devtools_recording_sentence(v, sentence, sizeof sentence);
@@ -247,79 +243,127 @@ static void devtools_part(FILE *fp, const tc_devtools_view *v) {
   fputs("</p>\n", fp);
 }
 
-/* The arguments' table with census.md's one-line value profile per path,
- * then the manual's sentence for each constant or sentinel-dominated path. */
-static void args_table(FILE *fp, const tc_res_event *e, const tc_census_result *r) {
-  if (!e->nargs) {
-    fputs("<p>No record carries arguments.</p>\n", fp);
-    return;
-  }
-  fputs("<table class=\"args\"><thead><tr><th>argument</th><th class=\"num\">records</th>"
-        "<th class=\"num\">sites</th><th>types</th><th>values</th></tr></thead><tbody>\n",
-        fp);
-  char line[TC_VALUE_LINE_MAX + 256];
-  for (size_t i = 0; i < e->nargs; i++) {
-    const tc_res_arg *a = &e->args[i];
-    fputs("<tr><td><code>", fp);
-    tc_html_escape(fp, a->path);
-    fputs("</code></td><td class=\"num\">", fp);
-    count(fp, a->records);
-    fputs("</td><td class=\"num\">", fp);
-    count(fp, a->sites);
-    fputs("</td><td>", fp);
-    types(fp, a->types);
-    fputs("</td><td>", fp);
-    if (a->values) {
-      tc_valprof_render(a->values, r->value_sites, line, TC_VALUE_LINE_MAX);
-      tc_html_escape_c(fp, line);
-    } else {
-      fputs("n/a (", fp);
-      tc_html_escape_c(fp, tc_values_na(r));
-      fputs(")", fp);
-    }
-    fputs("</td></tr>\n", fp);
-  }
-  fputs("</tbody></table>\n", fp);
-  for (size_t i = 0; i < e->nargs; i++)
-    if (tc_value_sentence(e, &e->args[i], r->value_sites, line, sizeof line)) {
-      fputs("<p class=\"value-sentence\">", fp);
-      tc_html_escape_c(fp, line);
-      fputs("</p>\n", fp);
+static void types(tc_wbuf *b, uint8_t t) {
+  int first = 1;
+  for (int k = 0; k < 6; k++)
+    if (t & (1u << k)) {
+      tc_wbuf_puts(b, first ? "" : ", ");
+      tc_wbuf_puts(b, tc_json_type_name(1u << k));
+      first = 0;
     }
 }
 
-/* The example as census.md prints it; PRETTY is a scratch buffer. */
-static void example(FILE *fp, const tc_res_event *e, tc_wbuf *pretty) {
+/* The arguments' table with census.md's one-line value profile per path,
+ * then the manual's sentence for each constant or sentinel-dominated path:
+ * the bulk of the page, so it goes through B (in front of the page's
+ * stream, flushed before anything else writes to it). */
+static void args_table(tc_wbuf *b, const tc_res_event *e, const tc_census_result *r) {
+  if (!e->nargs) {
+    tc_wbuf_puts(b, "<p>No record carries arguments.</p>\n");
+    return;
+  }
+  tc_wbuf_puts(b, "<table class=\"args\"><thead><tr><th>argument</th><th class=\"num\">records</th>"
+                  "<th class=\"num\">sites</th><th>types</th><th>values</th></tr></thead><tbody>\n");
+  char line[TC_VALUE_LINE_MAX + 256], n[32];
+  for (size_t i = 0; i < e->nargs; i++) {
+    const tc_res_arg *a = &e->args[i];
+    tc_wbuf_puts(b, "<tr><td><code>");
+    tc_html_escape_wbuf(b, a->path);
+    tc_wbuf_puts(b, "</code></td><td class=\"num\">");
+    tc_fmt_thousands(a->records, n, sizeof n);
+    tc_wbuf_puts(b, n);
+    tc_wbuf_puts(b, "</td><td class=\"num\">");
+    tc_fmt_thousands(a->sites, n, sizeof n);
+    tc_wbuf_puts(b, n);
+    tc_wbuf_puts(b, "</td><td>");
+    types(b, a->types);
+    tc_wbuf_puts(b, "</td><td>");
+    if (a->values) {
+      tc_valprof_render(a->values, r->value_sites, line, TC_VALUE_LINE_MAX);
+      tc_html_escape_wbuf(b, tc_str_c(line));
+    } else {
+      tc_wbuf_puts(b, "n/a (");
+      tc_html_escape_wbuf(b, tc_str_c(tc_values_na(r)));
+      tc_wbuf_puts(b, ")");
+    }
+    tc_wbuf_puts(b, "</td></tr>\n");
+  }
+  tc_wbuf_puts(b, "</tbody></table>\n");
+  for (size_t i = 0; i < e->nargs; i++)
+    if (tc_value_sentence(e, &e->args[i], r->value_sites, line, sizeof line)) {
+      tc_wbuf_puts(b, "<p class=\"value-sentence\">");
+      tc_html_escape_wbuf(b, tc_str_c(line));
+      tc_wbuf_puts(b, "</p>\n");
+    }
+}
+
+/* The examples' pretty text, in memory: one stream for the page, emptied
+ * before each example (a memstream per example cost more than writing
+ * it). */
+typedef struct {
+  char *p;
+  size_t len, cap;
+  int failed;
+} scratch;
+
+static ssize_t scratch_write(void *cookie, const char *buf, size_t n) {
+  scratch *s = cookie;
+  if (n > s->cap - s->len) {
+    size_t cap = s->cap ? s->cap : 4096;
+    while (n > cap - s->len)
+      cap *= 2;
+    char *p = realloc(s->p, cap);
+    if (!p) {
+      s->failed = 1;
+      return 0;
+    }
+    s->p = p;
+    s->cap = cap;
+  }
+  memcpy(s->p + s->len, buf, n);
+  s->len += n;
+  return (ssize_t)n;
+}
+
+/* The example as census.md prints it; PRETTY is a scratch buffer in front
+ * of MEM, the stream over S. */
+static void example(FILE *fp, const tc_res_event *e, tc_wbuf *pretty, FILE *mem, scratch *s) {
   if (!e->example.len)
     return;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&buf, &len);
-  if (!mem)
-    return;
+  s->len = 0;
+  s->failed = 0;
   tc_wbuf_init(pretty, mem);
   tc_event_pretty(pretty, e->example, TC_EXAMPLE_ITEMS);
   tc_wbuf_flush(pretty);
-  if (fclose(mem) == 0) {
+  if (fflush(mem) == 0 && !s->failed) {
     fputs("<pre><code>", fp);
-    tc_html_escape(fp, (tc_str){buf, len});
+    tc_html_escape(fp, (tc_str){s->p, s->len});
     fputs("</code></pre>\n", fp);
   }
-  free(buf);
+  clearerr(mem);
 }
 
 static void human_us(FILE *fp, double us) {
   char s[64];
   if (us >= 1e6)
-    tc_html_fmt_num(us / 1e6, 2, s, sizeof s), fprintf(fp, "%s s", s);
+    tc_html_fmt_num(us / 1e6, 2, s, sizeof s), fputs(s, fp), fputs(" s", fp);
   else if (us >= 1e3)
-    tc_html_fmt_num(us / 1e3, 1, s, sizeof s), fprintf(fp, "%s ms", s);
+    tc_html_fmt_num(us / 1e3, 1, s, sizeof s), fputs(s, fp), fputs(" ms", fp);
   else
-    tc_html_fmt_num(us, 0, s, sizeof s), fprintf(fp, "%s \u00b5s", s);
+    tc_html_fmt_num(us, 0, s, sizeof s), fputs(s, fp), fputs(" \u00b5s", fp);
 }
 
+/* The example's scratch (PRETTY in front of MEM, the stream over S) and
+ * the buffer in front of the page's stream for the arguments (ARGS). */
+typedef struct {
+  tc_wbuf *pretty;
+  FILE *mem;
+  scratch *s;
+  tc_wbuf *args;
+} example_out;
+
 static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *e,
-                          tc_wbuf *pretty) {
+                          const example_out *x) {
   uint32_t S = c->corpus->nsites;
   tc_html_section_begin(fp, 3, "ev", e->name, e->name);
   char s[1024];
@@ -337,7 +381,9 @@ static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *
   fputs("<br>\n<b>usage</b> ", fp);
   fputs(tc_usage_label(e->records, S), fp);
   tc_html_fmt_num(S ? (double)e->records / S : 0.0, 2, s, sizeof s);
-  fprintf(fp, " (%s records per surveyed site)<br>\n<b>duration</b> ", s);
+  fputs(" (", fp);
+  fputs(s, fp);
+  fputs(" records per surveyed site)<br>\n<b>duration</b> ", fp);
   if (e->dur.n) {
     fputs(tc_duration_class(e->dur.n, e->dur_below), fp);
     fputs(" (median ", fp);
@@ -354,13 +400,15 @@ static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *
   const tc_devtools_view *dv = view(c, e);
   if (dv)
     devtools_part(fp, dv);
-  args_table(fp, e, c->census);
-  example(fp, e, pretty);
+  tc_wbuf_init(x->args, fp);
+  args_table(x->args, e, c->census);
+  tc_wbuf_flush(x->args);
+  example(fp, e, x->pretty, x->mem, x->s);
   tc_html_section_end(fp);
 }
 
 static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction *m,
-                   const tc_res_event **order, tc_wbuf *pretty) {
+                   const tc_res_event **order, const example_out *x) {
   const tc_census_result *r = c->census;
   tc_html_begin(fp, "tracecensus report");
   header(fp, c);
@@ -384,7 +432,7 @@ static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction 
         "census.md.</p>\n",
         fp);
   for (size_t i = 0; i < r->nevents; i++)
-    event_section(fp, c, order[i], pretty);
+    event_section(fp, c, order[i], x);
   tc_html_section_end(fp);
   tc_html_end(fp);
   return e;
@@ -393,18 +441,33 @@ static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction 
 tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *m,
                             const char *outdir) {
   const tc_res_event **order = tc_events_by_name(c->census);
-  tc_wbuf *pretty = malloc(sizeof *pretty);
-  tc_err e = !order || !pretty ? TC_E_NOMEM : TC_OK;
+  tc_wbuf *pretty = malloc(sizeof *pretty), *args = malloc(sizeof *args);
+  scratch s = {NULL, 0, 0, 0};
+  cookie_io_functions_t io = {.write = scratch_write};
+  FILE *mem = fopencookie(&s, "w", io);
+  tc_err e = !order || !pretty || !args || !mem ? TC_E_NOMEM : TC_OK;
+  if (mem)
+    setvbuf(mem, NULL, _IONBF, 0); /* the wbuf in front buffers */
   tc_outfile *f = NULL;
   if (!e)
     e = tc_outfile_open(outdir, "report.html", &f);
   if (!e) {
-    e = page(tc_outfile_fp(f), c, m, order, pretty);
+    FILE *fp = tc_outfile_fp(f);
+#ifdef __GLIBC__
+    /* Only this thread writes the page: no lock per call. */
+    __fsetlocking(fp, FSETLOCKING_BYCALLER);
+#endif
+    example_out x = {pretty, mem, &s, args};
+    e = page(fp, c, m, order, &x);
     if (e)
       tc_outfile_abort(f);
     else
       e = tc_outfile_commit(f);
   }
+  if (mem)
+    fclose(mem);
+  free(s.p);
+  free(args);
   free(pretty);
   free(order);
   return e;

@@ -89,7 +89,7 @@ tc_err tc_hll_add(tc_hll *h, uint64_t hash) {
   }
   /* Load at most 1/2, so the largest table is 2 * TC_HLL_EXACT slots. */
   if (2 * (h->nset + 1) > h->cap) {
-    tc_err e = set_grow(h, h->cap ? 2 * h->cap : 8);
+    tc_err e = set_grow(h, h->cap ? 2 * h->cap : 2);
     if (e)
       return e;
   }

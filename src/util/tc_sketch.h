@@ -9,13 +9,18 @@
  * tenth of a nanosecond, in the microseconds traces use) count as zero, so
  * the error bound holds from 1e-4 up to the largest double.
  *
- * Memory grows with the values held, never with their range: buckets are
- * kept in pages of TC_SKETCH_PAGE, and only pages holding a value exist.
- * A page costs TC_SKETCH_PAGE_BYTES, so a sketch holds at most that much
- * per value added beyond TC_SKETCH_BASE_BYTES, and at most
- * TC_SKETCH_MAX_PAGES pages (the whole range of doubles, 630 KB in all)
- * whatever it is fed. Durations of one kind of
- * event usually span a few decades: some ten pages. */
+ * Memory grows with the buckets held, never with the values' range: up to
+ * TC_SKETCH_SPARSE_MAX non-empty buckets are kept as a sorted list of
+ * (bucket, count) cells, TC_SKETCH_CELL_BYTES each (a name with a handful
+ * of distinct durations, an argument with a few values, costs a few dozen
+ * bytes); past that in pages of TC_SKETCH_PAGE buckets, and only pages
+ * holding a value exist. A page costs TC_SKETCH_PAGE_BYTES, so a sketch
+ * holds at most that much per value added beyond TC_SKETCH_BASE_BYTES, and
+ * at most TC_SKETCH_MAX_PAGES pages (the whole range of doubles, 630 KB in
+ * all) whatever it is fed. Durations of one kind of event usually span a
+ * few decades: some ten pages. Which of the two forms a sketch takes is a
+ * function of its buckets alone (the list while they fit), whatever the
+ * adds and merges that made it. */
 #ifndef TC_SKETCH_H
 #define TC_SKETCH_H
 
@@ -34,6 +39,8 @@
 #define TC_SKETCH_BASE_BYTES 256
 /* Buckets from 1e-4 to DBL_MAX, in pages. */
 #define TC_SKETCH_MAX_PAGES 1125
+/* The most non-empty buckets kept as cells: as many bytes as a page's counts. */
+#define TC_SKETCH_SPARSE_MAX 32
 
 typedef struct {
   int32_t key;      /* bucket index / TC_SKETCH_PAGE, rounded down */
@@ -41,10 +48,22 @@ typedef struct {
 } tc_sketch_page;
 
 typedef struct {
-  tc_sketch_page *pages; /* ascending by key; owned */
+  int32_t bucket;   /* first, as a page's key is: one search serves both */
+  uint64_t count;   /* > 0 */
+} tc_sketch_cell;
+
+#define TC_SKETCH_CELL_BYTES sizeof(tc_sketch_cell)
+
+typedef struct {
+  tc_sketch_cell *cells; /* while npages == 0: the non-empty buckets,
+                            ascending; owned */
+  uint32_t ncells, cells_cap;
+  tc_sketch_page *pages; /* once past TC_SKETCH_SPARSE_MAX buckets
+                            (cells then NULL): ascending by key; owned */
   size_t cap;
   uint32_t npages;
-  uint32_t last;         /* page of the latest value: the next is likely there */
+  uint32_t last;         /* page (or cell) of the latest value: the next is
+                            likely there */
   uint64_t zeros;        /* values == 0 (and negatives, clamped) */
   uint64_t n;            /* all values */
   double sum;            /* for the mean; summed in insertion order */
@@ -67,7 +86,21 @@ double tc_sketch_quantile(const tc_sketch *s, double q);
 /* The count of bucket INDEX (values in (gamma^(i-1), gamma^i]), for tests. */
 uint64_t tc_sketch_bucket(const tc_sketch *s, int32_t index);
 
-/* Bytes the sketch holds on the heap (directory and pages). */
+/* The non-empty buckets in ascending order: start with *POS = 0; each call
+ * gives the next one's index and count and returns 1, or returns 0 when
+ * none is left. S must not change in between. */
+int tc_sketch_next(const tc_sketch *s, uint32_t *pos, int32_t *bucket, uint64_t *count);
+
+/* Adds COUNT (> 0) values to bucket INDEX alone, for a decoder rebuilding a
+ * sketch from its buckets in any order: n, zeros, sum, min and max are the
+ * caller's to set. */
+tc_err tc_sketch_add_bucket(tc_sketch *s, int32_t index, uint64_t count);
+
+/* Adds V COUNT times: the same buckets, n, min and max as COUNT adds (the
+ * sum gets V * COUNT). */
+tc_err tc_sketch_add_n(tc_sketch *s, double v, uint64_t count);
+
+/* Bytes the sketch holds on the heap (cells, or directory and pages). */
 size_t tc_sketch_bytes(const tc_sketch *s);
 
 #endif

@@ -3,7 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "util/tc_grow.h"
 
 /* tc_sketch.c charges values below this to the zero count, so no bucket
  * lies below its bucket. */
@@ -20,40 +19,24 @@ typedef struct {
   uint64_t count;
 } bucket;
 
-/* The only two functions that know how tc_sketch keeps its buckets. */
-
 /* The non-empty bucket after position *POS (start at 0); 0 when none is
  * left. */
 static int next_bucket(const tc_sketch *s, uint32_t *pos, bucket *b) {
-  while (*pos < s->npages * TC_SKETCH_PAGE) {
-    uint32_t i = (*pos)++;
-    const tc_sketch_page *pg = &s->pages[i / TC_SKETCH_PAGE];
-    if (pg->counts[i % TC_SKETCH_PAGE]) {
-      b->idx = (int64_t)pg->key * TC_SKETCH_PAGE + i % TC_SKETCH_PAGE;
-      b->count = pg->counts[i % TC_SKETCH_PAGE];
-      return 1;
-    }
-  }
-  return 0;
+  int32_t idx;
+  if (!tc_sketch_next(s, pos, &idx, &b->count))
+    return 0;
+  b->idx = idx;
+  return 1;
 }
 
-/* Gives the empty sketch S the NB buckets BS (ascending, checked): a page
- * for each run of them, as adding their values would make. On failure S
- * may hold some pages; the caller frees it. */
+/* Gives the empty sketch S the NB buckets BS (ascending, checked), as
+ * adding their values would. On failure S may hold some; the caller frees
+ * it. */
 static tc_err set_buckets(tc_sketch *s, const bucket *bs, uint64_t nb) {
-  for (uint64_t i = 0; i < nb; i++) {
-    int32_t b = (int32_t)bs[i].idx;
-    int32_t key = (b >= 0 ? b : b - (TC_SKETCH_PAGE - 1)) / TC_SKETCH_PAGE;
-    if (!s->npages || s->pages[s->npages - 1].key != key) {
-      uint64_t *c;
-      if (TC_GROW(s->pages, s->cap, (size_t)s->npages + 1) ||
-          !(c = calloc(TC_SKETCH_PAGE, sizeof *c)))
-        return TC_E_NOMEM;
-      s->pages[s->npages++] = (tc_sketch_page){key, c};
-    }
-    s->pages[s->npages - 1].counts[b - key * TC_SKETCH_PAGE] = bs[i].count;
-  }
-  return TC_OK;
+  tc_err e = TC_OK;
+  for (uint64_t i = 0; i < nb && !e; i++)
+    e = tc_sketch_add_bucket(s, (int32_t)bs[i].idx, bs[i].count);
+  return e;
 }
 
 /* Layout: uvar n, and when n > 0: uvar zeros, f64 sum, f64 min, f64 max,

@@ -34,6 +34,23 @@ static topk_key make_key(tc_str v, uint64_t hash) {
   return k;
 }
 
+/* Room for N counters (at most TC_TOPK_K). */
+static tc_err room(tc_topk *t, uint32_t n) {
+  if (n <= t->cap)
+    return TC_OK;
+  uint32_t cap = t->cap ? t->cap : 1;
+  while (cap < n)
+    cap *= 2;
+  if (cap > TC_TOPK_K)
+    cap = TC_TOPK_K;
+  tc_topk_counter *c = realloc(t->c, cap * sizeof *c);
+  if (!c)
+    return TC_E_NOMEM;
+  t->c = c;
+  t->cap = cap;
+  return TC_OK;
+}
+
 static int key_is(const tc_topk_counter *c, const topk_key *k) {
   return c->hash == k->hash && c->len == k->len && c->truncated == k->truncated &&
          memcmp(c->val, k->ptr, k->len) == 0;
@@ -133,11 +150,11 @@ static uint32_t worst(const tc_topk *t) {
 }
 
 tc_err tc_topk_add(tc_topk *t, tc_str v, uint64_t hash, uint64_t site) {
-  if (!t->c && !(t->c = malloc(TC_TOPK_BYTES)))
-    return TC_E_NOMEM;
   topk_key k = make_key(v, hash);
-  t->n++;
   uint32_t i = probe(t, &k);
+  if (!t->slot[i] && t->used < TC_TOPK_K && room(t, t->used + 1))
+    return TC_E_NOMEM;
+  t->n++;
   if (t->slot[i]) {
     tc_topk_counter *c = &t->c[t->slot[i] - 1];
     c->count++;
@@ -177,8 +194,6 @@ static int rank_qsort(const void *a, const void *b) { return rank_cmp(a, b); }
 tc_err tc_topk_merge(tc_topk *dst, const tc_topk *src) {
   if (!src->n)
     return TC_OK;
-  if (!dst->c && !(dst->c = malloc(TC_TOPK_BYTES)))
-    return TC_E_NOMEM;
   /* Every candidate's count and err: its own where a side counted it, else
    * that side's floor, the most it can have hidden there. */
   tc_topk_counter cand[2 * TC_TOPK_K];
@@ -213,6 +228,8 @@ tc_err tc_topk_merge(tc_topk *dst, const tc_topk *src) {
     floor = cand[TC_TOPK_K].count;
     n = TC_TOPK_K;
   }
+  if (room(dst, n))
+    return TC_E_NOMEM;
   memcpy(dst->c, cand, n * sizeof *cand);
   dst->used = n;
   dst->floor = floor;
@@ -285,7 +302,7 @@ tc_err tc_topk_decode(tc_bin_reader *r, tc_topk *t) {
   t->n = tc_bin_get_uvar(r);
   t->floor = tc_bin_get_uvar(r);
   uint64_t used = tc_bin_get_count(r, TC_TOPK_K, COUNTER_MIN_BYTES);
-  if (!r->err && used && !(t->c = malloc(TC_TOPK_BYTES)))
+  if (!r->err && used && room(t, (uint32_t)used))
     return TC_E_NOMEM;
   /* The counts can sum to at most n: see the bound in the header. */
   uint64_t total = (TC_TOPK_K - used) * t->floor;

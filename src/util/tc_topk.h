@@ -38,8 +38,9 @@
  * point boundary (64 - 3 to 64 bytes) with `truncated` set, and counted by
  * that prefix: all values sharing it count as one.
  *
- * Memory: TC_TOPK_BYTES on the heap from the first value on, then nothing:
- * adds never allocate. Not thread-safe. */
+ * Memory: a counter per value held, grown by doubling to at most
+ * TC_TOPK_K (TC_TOPK_BYTES), so a path of one value costs one counter; no
+ * add allocates once the sketch is full. Not thread-safe. */
 #ifndef TC_TOPK_H
 #define TC_TOPK_H
 
@@ -67,8 +68,9 @@ typedef struct {
 #define TC_TOPK_BYTES (TC_TOPK_K * sizeof(tc_topk_counter))
 
 typedef struct {
-  tc_topk_counter *c;  /* TC_TOPK_K of them once a value came; owned */
+  tc_topk_counter *c;  /* cap of them; owned */
   uint32_t used;       /* counters in use, at most TC_TOPK_K */
+  uint32_t cap;        /* counters allocated, at most TC_TOPK_K */
   uint64_t n;          /* values added, merges included */
   uint64_t floor;      /* bound on the count of any unlisted value */
   uint8_t slot[2 * TC_TOPK_K]; /* hash index: counter + 1, 0 = empty */
@@ -92,8 +94,7 @@ void tc_topk_free(tc_topk *t);
 /* Counts V seen on site SITE (any 64-bit tag that is the same for a site
  * everywhere, e.g. tc_xxh64 of its name). HASH must be
  * tc_xxh64(v.ptr, v.len, 0), shared with the other sketches; a value cut to
- * its prefix is hashed again inside. Fails only on the first value, when
- * the counters are allocated. */
+ * its prefix is hashed again inside. Fails only when the counters grow. */
 tc_err tc_topk_add(tc_topk *t, tc_str v, uint64_t hash, uint64_t site);
 
 /* DST += SRC, where SRC's values come after DST's (see Sites above). */

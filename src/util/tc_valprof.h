@@ -27,16 +27,23 @@
  * (tc_topk.h says what holds there and the canonical merge order) and the
  * last bits of the quantile sketches' sums, which no profile reports.
  *
- * Memory per path: sizeof(tc_valprof) inline (at most TC_VALPROF_INLINE_MAX;
- * 896 bytes on x86-64), at most TC_VALPROF_HEAP_BYTES (7,680) on the heap
- * for the string sketches, allocated at the first string (4 KB more for a
- * moment while the distinct count switches to registers), plus the two
- * quantile sketches, at most 630 KB each whatever they are fed
- * (tc_sketch.h), in practice a few KB (measured by
- * tests/util/test_valprof.c: 7.7 KB for integers 0 to 4,096; 1.2 MB, the
- * worst case, for values spread over the whole range of doubles). Nothing
- * grows with the number of values. Adds allocate only in the sketches'
- * amortised growth and at the first string.
+ * Memory per path, in proportion to what was seen: sizeof(tc_valprof)
+ * inline (at most TC_VALPROF_INLINE_MAX; 232 bytes on x86-64, all a
+ * path of objects, arrays, nulls or booleans costs), then on the heap
+ *   numbers  the exact list, TC_VP_NUM_BYTES per distinct value, and once
+ *            it is given up the two quantile sketches instead: at most
+ *            630 KB each whatever they are fed (tc_sketch.h), in practice
+ *            a few KB (tests/util/test_valprof.c measures 7.7 KB for
+ *            integers 0 to 4,096 and 1.2 MB, the worst case, for values
+ *            spread over the whole range of doubles)
+ *   strings  TC_VP_STR_BYTES at the first string, then the top values'
+ *            counters (tc_topk.h: a counter per value held, at most
+ *            TC_TOPK_BYTES) and the distinct count's set or registers
+ *            (tc_hll.h, at most TC_HLL_BYTES; 4 KB more for a moment while
+ *            it switches to registers)
+ * so a path with one number costs some 250 bytes and one with a constant
+ * string some 700. Nothing grows with the number of values. Adds allocate
+ * only as these parts grow.
  * The profile owns all of it; tc_valprof_free releases it. Not
  * thread-safe. */
 #ifndef TC_VALPROF_H
@@ -60,46 +67,76 @@ enum { TC_VP_T_NULL, TC_VP_T_BOOL, TC_VP_T_NUMBER, TC_VP_T_STRING, TC_VP_T_ARRAY
 
 #define TC_VP_EXACT_NUMS 16
 
-#define TC_VALPROF_HEAP_BYTES (TC_TOPK_BYTES + TC_HLL_BYTES)
-#define TC_VALPROF_INLINE_MAX 1024
+#define TC_VALPROF_INLINE_MAX 256
 
 enum { TC_VP_CONST_NONE, TC_VP_CONST_YES, TC_VP_CONST_NO };
 
-/* The constant detector's state; all zero but `state` once values differ. */
+/* The constant detector's state; all zero but `state` once values differ.
+ * A string constant's text is in the string part (tc_vp_strings.kval). */
 typedef struct {
   uint8_t state;                 /* TC_VP_CONST_* */
   uint8_t type;                  /* TC_JT_* of the constant */
-  uint8_t kept;                  /* bytes of val */
-  uint8_t trunc;                 /* val is cut short of the shown form */
+  uint8_t kept;                  /* bytes of kval */
+  uint8_t trunc;                 /* kval is cut short of the shown form */
   double num;                    /* number, or a boolean as 0/1 */
   uint64_t len, hash;            /* the string's full length and tc_xxh64 */
   uint64_t sites;                /* sites seen, counted as tc_topk counts */
   uint64_t site_first, site_last;
-  char val[TC_TOPK_MAXLEN];      /* the string as shown */
 } tc_valprof_const;
+
+/* One distinct number of the exact list and how often it came. */
+typedef struct {
+  double v;
+  uint64_t count;
+} tc_vp_num;
+
+#define TC_VP_NUM_BYTES sizeof(tc_vp_num)
+
+/* The quantile sketches, made when the exact list is given up, from it. */
+typedef struct {
+  tc_sketch pos;                  /* v >= 0 */
+  tc_sketch negs;                 /* -v for v < 0 */
+} tc_vp_sketches;
+
+/* What only strings need, made at the first string. */
+typedef struct {
+  uint64_t cls[TC_VC_COUNT];
+  tc_topk top;
+  tc_hll distinct;
+  char kval[TC_TOPK_MAXLEN];      /* a string constant as shown */
+} tc_vp_strings;
+
+#define TC_VP_STR_BYTES sizeof(tc_vp_strings)
 
 typedef struct {
   uint32_t flags;                 /* TC_VP_*; merging needs equal flags */
+  uint8_t nvals;                  /* distinct numbers in vals, or... */
+  uint8_t vals_over;              /* ...1 once there were more than
+                                     TC_VP_EXACT_NUMS (vals is then NULL) */
+  uint8_t vals_cap;
   uint64_t n;                     /* values added */
   uint64_t types[TC_VP_NTYPES];   /* by TC_JT_* bit position */
   uint64_t falses;                /* booleans that are false */
   /* numbers */
   uint64_t zeros, minus1, frac, neg;
   double min, max;                /* exact, when types[NUMBER] > 0 */
-  uint8_t nvals;                  /* distinct numbers in vals, or... */
-  uint8_t vals_over;              /* ...1 once there were more than fit */
-  double vals[TC_VP_EXACT_NUMS];  /* ascending */
-  uint64_t vcounts[TC_VP_EXACT_NUMS];
-  tc_sketch pos;                  /* v >= 0 */
-  tc_sketch negs;                 /* -v for v < 0 */
+  tc_vp_num *vals;                /* ascending; owned */
+  tc_vp_sketches *sk;             /* once vals_over, else NULL; owned */
+  double sums[2];                 /* while the list holds: what the sketches'
+                                     sums (v >= 0, v < 0) would be, in the
+                                     order the numbers came, which the
+                                     encoding carries */
   /* strings */
   uint64_t len_min, len_max;
-  uint64_t cls[TC_VC_COUNT];
-  tc_topk top;
-  tc_hll distinct;
+  tc_vp_strings *str;             /* once types[STRING] > 0, else NULL; owned */
   /* the constant detector */
   tc_valprof_const k;
 } tc_valprof;
+
+/* The count of strings of class C (0 when there are none). */
+static inline uint64_t tc_valprof_class(const tc_valprof *p, tc_vclass c) {
+  return p->str ? p->str->cls[c] : 0;
+}
 
 void tc_valprof_init(tc_valprof *p, uint32_t flags);
 void tc_valprof_free(tc_valprof *p);

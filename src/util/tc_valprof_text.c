@@ -21,6 +21,8 @@
  * ends, so a share is never shown as 0 % or 100 % when it is not. */
 #include "util/tc_valprof.h"
 
+#include "util/tc_numfmt.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,15 +65,22 @@ static void part(line_t *l) {
     cat(l, "; ");
 }
 
+static void cat_u64(line_t *l, uint64_t v) {
+  char d[TC_NUMFMT_MAX];
+  cat_n(l, d, tc_numfmt_u64(v, d));
+}
+
+/* V (an integral double below 1e21 in magnitude) with thousands separators. */
 static void int_commas(line_t *l, double v) {
-  char digits[32];
-  int n = snprintf(digits, sizeof digits, "%.0f", fabs(v));
+  char digits[TC_NUMFMT_FIXED_MAX];
+  size_t n = tc_numfmt_fixed(fabs(v), 0, digits); /* printf's %.0f */
   if (v < 0)
     cat(l, "-");
-  for (int i = 0; i < n; i++) {
-    if (i && (n - i) % 3 == 0)
-      cat(l, ",");
-    cat_n(l, digits + i, 1);
+  size_t head = n % 3 ? n % 3 : 3;
+  cat_n(l, digits, head < n ? head : n);
+  for (size_t i = head; i < n; i += 3) {
+    cat_n(l, ",", 1);
+    cat_n(l, digits + i, 3);
   }
 }
 
@@ -81,33 +90,39 @@ static void int_commas(line_t *l, double v) {
 static int is_int(double v) { return v == trunc(v) && fabs(v) < 1e21; }
 
 /* Exact: an integer with thousands separators, else the shortest %g form
- * that reads back as V. */
+ * that reads back as V (tc_numfmt_num's, for a V that is no integer
+ * below 2^53). */
 static void num_exact(line_t *l, double v) {
   if (is_int(v)) {
     int_commas(l, v);
     return;
   }
   char tmp[400];
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+  if (isfinite(v)) {
+    size_t n = tc_numfmt_num(v, tmp);
+    if (!memchr(tmp, 'e', n)) {
+      cat_n(l, tmp, n);
+      return;
+    }
+  } else {
+    snprintf(tmp, sizeof tmp, "%g", v);
+    cat(l, tmp);
+    return;
+  }
+  /* %g turns to exponent form below 1e-4 (and from 1e21); a reader of
+   * reports wants the plain decimals, as many as read back as V. */
+  for (int prec = 1; prec <= 340; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*f", prec, v);
     if (strtod(tmp, NULL) == v)
       break;
   }
-  /* %g turns to exponent form below 1e-4; a reader of reports wants the
-   * plain decimals, as many as read back as V. */
-  if (strchr(tmp, 'e'))
-    for (int prec = 1; prec <= 340; prec++) {
-      snprintf(tmp, sizeof tmp, "%.*f", prec, v);
-      if (strtod(tmp, NULL) == v)
-        break;
-    }
   cat(l, tmp);
 }
 
 /* Three significant digits, for sketch answers. */
 static void num_approx(line_t *l, double v) {
   char tmp[400];
-  snprintf(tmp, sizeof tmp, "%.3g", v);
+  tmp[tc_numfmt_g(v, 3, tmp)] = '\0'; /* printf's %.3g */
   double r = strtod(tmp, NULL);
   if (is_int(r)) {
     int_commas(l, r);
@@ -120,12 +135,14 @@ static void num_approx(line_t *l, double v) {
 
 static void pct(line_t *l, uint64_t count, uint64_t n) {
   unsigned __int128 c = count, t = n;
-  if (c * 100 < t)
+  if (c * 100 < t) {
     cat(l, "< 1 %");
-  else if (c < t && c * 100 > t * 99)
+  } else if (c < t && c * 100 > t * 99) {
     cat(l, "> 99 %");
-  else
-    catf(l, "%u %%", (unsigned)((c * 200 + t) / (t * 2)));
+  } else {
+    cat_u64(l, (uint64_t)((c * 200 + t) / (t * 2)));
+    cat(l, " %");
+  }
 }
 
 /* Bytes of a valid UTF-8 sequence at P (of N), or 0. */
@@ -167,7 +184,9 @@ int tc_valprof_may_show(tc_str v, uint64_t sites, uint64_t min_sites) {
 
 static void shown(line_t *l, const char *s, size_t n, int cut, uint64_t sites, uint64_t min_sites) {
   if (!tc_valprof_may_show((tc_str){s, n}, sites, min_sites)) {
-    catf(l, "(a value on %llu site%s)", (unsigned long long)sites, sites == 1 ? "" : "s");
+    cat(l, "(a value on ");
+    cat_u64(l, sites);
+    cat(l, sites == 1 ? " site)" : " sites)");
     return;
   }
   quoted(l, s, n, cut);
@@ -187,7 +206,7 @@ static void konst_text(line_t *l, const tc_valprof *p, uint64_t min_sites) {
     num_exact(l, p->k.num);
     break;
   default:
-    shown(l, p->k.val, p->k.kept, p->k.trunc, p->k.sites, min_sites);
+    shown(l, p->str->kval, p->k.kept, p->k.trunc, p->k.sites, min_sites);
   }
 }
 
@@ -214,14 +233,17 @@ static void types_part(line_t *l, const tc_valprof *p) {
   qsort(r, (size_t)k, sizeof *r, ranked_cmp);
   part(l);
   for (int i = 0; i < k; i++) {
-    catf(l, "%s%s ", i ? ", " : "", type_names[r[i].order]);
+    if (i)
+      cat(l, ", ");
+    cat(l, type_names[r[i].order]);
+    cat(l, " ");
     pct(l, r[i].count, p->n);
   }
 }
 
 static void sentinel_parts(line_t *l, const tc_valprof *p) {
   static const char *const names[] = {"0", "-1", "''", "null", "false"};
-  uint64_t counts[] = {p->zeros, p->minus1, p->cls[TC_VC_EMPTY], p->types[T_NULL], p->falses};
+  uint64_t counts[] = {p->zeros, p->minus1, tc_valprof_class(p, TC_VC_EMPTY), p->types[T_NULL], p->falses};
   ranked r[5];
   int k = 0;
   for (int i = 0; i < 5; i++)
@@ -230,7 +252,8 @@ static void sentinel_parts(line_t *l, const tc_valprof *p) {
   qsort(r, (size_t)k, sizeof *r, ranked_cmp);
   for (int i = 0; i < k; i++) {
     part(l);
-    catf(l, "%s on ", names[r[i].order]);
+    cat(l, names[r[i].order]);
+    cat(l, " on ");
     pct(l, r[i].count, p->n);
   }
 }
@@ -266,21 +289,21 @@ static void number_part(line_t *l, const tc_valprof *p) {
 }
 
 static void string_part(line_t *l, const tc_valprof *p, uint64_t min_sites) {
-  if (p->types[T_STRING] == p->cls[TC_VC_EMPTY])
+  if (p->types[T_STRING] == tc_valprof_class(p, TC_VC_EMPTY))
     return;
   part(l);
-  if (tc_hll_exact(&p->distinct)) {
-    catf(l, "%llu", (unsigned long long)tc_hll_count(&p->distinct));
+  if (tc_hll_exact(&p->str->distinct)) {
+    cat_u64(l, (uint64_t)tc_hll_count(&p->str->distinct));
   } else {
     cat(l, "≈");
-    num_approx(l, tc_hll_count(&p->distinct));
+    num_approx(l, tc_hll_count(&p->str->distinct));
   }
   cat(l, " distinct");
   tc_topk_item items[TC_TOPK_K];
-  size_t n = tc_topk_list(&p->top, items);
+  size_t n = tc_topk_list(&p->str->top, items);
   /* Only a value certainly more frequent than any the sketch dropped. */
   for (size_t i = 0; i < n; i++) {
-    if (!items[i].value.len || items[i].count - items[i].err <= p->top.floor)
+    if (!items[i].value.len || items[i].count - items[i].err <= p->str->top.floor)
       continue;
     cat(l, ", top ");
     shown(l, items[i].value.ptr, items[i].value.len, items[i].truncated, items[i].sites, min_sites);
@@ -291,11 +314,13 @@ static void string_part(line_t *l, const tc_valprof *p, uint64_t min_sites) {
   ranked r[TC_VC_COUNT];
   int k = 0;
   for (int c = 0; c < TC_VC_COUNT; c++)
-    if (p->cls[c] && tc_valclass_is_url((tc_vclass)c))
-      r[k++] = (ranked){p->cls[c], c};
+    if (p->str->cls[c] && tc_valclass_is_url((tc_vclass)c))
+      r[k++] = (ranked){p->str->cls[c], c};
   qsort(r, (size_t)k, sizeof *r, ranked_cmp);
   for (int i = 0; i < k && i < 3; i++) {
-    catf(l, ", %s ", tc_valclass_label((tc_vclass)r[i].order));
+    cat(l, ", ");
+    cat(l, tc_valclass_label((tc_vclass)r[i].order));
+    cat(l, " ");
     pct(l, r[i].count, p->n);
   }
   cat(l, ", length ");

@@ -20,8 +20,8 @@
 static tc_str S(const char *s) { return (tc_str){s, strlen(s)}; }
 
 /* Trace I's table: site I / 2, strings of args.p drawn so that the union
- * holds many more than TC_TOPK_K distinct values, some frequent, and a
- * number at args.n. */
+ * holds many more than TC_TOPK_K distinct values, some frequent, a number
+ * at args.n, and a path only some traces have (args.o<I % 3>). */
 static tc_vtab *trace_table(int i) {
   char site[16];
   snprintf(site, sizeof site, "site%d", i / 2);
@@ -39,18 +39,28 @@ static tc_vtab *trace_table(int i) {
     assert_int_equal(tc_vtab_add(t, kp, TC_JT_STRING, 0, S(v)), TC_OK);
     assert_int_equal(tc_vtab_add(t, kn, TC_JT_NUMBER, k * (i + 1), (tc_str){0}), TC_OK);
   }
+  char only[16];
+  snprintf(only, sizeof only, "args.o%d", i % 3);
+  uint32_t ko;
+  assert_int_equal(tc_vtab_key(t, S("N"), S(only), &ko), TC_OK);
+  assert_int_equal(tc_vtab_add(t, ko, TC_JT_NUMBER, i, (tc_str){0}), TC_OK);
   return t;
 }
 
+enum { LIVE, ENCODED, ABSORBED };
+
 /* The corpus table: the traces' tables merged in order 0 .. NTRACES-1,
- * each live or (ENCODED) through its encoding, as a table that waits is. */
-static tc_vtab *corpus(int encoded) {
+ * each live, through its encoding (as a table that waits is) or absorbed. */
+static tc_vtab *corpus(int how) {
   tc_vtab *all = malloc(sizeof *all);
   assert_non_null(all);
   tc_vtab_init(all, 0, 0);
   for (int i = 0; i < NTRACES; i++) {
     tc_vtab *t = trace_table(i);
-    if (encoded) {
+    if (how == ABSORBED) {
+      assert_int_equal(tc_vtab_absorb(all, t), TC_OK);
+      assert_int_equal(tc_vtab_count(t), 0);
+    } else if (how == ENCODED) {
       tc_bin_buf b;
       tc_bin_buf_init(&b);
       tc_vtab_encode(t, &b);
@@ -89,7 +99,7 @@ static void test_encoded_merges_as_live(void **state) {
     assert_non_null(args[1].values);
     assert_null(args[2].values);
     assert_int_equal(args[1].values->n, NTRACES * 200);
-    assert_true(args[1].values->top.floor > 0);
+    assert_true(args[1].values->str->top.floor > 0);
     encoded(&r, enc ? &got : &want);
     tc_vtab_free(r.values);
     free(r.values);
@@ -108,7 +118,7 @@ static void test_sites_of_a_shared_value(void **state) {
   const tc_valprof *p = tc_vtab_find(all, S("N"), S("args.p"));
   assert_non_null(p);
   tc_topk_item items[TC_TOPK_K];
-  size_t n = tc_topk_list(&p->top, items);
+  size_t n = tc_topk_list(&p->str->top, items);
   assert_true(n > 0);
   assert_true(tc_str_eqc(items[0].value, "v2000"));
   assert_int_equal(items[0].count, NTRACES * 50);
@@ -116,6 +126,31 @@ static void test_sites_of_a_shared_value(void **state) {
   assert_int_equal(items[0].sites, 3);
   tc_vtab_free(all);
   free(all);
+}
+
+/* Absorbing (moving what the corpus lacks, merging the rest) gives the
+ * bytes merging does, the key order included; flags must agree. */
+static void test_absorb_as_merge(void **state) {
+  (void)state;
+  tc_bin_buf want, got;
+  tc_bin_buf_init(&want);
+  tc_bin_buf_init(&got);
+  for (int how = LIVE; how <= ABSORBED; how += ABSORBED - LIVE) {
+    tc_vtab *all = corpus(how);
+    assert_int_equal(tc_vtab_count(all), 5);
+    tc_vtab_encode(all, how == LIVE ? &want : &got);
+    tc_vtab_free(all);
+    free(all);
+  }
+  assert_int_equal(got.len, want.len);
+  assert_memory_equal(got.ptr, want.ptr, want.len);
+  tc_bin_buf_free(&want);
+  tc_bin_buf_free(&got);
+  tc_vtab a, *t = trace_table(0);
+  tc_vtab_init(&a, TC_VP_WHOLE_URLS, 0);
+  assert_int_equal(tc_vtab_absorb(&a, t), TC_E_USAGE);
+  tc_vtab_free(&a);
+  free(t);
 }
 
 /* Bytes that are not an encoded table are refused. */
@@ -132,6 +167,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_encoded_merges_as_live),
       cmocka_unit_test(test_sites_of_a_shared_value),
+      cmocka_unit_test(test_absorb_as_merge),
       cmocka_unit_test(test_bad_encoding),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,6 +51,28 @@ static void test_escape(void **state) {
   expect_escape("\x01\x7F\xC2\x85", 4, FFFD FFFD FFFD);
   expect_escape("\t\n\r", 3, "\t\n\r");
   expect_escape("a\0b", 3, "a" FFFD "b");
+  /* Into a writer's buffer: the same bytes as into a stream, on random
+   * bytes, long plain runs and entities past the stream's block. */
+  static tc_wbuf w;
+  static char in[5000];
+  uint64_t x = 2463534242ULL;
+  for (int round = 0; round < 50; round++) {
+    size_t n = (size_t)(round * 97 % sizeof in);
+    for (size_t i = 0; i < n; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      in[i] = round % 3 ? (char)x : "ab&<\"\xC3\xA9"[x % 7];
+    }
+    char *want = escaped(in, n);
+    probe_sink k;
+    probe_open(&k);
+    tc_wbuf_init(&w, k.fp);
+    tc_html_escape_wbuf(&w, (tc_str){in, n});
+    tc_wbuf_flush(&w);
+    char *got = probe_take(&k);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+  }
 }
 
 static char *id_of(const char *name) {
@@ -71,6 +93,24 @@ static void test_ids(void **state) {
     assert_string_equal(got, cases[i].id);
     free(got);
   }
+  /* A name whose id outgrows the writers' scratch: into a stream and into
+   * a tc_wbuf alike, every byte in its place. */
+  char name[700];
+  for (size_t i = 0; i + 1 < sizeof name; i++)
+    name[i] = (char)(i % 3 ? 'a' + i % 26 : 0x80 + i % 100);
+  name[sizeof name - 1] = 0;
+  char *want = id_of(name);
+  assert_int_equal(strlen(want), 3 + 466 + 233 * 3); /* "ev-", plain, _XX */
+  static tc_wbuf w;
+  probe_sink k;
+  probe_open(&k);
+  tc_wbuf_init(&w, k.fp);
+  tc_html_id_wbuf(&w, "ev", tc_str_c(name));
+  tc_wbuf_flush(&w);
+  char *got = probe_take(&k);
+  assert_string_equal(got, want);
+  free(got);
+  free(want);
 }
 
 static void expect_num(double v, int decimals, const char *want) {
@@ -90,6 +130,26 @@ static void test_fmt_num(void **state) {
   expect_num(0.5, 12, "0.500000000"); /* decimals capped at 9 */
   expect_num(42, -3, "42");
   expect_num(1e20, 0, "100000000000000000000");
+  /* Against printf's %.*f and the grouping of its integer digits, on
+   * random magnitudes, signs and decimals. */
+  uint64_t x = 88172645463325252ULL;
+  for (int i = 0; i < 20000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    double v = (double)(x >> 11) / (double)(1ULL << (x % 53)) * (x & 1 ? -1 : 1);
+    int d = (int)(x >> 60) % 10;
+    char raw[400], want[448];
+    snprintf(raw, sizeof raw, "%.*f", d, fabs(v));
+    size_t ilen = strcspn(raw, "."), o = 0;
+    if (v < 0 && strspn(raw, "0.") != strlen(raw))
+      want[o++] = '-';
+    for (size_t k = 0; k < strlen(raw); k++) {
+      if (k && k < ilen && (ilen - k) % 3 == 0 && ilen <= 19)
+        want[o++] = ',';
+      want[o++] = raw[k];
+    }
+    want[o] = 0;
+    expect_num(v, d, want);
+  }
 }
 
 static char *table(void) {

@@ -97,12 +97,36 @@ static void test_size_overflow_fails(void **state) {
   assert_int_equal(cap, 0);
 }
 
+/* tc_grow_to: exactly what one reservation asks, by half at least after
+ * that; old bytes kept, new ones zero. */
+static void test_grow_to(void **state) {
+  (void)state;
+  rec *v = NULL;
+  size_t cap = 0;
+  assert_int_equal(tc_grow_to((void **)&v, &cap, 1000, sizeof *v), TC_OK);
+  assert_int_equal(cap, 1000);
+  assert_true(all_zero(v, cap * sizeof *v));
+  memset(v, 0xAB, cap * sizeof *v);
+  assert_int_equal(tc_grow_to((void **)&v, &cap, 1001, sizeof *v), TC_OK);
+  assert_int_equal(cap, 1500);
+  assert_true(v[999].a == 0xABABABABABABABABULL);
+  assert_true(all_zero(v + 1000, 500 * sizeof *v));
+  assert_int_equal(tc_grow_to((void **)&v, &cap, 4000, sizeof *v), TC_OK);
+  assert_int_equal(cap, 4000);
+  assert_int_equal(tc_grow_to((void **)&v, &cap, 10, sizeof *v), TC_OK);
+  assert_int_equal(cap, 4000);
+  assert_int_equal(tc_grow_to((void **)&v, &cap, SIZE_MAX / 2, sizeof *v), TC_E_NOMEM);
+  assert_int_equal(cap, 4000);
+  free(v);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_from_empty),
       cmocka_unit_test(test_new_elements_zeroed_old_kept),
       cmocka_unit_test(test_need_already_met),
       cmocka_unit_test(test_size_overflow_fails),
+      cmocka_unit_test(test_grow_to),
   };
   return cmocka_run_group_tests_name("util_grow", tests, NULL, NULL);
 }

@@ -201,14 +201,15 @@ static void test_empty(void **state) {
 
 /* The bucket range either sketch holds anything in. */
 static void bucket_range(const tc_sketch *s, int64_t *lo, int64_t *hi) {
-  if (!s->npages)
-    return;
-  int64_t l = (int64_t)s->pages[0].key * TC_SKETCH_PAGE;
-  int64_t h = (int64_t)s->pages[s->npages - 1].key * TC_SKETCH_PAGE + TC_SKETCH_PAGE;
-  if (l < *lo)
-    *lo = l;
-  if (h > *hi)
-    *hi = h;
+  uint32_t pos = 0;
+  int32_t b;
+  uint64_t count;
+  while (tc_sketch_next(s, &pos, &b, &count)) {
+    if (b < *lo)
+      *lo = b;
+    if (b + 1 > *hi)
+      *hi = b + 1;
+  }
 }
 
 /* Same counts in every bucket (whatever pages each happens to hold), same
@@ -295,8 +296,10 @@ static void test_merge_any_order(void **state) {
 /* ---- memory ------------------------------------------------------------ */
 
 /* Memory follows the values held, not their range: 3,000 sketches of two
- * values 303 orders of magnitude apart cost two pages each (before, each
- * spanned 70,000 buckets: 1.75 GB in all), and stay within alpha. */
+ * values 303 orders of magnitude apart cost two cells each (before, each
+ * spanned 70,000 buckets: 1.75 GB in all), and stay within alpha; a sketch
+ * of more buckets than the cells hold costs pages, as many as its values
+ * touch. */
 static void test_memory_follows_values(void **state) {
   (void)state;
   enum { NAMES = 3000 };
@@ -306,15 +309,42 @@ static void test_memory_follows_values(void **state) {
   for (int i = 0; i < NAMES; i++) {
     assert_int_equal(tc_sketch_add(&s[i], 0.001), TC_OK);
     assert_int_equal(tc_sketch_add(&s[i], 1e300), TC_OK);
-    assert_int_equal(s[i].npages, 2);
+    assert_int_equal(s[i].ncells, 2);
+    assert_int_equal(s[i].npages, 0);
     bytes += tc_sketch_bytes(&s[i]);
     assert_true(fabs(tc_sketch_quantile(&s[i], 0.5) - 0.001) <= TC_SKETCH_ALPHA * 0.001);
     assert_true(fabs(tc_sketch_quantile(&s[i], 0.95) - 1e300) <= TC_SKETCH_ALPHA * 1e300);
   }
-  assert_true(bytes <= (size_t)NAMES * (TC_SKETCH_BASE_BYTES + 2 * TC_SKETCH_PAGE_BYTES));
+  assert_true(bytes <= (size_t)NAMES * 2 * TC_SKETCH_CELL_BYTES);
   print_message("3000 names x {0.001, 1e300}: %zu bytes of sketches\n", bytes);
   for (int i = 0; i < NAMES; i++)
     tc_sketch_free(&s[i]);
+  /* One bucket more than the cells hold, the values in three far-apart
+   * runs: pages for those runs alone, and the same buckets as merging the
+   * values one sketch each (cells into cells, then into pages). */
+  tc_sketch t, u;
+  tc_sketch_init(&t);
+  tc_sketch_init(&u);
+  const double g = (1.0 + TC_SKETCH_ALPHA) / (1.0 - TC_SKETCH_ALPHA);
+  double x = 1.0;
+  for (int i = 0; i <= TC_SKETCH_SPARSE_MAX + 1; i++, x *= g) {
+    double v = i == TC_SKETCH_SPARSE_MAX + 1 ? -1 : i == TC_SKETCH_SPARSE_MAX ? 1e100
+             : i % 2 ? x : x * 1e200;
+    assert_int_equal(t.ncells, i <= TC_SKETCH_SPARSE_MAX ? i : 0);
+    assert_int_equal(tc_sketch_add(&t, v), TC_OK);
+    tc_sketch one;
+    tc_sketch_init(&one);
+    assert_int_equal(tc_sketch_add(&one, v), TC_OK);
+    assert_int_equal(tc_sketch_merge(&u, &one), TC_OK);
+    tc_sketch_free(&one);
+  }
+  assert_int_equal(t.ncells, 0);
+  assert_true(t.npages >= 3 && t.npages <= 5);
+  assert_true(tc_sketch_bytes(&t) <= TC_SKETCH_BASE_BYTES + 5 * TC_SKETCH_PAGE_BYTES);
+  assert_same_sketch(&t, &u);
+  assert_true(tc_sketch_quantile(&t, 0) == -1);
+  tc_sketch_free(&u);
+  tc_sketch_free(&t);
   free(s);
 }
 

@@ -87,6 +87,7 @@ static void expect(const tc_bin_buf *b, const char *why) {
     assert_int_equal(e, TC_E_BAD_BINARY);
     assert_string_equal(r.why, why);
     assert_null(s.pages);
+    assert_null(s.cells);
   } else {
     assert_int_equal(e, TC_OK);
   }

@@ -128,16 +128,16 @@ static void check(const tc_valprof *p, const value *v, size_t n) {
   }
   if (ns) {
     assert_true(p->len_min == lmin && p->len_max == lmax);
-    assert_memory_equal(p->cls, cls, sizeof cls);
+    assert_memory_equal(p->str->cls, cls, sizeof cls);
     qsort(strs, ns, sizeof *strs, cmp_str);
     size_t distinct = 0;
     for (size_t i = 0; i < ns; i++)
       distinct += !i || strcmp(strs[i], strs[i - 1]);
     if (distinct <= TC_HLL_EXACT)
-      assert_true(tc_hll_count(&p->distinct) == (double)distinct);
+      assert_true(tc_hll_count(&p->str->distinct) == (double)distinct);
     /* Top values, by their shown form (URLs cut). */
     tc_topk_item it[TC_TOPK_K];
-    size_t k = tc_topk_list(&p->top, it);
+    size_t k = tc_topk_list(&p->str->top, it);
     for (size_t j = 0; j < k; j++) {
       uint64_t f = 0;
       char buf[TC_VALCLASS_CUT_MAX];
@@ -156,6 +156,18 @@ static void check(const tc_valprof *p, const value *v, size_t n) {
 #define enc(p, b) TC_ENCODE(tc_valprof_encode, p, b)
 
 static void vp_init(tc_valprof *p) { tc_valprof_init(p, 0); }
+
+/* The sketches' sums of values may differ in their last bits by order;
+ * they are not part of what a profile reports, so compare without them. */
+static void same_sums(tc_valprof *a, const tc_valprof *b) {
+  assert_true(!a->sk == !b->sk);
+  a->sums[0] = b->sums[0];
+  a->sums[1] = b->sums[1];
+  if (a->sk) {
+    a->sk->pos.sum = b->sk->pos.sum;
+    a->sk->negs.sum = b->sk->negs.sum;
+  }
+}
 
 static value *random_stream(tc_rng *r, size_t n, uint32_t sites) {
   value *v = malloc(n * sizeof *v);
@@ -242,10 +254,7 @@ static void test_merge_any_order(void **state) {
       tc_valprof_free(&sh[b]);
       sh[b] = sh[--alive];
     }
-    /* The sketch's sum of values may differ in its last bits by order; it
-     * is not part of what the profile reports, so compare without it. */
-    sh[0].pos.sum = whole.pos.sum;
-    sh[0].negs.sum = whole.negs.sum;
+    same_sums(&sh[0], &whole);
     assert_same(&sh[0], &whole);
     check(&sh[0], v, N);
     tc_valprof_free(&sh[0]);
@@ -284,8 +293,7 @@ static void test_exact_numbers(void **state) {
         assert_int_equal(tc_valprof_merge(&sh[s - 1], &sh[s]), TC_OK);
         tc_valprof_free(&sh[s]);
       }
-      sh[0].pos.sum = whole.pos.sum;
-      sh[0].negs.sum = whole.negs.sum;
+      same_sums(&sh[0], &whole);
       assert_same(&sh[0], &whole);
       tc_valprof_free(&sh[0]);
     }
@@ -346,10 +354,73 @@ static void test_constant(void **state) {
 }
 
 static void expect_line(const tc_valprof *p, const char *want) {
-  char line[256];
+  char line[512];
   size_t n = tc_valprof_render(p, 0, line, sizeof line);
   assert_string_equal(line, want);
   assert_int_equal(n, strlen(want));
+}
+
+/* "always V" for the constant V as printf's rounds would write it: an
+ * integer below 1e21 with thousands separators, else the shortest %g that
+ * reads back, else (in exponent form) the shortest %f that does. */
+static void printf_line(double v, char *out, size_t cap) {
+  char tmp[400];
+  if (v == trunc(v) && fabs(v) < 1e21) {
+    char digits[64], grouped[96];
+    int n = snprintf(digits, sizeof digits, "%.0f", fabs(v)), o = 0;
+    for (int i = 0; i < n; i++) {
+      if (i && (n - i) % 3 == 0)
+        grouped[o++] = ',';
+      grouped[o++] = digits[i];
+    }
+    grouped[o] = 0;
+    snprintf(out, cap, "always %s%s", v < 0 ? "-" : "", grouped);
+    return;
+  }
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+    if (strtod(tmp, NULL) == v)
+      break;
+  }
+  if (strchr(tmp, 'e'))
+    for (int prec = 1; prec <= 340; prec++) {
+      snprintf(tmp, sizeof tmp, "%.*f", prec, v);
+      if (strtod(tmp, NULL) == v)
+        break;
+    }
+  snprintf(out, cap, "always %s", tmp);
+}
+
+/* Numbers in a profile line are printf's, whatever formats them: random
+ * bits, integers, decimals, and the edges of each form. */
+static void test_render_numbers(void **state) {
+  (void)state;
+  tc_rng r = {27};
+  static const double edge[] = {0.0001, 0.00011, 9.9999e-5, 1e21, 1e21 - 65536, 123456789012.5,
+                                -0.5, 1e-300, 5e-324, 1.7976931348623157e308, 0.1 + 0.2,
+                                9007199254740993.0, -1e22, INFINITY, -INFINITY};
+  for (int i = 0; i < 20000; i++) {
+    double v;
+    if (i < (int)(sizeof edge / sizeof *edge)) {
+      v = edge[i];
+    } else if (i % 4 == 0) {
+      uint64_t bits = tc_rng_next(&r);
+      memcpy(&v, &bits, sizeof v);
+      if (v != v)
+        continue;
+    } else if (i % 4 == 1) {
+      v = (double)(int64_t)(tc_rng_next(&r) >> (tc_rng_below(&r, 64))) * (i % 8 == 1 ? -1 : 1);
+    } else {
+      v = round(tc_rng_unit(&r) * 1e6) / pow(10, (double)tc_rng_below(&r, 12));
+    }
+    tc_valprof p;
+    tc_valprof_init(&p, 0);
+    add_n(&p, TC_JT_NUMBER, v, "", 1);
+    char want[512];
+    printf_line(v == 0 ? 0 : v, want, sizeof want);
+    expect_line(&p, want);
+    tc_valprof_free(&p);
+  }
 }
 
 static void test_render(void **state) {
@@ -637,6 +708,21 @@ static void fill_spread_numbers(tc_valprof *p) {
   }
 }
 
+static void fill_one_number(tc_valprof *p) {
+  for (int i = 0; i < 1000; i++)
+    tc_valprof_add(p, TC_JT_NUMBER, 42, tc_str_c(""), (uint64_t)i / 100);
+}
+
+static void fill_one_string(tc_valprof *p) {
+  for (int i = 0; i < 1000; i++)
+    tc_valprof_add(p, TC_JT_STRING, 0, tc_str_c("F1"), (uint64_t)i / 100);
+}
+
+static void fill_objects(tc_valprof *p) {
+  for (int i = 0; i < 1000; i++)
+    tc_valprof_add(p, TC_JT_OBJECT, 0, tc_str_c(""), 0);
+}
+
 #endif
 
 static void test_memory(void **state) {
@@ -645,8 +731,15 @@ static void test_memory(void **state) {
 #ifdef TC_ASAN
   skip();
 #else
+  /* What was seen, not what could be: a path of objects costs nothing on
+   * the heap, one of a single number one list entry, one of a single
+   * string the string part and one counter. */
+  assert_int_equal(profile_heap("1k objects", fill_objects), 0);
+  assert_true(profile_heap("1k times one number", fill_one_number) <= 32);
+  assert_true(profile_heap("1k times one string", fill_one_string) <=
+              TC_VP_STR_BYTES + sizeof(tc_topk_counter) + 64 + 64);
   size_t strings = profile_heap("1M distinct URLs", fill_distinct_strings);
-  assert_true(strings <= TC_VALPROF_HEAP_BYTES + 256);
+  assert_true(strings <= TC_VP_STR_BYTES + TC_TOPK_BYTES + TC_HLL_BYTES + 256);
   size_t typical = profile_heap("100k integers 0-4096 and -1", fill_typical);
   assert_true(typical <= 32 * 1024);
   /* Numbers from 1e-304 to 1e304 on both sides: the quantile sketches'
@@ -664,6 +757,7 @@ int main(void) {
       cmocka_unit_test(test_exact_numbers),
       cmocka_unit_test(test_constant),
       cmocka_unit_test(test_render),
+      cmocka_unit_test(test_render_numbers),
       cmocka_unit_test(test_privacy),
       cmocka_unit_test(test_usage_errors),
       cmocka_unit_test(test_encoding),
