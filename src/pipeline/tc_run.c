@@ -60,7 +60,8 @@ typedef struct {
   /* By slot: TRACE_RUNNING until its task settles it under mu (finalized,
    * or skipped after an interrupt). */
   uint8_t *done;
-  pthread_mutex_t mu;          /* done, and the main thread's wait for a site */
+  uint32_t running;            /* traces started and not yet settled; under mu */
+  pthread_mutex_t mu;          /* done, running, and the main thread's waits */
   pthread_cond_t cv;           /* signalled under mu when a trace settles */
   tc_census_fold *fold;
   char *settings;              /* tc_partial_settings, with a state folder */
@@ -79,6 +80,7 @@ enum { TRACE_RUNNING, TRACE_FINALIZED, TRACE_SKIPPED };
 static void settle(run_ctx *r, uint32_t slot, uint8_t how) {
   pthread_mutex_lock(&r->mu);
   r->done[slot] = how;
+  r->running--;
   pthread_cond_broadcast(&r->cv);
   pthread_mutex_unlock(&r->mu);
 }
@@ -675,8 +677,9 @@ typedef struct {
 } site_slot;
 
 /* Sites flow through a window: the main thread starts sites in corpus order
- * while fewer than `traces_max` of their traces are open (one site at least,
- * however many traces it has), and as soon as the oldest site's traces are
+ * while fewer than `traces_max` of their traces are still running and the
+ * unfolded sites' traces fit in the slots (one site at least, however many
+ * traces it has; see room_for), and as soon as the oldest site's traces are
  * all done takes it out of the workers, writes its partial and folds it,
  * while the workers go on with the later sites. Memory follows the window,
  * not the corpus; a kill loses only the sites in it. */
@@ -686,7 +689,7 @@ typedef struct {
   uint32_t cap;           /* sites in the window at most */
   uint32_t next_start, next_fold;
   uint32_t traces_open;   /* traces started and not yet folded */
-  uint32_t traces_max;
+  uint32_t traces_max;    /* traces running at most before a site may start */
 } window;
 
 /* Starts site S: reads back its partial if it may be reused, else hands
@@ -725,11 +728,14 @@ static tc_err start_site(run_ctx *r, window *w, uint32_t s, tc_run_result *out) 
     free(order);
     return TC_E_NOMEM;
   }
+  pthread_mutex_lock(&r->mu);
   for (uint32_t i = 0; i < site->ntraces; i++) {
     uint32_t k = sl->slots[i] = r->free_slots[--r->nfree];
     memset(&r->status[k], 0, sizeof r->status[k]);
     r->done[k] = TRACE_RUNNING;
   }
+  r->running += site->ntraces;
+  pthread_mutex_unlock(&r->mu);
   w->traces_open += site->ntraces;
   uint32_t i = 0;
   for (; i < site->ntraces && !e; i++) {
@@ -826,12 +832,53 @@ static tc_err fold_site(run_ctx *r, window *w, uint32_t s, int *stopped, tc_run_
   return e;
 }
 
-/* Whether site S may start now: the window has room for it, or is empty. */
+/* Whether site S may start now: the window is empty, or it has slots for
+ * S's traces and the workers are about to run out of work (fewer than
+ * `traces_max` traces still running). Counting running traces rather than
+ * unfolded ones lets the next site start while the oldest one finishes its
+ * last traces, so a site larger than the window does not leave the workers
+ * idle at its end and during its fold. Caller holds r->mu. */
 static int room_for(const run_ctx *r, const window *w, uint32_t s) {
   if (w->next_start - w->next_fold >= w->cap)
     return 0;
-  return w->traces_open == 0 ||
-         w->traces_open + r->corpus->sites[s].ntraces <= w->traces_max;
+  return w->traces_open == 0 || (w->traces_open + r->corpus->sites[s].ntraces <= r->nslots &&
+                                 r->running < w->traces_max);
+}
+
+static int may_start(run_ctx *r, const window *w) {
+  if (w->next_start >= r->corpus->nsites)
+    return 0;
+  pthread_mutex_lock(&r->mu);
+  int ok = room_for(r, w, w->next_start);
+  pthread_mutex_unlock(&r->mu);
+  return ok;
+}
+
+/* Whether the site in SL (N traces) has settled. Caller holds r->mu. */
+static int site_settled(const run_ctx *r, const site_slot *sl, uint32_t n) {
+  if (!sl->in_run || sl->reused)
+    return 1;
+  for (uint32_t i = 0; i < n; i++)
+    if (r->done[sl->slots[i]] == TRACE_RUNNING)
+      return 0;
+  return 1;
+}
+
+/* Waits until the oldest site has settled or, unless STOPPED, the next
+ * site may start; returns 1 for the first. */
+static int wait_oldest_or_room(run_ctx *r, const window *w, int stopped) {
+  const site_slot *sl = &w->slots[w->next_fold % w->cap];
+  uint32_t n = r->corpus->sites[w->next_fold].ntraces;
+  int more = !stopped && w->next_start < r->corpus->nsites;
+  uint64_t t0 = r->clocks ? tc_clock_ns() : 0;
+  pthread_mutex_lock(&r->mu);
+  int settled;
+  while (!(settled = site_settled(r, sl, n)) && !(more && room_for(r, w, w->next_start)))
+    pthread_cond_wait(&r->cv, &r->mu);
+  pthread_mutex_unlock(&r->mu);
+  if (r->clocks)
+    r->wait_ns += tc_clock_ns() - t0;
+  return settled;
 }
 
 static tc_err flow(run_ctx *r, window *w, tc_run_result *out) {
@@ -840,7 +887,7 @@ static tc_err flow(run_ctx *r, window *w, tc_run_result *out) {
   int stopped = 0;
   uint32_t since_trim = 0;
   while (!e && w->next_fold < c->nsites) {
-    while (!e && !stopped && w->next_start < c->nsites && room_for(r, w, w->next_start)) {
+    while (!e && !stopped && may_start(r, w)) {
       if (r->opts.stop && atomic_load(r->opts.stop))
         stopped = 1;
       else
@@ -848,6 +895,8 @@ static tc_err flow(run_ctx *r, window *w, tc_run_result *out) {
     }
     if (e || w->next_fold == w->next_start)
       break;
+    if (!wait_oldest_or_room(r, w, stopped))
+      continue;
     uint32_t s = w->next_fold++;
     e = fold_site(r, w, s, &stopped, out);
 #ifdef __GLIBC__
@@ -877,13 +926,14 @@ static tc_err flow(run_ctx *r, window *w, tc_run_result *out) {
   return e;
 }
 
-/* Traces the window keeps open at most, their slots: 2 per worker, or the
- * largest site's traces when it is started alone. */
+/* Traces the window keeps open at most, their slots: 2 per worker running
+ * beside the largest site's traces waiting for its fold, twice over, so
+ * that the next site fits beside the oldest one however large they are. */
 static uint32_t window_traces(const tc_corpus *c, unsigned nw) {
   uint32_t most = 0;
   for (uint32_t s = 0; s < c->nsites; s++)
     most = c->sites[s].ntraces > most ? c->sites[s].ntraces : most;
-  return 2 * nw + most;
+  return 2 * (2 * nw + most);
 }
 
 static tc_err run_sites(run_ctx *r, tc_run_result *out) {

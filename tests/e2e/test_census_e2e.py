@@ -6,6 +6,7 @@ import filecmp
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -205,6 +206,30 @@ class Determinism(unittest.TestCase):
         # 4 KiB chunks really did split the traces.
         run = load(out3, 'run.json')
         self.assertGreater(max(f['chunks'] for f in run['files']), 100)
+
+    def test_sites_larger_than_the_window(self):
+        # Sites of many traces: the next site starts while the oldest one
+        # still runs its last traces (the window counts running traces), so
+        # sites overlap in the workers; the tables must not notice.
+        files = third_party_files()
+        corpus = tempfile.mkdtemp(prefix='tc-e2e-sites-')
+        for site, part in (('a', files[:12]), ('b', files[12:13]), ('c', files[13:]),
+                           ('d', files[:10])):
+            os.makedirs(os.path.join(corpus, site))
+            for f in part:
+                shutil.copy(f, os.path.join(corpus, site))
+        outs = []
+        for t in (1, 2, 3):
+            rc, err, out = run_census([corpus], threads=t)
+            self.assertEqual(rc, 0, err)
+            outs.append(out)
+        self.assertEqual(load(outs[0])['traces'], 12 + 1 + 14 + 10)
+        for name in ('census.json', 'census.csv', 'census.md', 'census_args.csv', 'metrics.json',
+                     'metrics.csv', 'metrics.md', 'report.html'):
+            for out in outs[1:]:
+                self.assertTrue(filecmp.cmp(os.path.join(outs[0], name), os.path.join(out, name),
+                                            shallow=False), name)
+        shutil.rmtree(corpus)
 
 
 if __name__ == '__main__':
