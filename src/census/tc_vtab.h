@@ -56,7 +56,8 @@ tc_err tc_vtab_merge(tc_vtab *dst, const tc_vtab *src);
 /* The same, taking SRC's profiles instead of copying them: an entry DST
  * lacks moves over (all of them, keys and all, into an empty DST), so it
  * costs what the two share. SRC is left empty (its flags and site kept),
- * also on failure. TC_E_USAGE when their flags differ. */
+ * also when a merge fails; TC_E_USAGE when their flags differ, and then
+ * SRC is left as it was (the caller still frees it). */
 tc_err tc_vtab_absorb(tc_vtab *dst, tc_vtab *src);
 
 /* Appends T: its entries in id order, each the name and path (length

@@ -214,7 +214,6 @@ static void args_constant(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
     put_text(b, "values differ");
     return;
   }
-  tc_str v = {p->str->kval, p->k.kept};
   const char *na = "";
   tc_wbuf_putc(b, ',');
   if (p->k.type == TC_JT_NUMBER)
@@ -223,10 +222,14 @@ static void args_constant(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
     tc_wbuf_puts(b, p->k.num ? "true" : "false");
   else if (p->k.type == TC_JT_NULL)
     tc_wbuf_puts(b, "null");
-  else if (tc_valprof_may_show(v, p->k.sites, min_sites))
-    tc_text_csv_cell(b, v, TC_CSV_QUOTE_ALWAYS);
-  else
-    na = "seen on fewer sites than --value-sites";
+  else {
+    /* only a string constant has a string part to read */
+    tc_str v = {p->str->kval, p->k.kept};
+    if (tc_valprof_may_show(v, p->k.sites, min_sites))
+      tc_text_csv_cell(b, v, TC_CSV_QUOTE_ALWAYS);
+    else
+      na = "seen on fewer sites than --value-sites";
+  }
   put_text(b, types[__builtin_ctz(p->k.type)]);
   put_text(b, na);
 }

@@ -150,6 +150,7 @@ static void test_absorb_as_merge(void **state) {
   tc_vtab_init(&a, TC_VP_WHOLE_URLS, 0);
   assert_int_equal(tc_vtab_absorb(&a, t), TC_E_USAGE);
   tc_vtab_free(&a);
+  tc_vtab_free(t);
   free(t);
 }
 
