@@ -177,6 +177,28 @@ static void test_bucket_edges(void **state) {
   free(v);
 }
 
+/* Whole numbers up to and past the 65,536 whose buckets tc_sketch keeps
+ * once computed: each lands in ceil(log v / log gamma), computed here, both
+ * the first time (computed) and the second (looked up), and fractions next
+ * to them are not given their whole neighbour's bucket. */
+static void test_whole_numbers(void **state) {
+  (void)state;
+  const double lg = log((1.0 + TC_SKETCH_ALPHA) / (1.0 - TC_SKETCH_ALPHA));
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t w = 1; w <= 70000; w++) {
+      double vs[] = {w, w + 0.5, nextafter(w, 0)};
+      for (size_t k = 0; k < sizeof vs / sizeof *vs; k++) {
+        tc_sketch s;
+        tc_sketch_init(&s);
+        assert_int_equal(tc_sketch_add(&s, vs[k]), TC_OK);
+        int32_t want = (int32_t)ceil(log(vs[k]) / lg);
+        if (tc_sketch_bucket(&s, want) != 1)
+          fail_msg("%.17g (pass %d): not in bucket %d", vs[k], pass, want);
+        tc_sketch_free(&s);
+      }
+    }
+}
+
 static void test_empty(void **state) {
   (void)state;
   tc_sketch s;
@@ -378,7 +400,8 @@ int main(void) {
       cmocka_unit_test(test_uniform),       cmocka_unit_test(test_log_normal),
       cmocka_unit_test(test_many_duplicates), cmocka_unit_test(test_zeros),
       cmocka_unit_test(test_single_value),  cmocka_unit_test(test_huge_range),
-      cmocka_unit_test(test_bucket_edges),  cmocka_unit_test(test_empty),
+      cmocka_unit_test(test_bucket_edges),  cmocka_unit_test(test_whole_numbers),
+      cmocka_unit_test(test_empty),
       cmocka_unit_test(test_merge_any_order),
       cmocka_unit_test(test_memory_follows_values), cmocka_unit_test(test_whole_range),
   };
