@@ -119,10 +119,13 @@ static tc_err route_event(tc_router *r, const tc_chunk *c, uint32_t i, const tc_
 
 tc_err tc_route_chunk(tc_router *r, const tc_chunk *c, const tc_parsed *p, int kernels,
                       tc_seq *seq) {
+  tc_err e = tc_seq_reserve(seq, p->nevents);
+  if (e)
+    return e;
   for (uint32_t i = 0; i < p->nevents; i++) {
     if (p->events[i].err)
       continue;
-    tc_err e = route_event(r, c, i, p, kernels, seq);
+    e = route_event(r, c, i, p, kernels, seq);
     if (e)
       return e;
   }

@@ -114,6 +114,11 @@ tc_err tc_seq_span(tc_seq *s, int64_t pid, int64_t tid, double ts, double end) {
   return TC_OK;
 }
 
+tc_err tc_seq_reserve(tc_seq *s, size_t n) {
+  tc_err e = room((void **)&s->events, &s->events_cap, s->nevents + n, sizeof *s->events);
+  return e ? e : room((void **)&s->tasks, &s->tasks_cap, s->ntasks + n, sizeof *s->tasks);
+}
+
 tc_err tc_seq_vals_reserve(tc_seq *s, size_t nvals, size_t text_bytes) {
   tc_err e = room((void **)&s->vals, &s->vals_cap, s->nvals + nvals, sizeof *s->vals);
   return e ? e : room((void **)&s->vtext, &s->vtext_cap, s->vtext_len + text_bytes, 1);

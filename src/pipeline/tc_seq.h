@@ -65,6 +65,11 @@ tc_err tc_seq_push(tc_seq *s, const tc_kevent *ev);
 /* Appends a compact task slice (see tc_kernels_task_kind). */
 tc_err tc_seq_push_task(tc_seq *s, const tc_ktask_event *t);
 
+/* Makes room for N more events and as many task slices (a chunk's events
+ * are one or the other or neither), so a chunk is routed without regrowing:
+ * the doubling from 64 copied each array eight times per chunk. */
+tc_err tc_seq_reserve(tc_seq *s, size_t n);
+
 /* Makes room for NVALS more values and TEXT_BYTES more bytes of their
  * strings and keys, so a chunk's values are copied without regrowing. */
 tc_err tc_seq_vals_reserve(tc_seq *s, size_t nvals, size_t text_bytes);
