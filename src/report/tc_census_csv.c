@@ -223,8 +223,7 @@ static void args_constant(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
   else if (p->k.type == TC_JT_NULL)
     tc_wbuf_puts(b, "null");
   else {
-    /* only a string constant has a string part to read */
-    tc_str v = {p->str->kval, p->k.kept};
+    tc_str v = tc_valprof_const_str(p);
     if (tc_valprof_may_show(v, p->k.sites, min_sites))
       tc_text_csv_cell(b, v, TC_CSV_QUOTE_ALWAYS);
     else

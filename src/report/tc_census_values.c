@@ -121,7 +121,7 @@ static void json_constant(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) 
   tc_jsonw_key(w, "type");
   tc_jsonw_str(w, type_keys[__builtin_ctz(p->k.type)]);
   if (p->k.type == TC_JT_STRING) {
-    json_value(w, (tc_str){p->str->kval, p->k.kept}, p->k.sites, min_sites);
+    json_value(w, tc_valprof_const_str(p), p->k.sites, min_sites);
     tc_jsonw_key(w, "truncated");
     tc_jsonw_bool(w, p->k.trunc);
   } else {

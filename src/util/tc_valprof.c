@@ -427,8 +427,7 @@ void tc_valprof_encode(const tc_valprof *p, tc_bin_buf *b) {
     tc_bin_put_uvar(b, p->k.len);
     tc_bin_put_u64(b, p->k.hash);
     tc_bin_put_u8(b, p->k.trunc);
-    tc_str v = {p->str->kval, p->k.kept};
-    tc_bin_put_bytes(b, v);
+    tc_bin_put_bytes(b, tc_valprof_const_str(p));
   } else if (p->k.type != TC_JT_NULL) {
     tc_bin_put_f64(b, p->k.num);
   }

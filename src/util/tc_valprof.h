@@ -133,6 +133,15 @@ typedef struct {
   tc_valprof_const k;
 } tc_valprof;
 
+/* The text of P's constant as shown (kept bytes of kval): empty for any
+ * constant but a string one, the only kind with a string part to read.
+ * Valid while P is. */
+static inline tc_str tc_valprof_const_str(const tc_valprof *p) {
+  if (p->k.state != TC_VP_CONST_YES || p->k.type != TC_JT_STRING || !p->str)
+    return (tc_str){"", 0};
+  return (tc_str){p->str->kval, p->k.kept};
+}
+
 /* The count of strings of class C (0 when there are none). */
 static inline uint64_t tc_valprof_class(const tc_valprof *p, tc_vclass c) {
   return p->str ? p->str->cls[c] : 0;

@@ -182,14 +182,14 @@ int tc_valprof_may_show(tc_str v, uint64_t sites, uint64_t min_sites) {
   return !v.len || tc_valclass_is_url(tc_valclass_str(v)) || sites >= min_sites;
 }
 
-static void shown(line_t *l, const char *s, size_t n, int cut, uint64_t sites, uint64_t min_sites) {
-  if (!tc_valprof_may_show((tc_str){s, n}, sites, min_sites)) {
+static void shown(line_t *l, tc_str v, int cut, uint64_t sites, uint64_t min_sites) {
+  if (!tc_valprof_may_show(v, sites, min_sites)) {
     cat(l, "(a value on ");
     cat_u64(l, sites);
     cat(l, sites == 1 ? " site)" : " sites)");
     return;
   }
-  quoted(l, s, n, cut);
+  quoted(l, v.ptr, v.len, cut);
 }
 
 static const char *const type_names[TC_VP_NTYPES] = {"null", "bool", "number", "string", "array", "object"};
@@ -206,7 +206,7 @@ static void konst_text(line_t *l, const tc_valprof *p, uint64_t min_sites) {
     num_exact(l, p->k.num);
     break;
   default:
-    shown(l, p->str->kval, p->k.kept, p->k.trunc, p->k.sites, min_sites);
+    shown(l, tc_valprof_const_str(p), p->k.trunc, p->k.sites, min_sites);
   }
 }
 
@@ -306,7 +306,7 @@ static void string_part(line_t *l, const tc_valprof *p, uint64_t min_sites) {
     if (!items[i].value.len || items[i].count - items[i].err <= p->str->top.floor)
       continue;
     cat(l, ", top ");
-    shown(l, items[i].value.ptr, items[i].value.len, items[i].truncated, items[i].sites, min_sites);
+    shown(l, items[i].value, items[i].truncated, items[i].sites, min_sites);
     cat(l, items[i].err ? " on ≈" : " on ");
     pct(l, items[i].count, p->n);
     break;
