@@ -11,7 +11,10 @@ right after it in the same process, the plain On-Demand walk and
 decompression alone over the same files. Prints the median MB/s of
 decompressed JSON of each, tracecensus's ratio to the plain walk and to
 `zstd -dc` (medians of the per-rep ratios: each pair ran back to back), the
-two-thread speed-up, and peak RSS. Then, for --big, the same over one
+two-thread speed-up, and peak RSS, and beside the speed-up what two cores
+give without threads: two whole `census -T 1` processes started together
+(as two shards on one machine would run) against one, as work done per
+second. Then, for --big, the same over one
 trace of that many MB (a real trace's events repeated): the speed-up on a
 single big trace, where the workers share one trace's chunks rather than
 whole files. Then, for --grow, single traces of growing size to show that
@@ -118,18 +121,39 @@ def bench_once(binary, threads, extra, corpus, work):
             'rss': d['whole']['peak_rss_kib']['median'] / 1024}
 
 
+def two_processes(binary, extra, corpus, work):
+    """Wall seconds of two whole `census -T 1` processes over CORPUS started
+    together, as two shards on one machine would run: they share nothing, so
+    twice one's time over this is what two cores give this work without
+    threads, to read the -T 2 speed-up beside."""
+    t0 = time.perf_counter()
+    procs = [subprocess.Popen([binary, 'census', '-T', '1', '-o', os.path.join(work, f'out-pair{h}'),
+                               *extra, corpus], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+             for h in range(2)]
+    for p in procs:
+        _, err = p.communicate()
+        if p.returncode != 0:
+            sys.exit(f'bench: {binary} census failed: {err.decode(errors="replace")}')
+    return time.perf_counter() - t0
+
+
 def med(xs):
     return statistics.median(xs)
 
 
 def report(args, corpus, mb, files, threads, work):
     """REPS interleaved reps of zstd -dc over FILES and tracecensus bench at each
-    thread count over CORPUS (MB of JSON), printed as medians and ratios."""
-    zstd_t, runs = [], {t: [] for t in threads}
+    thread count over CORPUS (MB of JSON), printed as medians and ratios; for
+    two thread counts or more, also one `census -T 1` beside two at once."""
+    zstd_t, runs, pair = [], {t: [] for t in threads}, []
     for _ in range(args.reps):
         zstd_t.append(timed(['zstd', '-dc', *files])[0])
         for t in threads:
             runs[t].append(bench_once(args.binary, t, args.extra.split(), corpus, work))
+        if len(threads) > 1:
+            one = timed([args.binary, 'census', '-T', '1', '-o', os.path.join(work, 'out-one'),
+                         *args.extra.split(), corpus])[0]
+            pair.append(2 * one / two_processes(args.binary, args.extra.split(), corpus, work))
     walk = [r['walk'] for t in threads for r in runs[t]]
     walk_cpu = [r['walk_cpu'] for t in threads for r in runs[t]]
     decomp = [r['decomp'] for t in threads for r in runs[t]]
@@ -152,6 +176,9 @@ def report(args, corpus, mb, files, threads, work):
         t1, tn = threads[0], threads[-1]
         sp = med([a['census'] / b['census'] for a, b in zip(runs[t1], runs[tn])])
         print(f'  speed-up -T {tn} over -T {t1}: x{sp:.2f}')
+    if pair:
+        print(f'  two census -T 1 processes at once against one, work done per second:'
+              f' x{med(pair):.2f} (range {min(pair):.2f}-{max(pair):.2f})')
 
 
 def main():
