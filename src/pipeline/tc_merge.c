@@ -10,7 +10,7 @@
 #include "pipeline/tc_partial.h"
 #include "pipeline/tc_state.h"
 #include "json/tc_parser.h"
-#include "reduce/tc_site_census.h"
+#include "reduce/tc_census_fold.h"
 #include "util/tc_grow.h"
 
 /* Appends to a malloc'd text; on failure the text stays as it was. */

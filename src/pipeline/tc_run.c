@@ -19,7 +19,7 @@
 #include "pipeline/tc_partial.h"
 #include "pipeline/tc_state.h"
 #include "pool/tc_pool.h"
-#include "reduce/tc_site_census.h"
+#include "reduce/tc_census_fold.h"
 #include "util/tc_time.h"
 
 #define TC_DEFAULT_CHUNK (1u << 20)

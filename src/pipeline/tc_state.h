@@ -14,6 +14,7 @@
 #include "io/tc_corpus.h"
 #include "pipeline/tc_partial.h"
 #include "pipeline/tc_run.h"
+#include "reduce/tc_census_fold.h"
 
 /* Reads SITE's partial in DIR into *OUT and sets *REUSE when it may stand
  * for the site; *REUSE 0 (and *OUT empty) when there is none or it is

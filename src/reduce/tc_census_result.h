@@ -1,10 +1,7 @@
-/* The corpus-wide census tables, merged from every worker's accumulators.
- *
- * Merging walks sites in corpus order and, per site, every worker: counts
- * add, "sites" counts each site once, sketches merge bucket-wise and the
- * example is the minimum under tc_example_cmp. Every list is sorted by a
- * total order on its own content, so the result is the same whatever the
- * thread count, the schedule or the order of the input files. */
+/* The corpus-wide census tables, as the census fold (reduce/tc_census_fold.h)
+ * leaves them for the writers: per event name its counts, categories, arg
+ * paths with their value profiles, duration sketch and example, and the
+ * heat map's records per site. Plain data; the result owns all of it. */
 #ifndef TC_CENSUS_RESULT_H
 #define TC_CENSUS_RESULT_H
 
@@ -67,13 +64,6 @@ typedef struct {
 
 #define TC_TOP_EVENTS 20
 
-/* Merges NW workers' accumulators over NSITES sites into *OUT, site by site
- * through tc_site_census_extract and tc_census_fold (reduce/tc_site_census.h),
- * which the caller releases with tc_census_result_free. */
-tc_err tc_census_merge(tc_census_worker *const *workers, size_t nw, uint32_t nsites,
-                       tc_census_result *out);
-
-void tc_census_result_free(tc_census_result *r);
-
+void tc_census_result_free(tc_census_result *r); /* accepts NULL */
 
 #endif

@@ -22,7 +22,6 @@
 
 #include "census/tc_census.h"
 #include "census/tc_vtab.h"
-#include "reduce/tc_census_result.h"
 #include "util/tc_map.h"
 #include "util/tc_sketch.h"
 
@@ -79,25 +78,5 @@ tc_err tc_site_census_extract(tc_census_worker *const *workers, size_t nw, uint3
 /* A decoder fills the struct directly: events, all_cats and all_args from
  * malloc, strings interned into `strings`, and each event's slices pointing
  * into the two arrays in event order. */
-
-/* The corpus tables, folded one site at a time. Each site is folded once,
- * with its index in the whole corpus (sorted by name), which orders the
- * examples; sites may come in any order but the result's bytes are only
- * promised for corpus order (what the run and the merge do). */
-typedef struct tc_census_fold tc_census_fold;
-
-tc_census_fold *tc_census_fold_create(void); /* NULL when out of memory */
-tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census *s);
-/* Ends the fold into *OUT (caller frees with tc_census_result_free) and
- * frees F, also on failure. */
-tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out);
-
-/* Adds a site's value profiles (its traces' tables merged in trace order),
- * after every site added before: folded in site order, as the units are,
- * so a run, a resumed run and a merge of shards give the same profiles.
- * The profiles move into the fold (tc_vtab_absorb): SITE_VALUES is left
- * empty. tc_census_fold_finish gives the result the table. */
-tc_err tc_census_fold_add_values(tc_census_fold *f, tc_vtab *site_values);
-void tc_census_fold_free(tc_census_fold *f); /* without finishing; accepts NULL */
 
 #endif
