@@ -87,7 +87,7 @@ static void print_problems(const tc_corpus *c, const tc_run_result *r) {
   for (uint32_t i = 0; i < c->ntraces; i++) {
     tc_trace_status status;
     const tc_trace_status *st = &status;
-    if (tc_trace_rows_get(&r->traces, i, &status, NULL, &buf, &cap))
+    if (tc_trace_rows_get(&r->tables.traces, i, &status, NULL, &buf, &cap))
       fprintf(stderr, "tracecensus: %s: its status could not be read back\n", c->traces[i].path);
     const char *path = c->traces[i].path;
     if (st->fatal == TC_E_NOT_TRACE)
@@ -120,7 +120,7 @@ static void print_traces(const tc_corpus *c, const tc_run_result *r) {
   for (uint32_t i = 0; i < c->ntraces; i++) {
     tc_trace_status status;
     const tc_trace_status *st = &status;
-    tc_trace_rows_get(&r->traces, i, &status, NULL, &buf, &cap);
+    tc_trace_rows_get(&r->tables.traces, i, &status, NULL, &buf, &cap);
     fprintf(stderr,
             "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64 " skipped, %" PRIu64
             " bytes on disk, %" PRIu64 " bytes of JSON, %s\n",
@@ -136,10 +136,10 @@ static void print_traces(const tc_corpus *c, const tc_run_result *r) {
 /* The end-of-run line: what was counted, what went wrong, how fast. */
 static void print_summary(const tc_census_outcome *o, const char *outdir) {
   const tc_corpus *c = &o->corpus;
-  const tc_run_totals *t = &o->run.totals;
+  const tc_run_totals *t = &o->run.tables.totals;
   uint32_t whole = t->traces_failed;
   fprintf(stderr, "tracecensus: %u sites, %u traces, %" PRIu64 " events, %zu names; errors: ",
-          c->nsites, c->ntraces, t->events, o->run.census.nevents);
+          c->nsites, c->ntraces, t->events, o->run.tables.census.nevents);
   if (!t->traces_with_errors && !o->unreadable && !o->schema_error)
     fputs("none", stderr);
   else
@@ -235,12 +235,12 @@ static void print_end(const tc_census_outcome *o, const census_cli *cli) {
 }
 
 /* A partial state file that failed: which, where in it and why. */
-static void print_state_failure(tc_err e, const tc_state_why *w) {
+static void print_state_failure(tc_err e, const tc_why *w) {
   int bad = e == TC_E_BAD_BINARY || e == TC_E_PARTIAL_VERSION || e == TC_E_NOT_PARTIAL;
   fprintf(stderr, "tracecensus: %s: %s", w->path, tc_strerror(e));
   if (bad)
     fprintf(stderr, " at byte %" PRIu64 "%s%s (remove it to run its site again)", w->offset,
-            w->reason ? ": " : "", w->reason ? w->reason : "");
+            w->reason[0] ? ": " : "", w->reason);
   else if (w->errnum)
     fprintf(stderr, ": %s", strerror(w->errnum));
   fputs("; nothing written\n", stderr);
@@ -264,8 +264,8 @@ static void print_state_end(const tc_census_outcome *o, const census_cli *cli) {
     fprintf(stderr,
             "tracecensus: shard %u/%u: %u of %u sites, %" PRIu64 " events, %u traces with "
             "errors; state in %s (tracecensus merge writes the outputs)\n",
-            j->run.shard, j->run.nshards, r->sites_run, o->corpus.nsites, r->totals.events,
-            r->totals.traces_with_errors, j->run.state_dir);
+            j->run.shard, j->run.nshards, r->sites_run, o->corpus.nsites, r->tables.totals.events,
+            r->tables.totals.traces_with_errors, j->run.state_dir);
 }
 
 /* SIGINT or SIGTERM stopped a run with a state folder: what was kept and

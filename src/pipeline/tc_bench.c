@@ -48,10 +48,10 @@ static void on_stage(const tc_census_outcome *o, void *user) {
     w->s->worker_idle = (double)res->worker_idle_ns * 1e-9;
     for (int k = 0; k < TC_CLOCK_COUNT; k++)
       w->s->stage[k] = (double)res->stage_ns[k] * 1e-9;
-    w->out->threads = res->totals.threads;
-    w->out->simd_kernel = res->totals.simd_kernel;
-    w->out->json_bytes = res->totals.out_bytes;
-    w->out->events = res->totals.events;
+    w->out->threads = res->tables.totals.threads;
+    w->out->simd_kernel = res->tables.totals.simd_kernel;
+    w->out->json_bytes = res->tables.totals.out_bytes;
+    w->out->events = res->tables.totals.events;
     w->write0 = tc_clock_read(CLOCK_PROCESS_CPUTIME_ID);
   } else if (o->stage == TC_STAGE_WRITE) {
     w->s->stage[TC_CLOCK_WRITE] +=

@@ -172,18 +172,12 @@ static tc_err scan_corpus(const tc_census_opts *opts, tc_census_outcome *o) {
 /* The reductions the writers read (the DevTools view when a schema
  * loaded, the metrics' sites and corpus distributions), then every writer. */
 static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, const char *dir) {
-  if (o->run.metrics) {
-    /* The run reduced every site as it folded it: the writers read that. */
-    o->metrics = o->run.metrics;
-    o->run.metrics = NULL;
-    tc_err e = tc_metrics_reduction_seal(o->metrics);
-    if (e) {
-      o->failed_file = "metrics.*";
-      return e;
-    }
-  }
+  /* The fold reduced every site's metrics and sealed them: the writers
+   * read that. */
+  o->metrics = o->run.tables.metrics;
+  o->run.tables.metrics = NULL;
   if (o->schema) {
-    tc_err e = tc_devtools_compute(&o->run.census, o->schema, &o->devtools);
+    tc_err e = tc_devtools_compute(&o->run.tables.census, o->schema, &o->devtools);
     if (e)
       o->schema_error = tc_strerror(e);
     else
@@ -191,9 +185,9 @@ static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, co
   }
   o->report = (tc_report_ctx){
       .corpus = &o->corpus,
-      .census = &o->run.census,
-      .traces = &o->run.traces,
-      .totals = &o->run.totals,
+      .census = &o->run.tables.census,
+      .traces = &o->run.tables.traces,
+      .totals = &o->run.tables.totals,
       .job = o->merged_job ? o->merged_job : opts->job,
       .manifest = o->merged_manifest ? o->merged_manifest : opts->manifest,
       .devtools = o->have_devtools ? &o->devtools : NULL,
@@ -253,8 +247,13 @@ static tc_err write_and_commit(const set_ops *ops, const tc_census_opts *opts,
 }
 
 static tc_err begin_state(const tc_census_opts *opts, tc_census_outcome *o) {
-  return tc_state_begin(opts->run.state_dir, &o->corpus, &opts->run, opts->manifest, opts->job,
-                        &o->state_why);
+  char *settings = tc_partial_settings(!opts->run.no_metrics, &opts->run.kernels);
+  if (!settings)
+    return TC_E_NOMEM;
+  tc_err e = tc_state_begin(opts->run.state_dir, &o->corpus, settings, opts->run.shard,
+                            opts->run.nshards, opts->manifest, opts->job, &o->state_why);
+  free(settings);
+  return e;
 }
 
 tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hooks,
@@ -292,7 +291,7 @@ tc_err tc_census_merge_run(const tc_census_opts *opts, const tc_census_hooks *ho
   if (reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) || begin_set(&ops, opts, h, o, &set))
     return o->err;
   if (reached(o, h, TC_STAGE_MERGE,
-              tc_merge_states(opts->inputs, opts->ninputs, &o->corpus, &o->run,
+              tc_merge_states(opts->inputs, opts->ninputs, &o->corpus, &o->run.tables,
                               &o->merged_manifest, &o->merged_job, &o->merge))) {
     ops.abort(set);
     return o->err;
@@ -312,7 +311,7 @@ int tc_census_note_is_missing_input(const tc_census_outcome *o, const tc_census_
 }
 
 int tc_census_outcome_clean(const tc_census_outcome *o) {
-  return !o->err && !o->run.totals.traces_with_errors && !o->unreadable && !o->schema_error;
+  return !o->err && !o->run.tables.totals.traces_with_errors && !o->unreadable && !o->schema_error;
 }
 
 void tc_census_outcome_free(tc_census_outcome *o) {
@@ -320,7 +319,7 @@ void tc_census_outcome_free(tc_census_outcome *o) {
     tc_devtools_free(&o->devtools);
   tc_metrics_reduction_free(o->metrics);
   /* both leave a zeroed struct on failure, and free one as nothing */
-  tc_run_result_free(&o->run, o->corpus.ntraces);
+  tc_run_result_free(&o->run);
   tc_corpus_free(&o->corpus);
   free(o->input_errno);
   tc_schema_free(o->schema);

@@ -96,7 +96,7 @@ typedef struct {
 
   const char *failed_file;  /* the output file a failed write was on (static) */
 
-  tc_state_why state_why;   /* TC_STAGE_STATE's failure */
+  tc_why state_why;         /* TC_STAGE_STATE's failure */
   tc_merge_why merge;       /* TC_STAGE_MERGE's failure */
   char *merged_manifest, *merged_job; /* merge: the shards' manifest and job paths */
 } tc_census_outcome;

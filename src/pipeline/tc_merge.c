@@ -7,11 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "pipeline/tc_partial.h"
-#include "pipeline/tc_state.h"
 #include "json/tc_parser.h"
-#include "reduce/tc_census_fold.h"
+#include "pipeline/tc_partial.h"
 #include "util/tc_grow.h"
+#include "util/tc_time.h"
 
 /* Appends to a malloc'd text; on failure the text stays as it was. */
 __attribute__((format(printf, 2, 3))) static void say(char **text, const char *fmt, ...) {
@@ -138,15 +137,16 @@ static tc_err check_complete(const char *const *dirs, const tc_partial_record *r
   return why->missing ? TC_E_STATE_INCOMPLETE : TC_OK;
 }
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Adds site S from its partial P to the corpus and the result. */
-static tc_err add_site(tc_corpus *c, tc_run_result *out, size_t *traces_cap, tc_census_fold *fold,
-                       uint32_t s, tc_partial_site *p) {
+/* Adds site S from its unit P to the corpus and the fold. */
+static tc_err add_site(tc_corpus *c, size_t *traces_cap, tc_corpus_fold *fold, uint32_t s,
+                       tc_site_unit *p) {
+  uint32_t first = c->ntraces;
+  tc_err e = tc_corpus_fold_add(fold, s, p);
+  if (!e)
+    e = TC_GROW(c->traces, *traces_cap, (size_t)first + p->ntraces + 1);
+  if (e)
+    return e;
+  /* The corpus takes the unit's strings once the fold is done with them. */
   tc_site *site = &c->sites[s];
   site->name = p->name;
   site->status = p->status;
@@ -155,22 +155,18 @@ static tc_err add_site(tc_corpus *c, tc_run_result *out, size_t *traces_cap, tc_
   site->in_manifest = p->in_manifest;
   site->from_dir = p->from_dir;
   site->ntraces = p->ntraces;
-  uint32_t first = c->ntraces;
-  tc_err e = TC_GROW(c->traces, *traces_cap, (size_t)first + p->ntraces + 1);
-  if (e)
-    return e;
   for (uint32_t i = 0; i < p->ntraces; i++) {
     c->traces[first + i] = (tc_trace){p->traces[i].path, s, p->traces[i].id.size};
     p->traces[i].path = NULL;
     c->bytes += p->traces[i].id.size;
   }
   c->ntraces += p->ntraces;
-  return tc_state_fold(fold, out, site, s, p);
+  return TC_OK;
 }
 
 tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
-                       tc_run_result *out, char **manifest, char **job, tc_merge_why *why) {
-  double t0 = now_seconds();
+                       tc_corpus_tables *out, char **manifest, char **job, tc_merge_why *why) {
+  double t0 = tc_now_seconds();
   memset(why, 0, sizeof *why);
   memset(corpus, 0, sizeof *corpus);
   memset(out, 0, sizeof *out);
@@ -183,19 +179,17 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
   if (!e)
     e = check_complete(dirs, &recs[0], by_shard, why);
   const tc_partial_record *rec = &recs[0];
-  tc_census_fold *fold = NULL;
+  tc_corpus_fold *fold = NULL;
   if (!e) {
     corpus->nsites = rec->nsites;
     corpus->sites = calloc(rec->nsites ? rec->nsites : 1, sizeof *corpus->sites);
-    fold = tc_census_fold_create();
+    fold = tc_corpus_fold_create(strncmp(rec->settings, "metrics=on", 10) == 0);
     e = corpus->sites && fold ? TC_OK : TC_E_NOMEM;
   }
   if (!e)
     e = copy_notes(rec->skipped, rec->nskipped, &corpus->skipped, &corpus->nskipped);
   if (!e)
     e = copy_notes(rec->warnings, rec->nwarnings, &corpus->warnings, &corpus->nwarnings);
-  if (!e && strncmp(rec->settings, "metrics=on", 10) == 0 && !(out->metrics = tc_metrics_reduction_create()))
-    e = TC_E_NOMEM;
   size_t traces_cap = 0;
   for (uint32_t s = 0; !e && s < rec->nsites; s++) {
     int d = by_shard[tc_partial_shard_of(rec->sites[s], rec->nshards)];
@@ -207,36 +201,36 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
     tc_partial_site p;
     memset(&p, 0, sizeof p);
     e = tc_partial_site_read(path, &p, &why->file);
-    if (!e && (strcmp(p.name, rec->sites[s]) || !same_str(p.settings, rec->settings))) {
-      snprintf(why->file.path, sizeof why->file.path, "%s", path);
-      why->file.reason = strcmp(p.name, rec->sites[s]) ? "holds another site than its name says"
-                                                        : "made with other settings than its shard";
+    if (!e && (strcmp(p.unit.name, rec->sites[s]) || !same_str(p.settings, rec->settings))) {
+      tc_why_errno(&why->file, path, 0);
+      snprintf(why->file.reason, sizeof why->file.reason, "%s",
+               strcmp(p.unit.name, rec->sites[s]) ? "holds another site than its name says"
+                                                  : "made with other settings than its shard");
       e = TC_E_BAD_BINARY;
     }
     free(path);
     if (!e)
-      e = add_site(corpus, out, &traces_cap, fold, s, &p);
+      e = add_site(corpus, &traces_cap, fold, s, &p.unit);
     tc_partial_site_free(&p);
   }
+  /* The privacy rule is the report's: a merge prints by the default one. */
   if (!e) {
-    e = tc_census_fold_finish(fold, &out->census);
+    e = tc_corpus_fold_finish(fold, TC_VALUE_SITES_DEFAULT, out);
     fold = NULL;
   }
-  /* The privacy rule is the report's: a merge prints by the default one. */
-  out->census.value_sites = TC_VALUE_SITES_DEFAULT;
-  tc_census_fold_free(fold);
+  tc_corpus_fold_free(fold);
   if (!e && ((rec->manifest && !(*manifest = dup_or_null(rec->manifest))) ||
              (rec->job && !(*job = dup_or_null(rec->job)))))
     e = TC_E_NOMEM;
   out->totals.threads = 1;
   out->totals.simd_kernel = tc_parser_kernel();
-  out->totals.seconds = now_seconds() - t0;
+  out->totals.seconds = tc_now_seconds() - t0;
   for (int d = 0; d < ndirs; d++)
     tc_partial_record_free(&recs[d]);
   free(recs);
   free(by_shard);
   if (e) {
-    tc_run_result_free(out, corpus->ntraces);
+    tc_corpus_tables_free(out);
     tc_corpus_free(corpus);
     free(*manifest);
     free(*job);

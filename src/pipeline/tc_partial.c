@@ -26,45 +26,6 @@
 #define MAX_STR ((size_t)1 << 24)
 #define MAX_EVENT ((size_t)1 << 30)
 
-tc_err tc_file_id_read(const char *path, const tc_file_id *want, tc_file_id *out, int *same) {
-  memset(out, 0, sizeof *out);
-  if (same)
-    *same = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return TC_E_OPEN;
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return TC_E_NOT_REGULAR;
-  }
-  out->size = (uint64_t)st.st_size;
-  out->mtime_sec = (int64_t)st.st_mtim.tv_sec;
-  out->mtime_nsec = (uint32_t)st.st_mtim.tv_nsec;
-  if (want && (want->size != out->size || want->mtime_sec != out->mtime_sec ||
-               want->mtime_nsec != out->mtime_nsec)) {
-    close(fd);
-    return TC_OK;
-  }
-  tc_err e = TC_OK;
-  if (out->size == 0) {
-    out->hash = tc_xxh64("", 0, 0);
-  } else {
-    void *p = mmap(NULL, (size_t)out->size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      e = TC_E_IO;
-    } else {
-      madvise(p, (size_t)out->size, MADV_SEQUENTIAL);
-      out->hash = tc_xxh64(p, (size_t)out->size, 0);
-      munmap(p, (size_t)out->size);
-    }
-  }
-  close(fd);
-  if (!e && same)
-    *same = !want || want->hash == out->hash;
-  return e;
-}
-
 uint32_t tc_partial_shard_of(const char *site, uint32_t n) {
   return n > 1 ? (uint32_t)(tc_xxh64(site, strlen(site), 0) % n) : 0;
 }
@@ -72,17 +33,14 @@ uint32_t tc_partial_shard_of(const char *site, uint32_t n) {
 static const char settings_fmt[] =
     "metrics=%s bucket_ms=%.17g refresh_hz=%.17g start_mark=%zu:%s end_mark=%zu:%s";
 
-char *tc_partial_settings(const tc_run_opts *o) {
-  const tc_kernel_opts *k = &o->kernels;
+char *tc_partial_settings(int metrics, const tc_kernel_opts *k) {
   const char *s = k->window_start_mark, *e = k->window_end_mark;
-  int n = snprintf(NULL, 0, settings_fmt,
-                   o->no_metrics ? "off" : "on", k->bucket_ms, k->refresh_hz,
+  int n = snprintf(NULL, 0, settings_fmt, metrics ? "on" : "off", k->bucket_ms, k->refresh_hz,
                    s ? strlen(s) : 0, s ? s : "", e ? strlen(e) : 0, e ? e : "");
   char *out = malloc((size_t)n + 1);
   if (out)
-    snprintf(out, (size_t)n + 1, settings_fmt,
-             o->no_metrics ? "off" : "on", k->bucket_ms, k->refresh_hz, s ? strlen(s) : 0,
-             s ? s : "", e ? strlen(e) : 0, e ? e : "");
+    snprintf(out, (size_t)n + 1, settings_fmt, metrics ? "on" : "off", k->bucket_ms,
+             k->refresh_hz, s ? strlen(s) : 0, s ? s : "", e ? strlen(e) : 0, e ? e : "");
   return out;
 }
 
@@ -90,22 +48,8 @@ void tc_partial_site_free(tc_partial_site *p) {
   if (!p)
     return;
   free(p->settings);
-  free(p->name);
-  free(p->status);
-  free(p->reason);
-  for (uint32_t i = 0; p->traces && i < p->ntraces; i++) {
-    free(p->traces[i].path);
-    free(p->traces[i].status.meta);
-    tc_trace_metrics_free(p->traces[i].metrics);
-  }
-  free(p->traces);
-  if (p->values) {
-    tc_vtab_free(p->values);
-    free(p->values);
-    p->values = NULL;
-  }
-  tc_site_census_free(&p->census);
-  memset(p, 0, sizeof *p);
+  p->settings = NULL;
+  tc_site_unit_free(&p->unit);
 }
 
 static void free_notes(tc_corpus_note *n, uint32_t count) {
@@ -268,7 +212,7 @@ static void c_meta(tc_codec *c, tc_trace_status *st) {
   st->shape.metadata = (tc_str){st->meta, t.len};
 }
 
-static void c_trace(tc_codec *c, tc_partial_trace *t) {
+static void c_trace(tc_codec *c, tc_unit_trace *t) {
   tc_codec_str(c, &t->path, MAX_STR);
   tc_codec_u64(c, &t->id.size);
   tc_codec_i64(c, &t->id.mtime_sec);
@@ -305,8 +249,9 @@ static void c_values(tc_codec *c, tc_vtab **v) {
     tc_bin_fail_at(c->r, at, "bad value profiles");
 }
 
-static void c_site(tc_codec *c, tc_partial_site *p) {
-  tc_codec_str(c, &p->settings, MAX_STR);
+static void c_site(tc_codec *c, tc_partial_site *ps) {
+  tc_codec_str(c, &ps->settings, MAX_STR);
+  tc_site_unit *p = &ps->unit;
   tc_codec_str(c, &p->name, MAX_STR);
   tc_codec_str(c, &p->status, MAX_STR);
   tc_codec_str(c, &p->reason, MAX_STR);
@@ -383,11 +328,9 @@ static tc_err encode(uint32_t kind, uint32_t tag, walk_fn walk, const void *obj,
 }
 
 static tc_err decode(uint32_t kind, uint32_t tag, walk_fn walk, void *obj,
-                     const unsigned char *bytes, size_t len, tc_state_why *why) {
-  why->offset = 0;
-  why->reason = NULL;
+                     const unsigned char *bytes, size_t len, tc_why *why) {
   if (len < 16 || memcmp(bytes, MAGIC, 8) != 0) {
-    why->reason = "no tracecensus partial magic at the start";
+    tc_why_at(why, 0, "no tracecensus partial magic at the start");
     return TC_E_NOT_PARTIAL;
   }
   tc_bin_reader r;
@@ -395,16 +338,14 @@ static tc_err decode(uint32_t kind, uint32_t tag, walk_fn walk, void *obj,
   tc_bin_get_raw(&r, 8);
   uint32_t version = tc_bin_get_u32(&r);
   if (version != TC_PARTIAL_VERSION) {
-    why->offset = 8;
-    why->reason = "written by another tracecensus (format version differs); rerun that shard";
+    tc_why_at(why, 8, "written by another tracecensus (format version differs); rerun that shard");
     return TC_E_PARTIAL_VERSION;
   }
   uint32_t k = tc_bin_get_u32(&r);
   if (k != kind) {
-    why->offset = 12;
-    why->reason = k == KIND_RECORD ? "a shard record, not a site partial"
-                  : k == KIND_SITE ? "a site partial, not a shard record"
-                                   : "unknown kind of partial";
+    tc_why_at(why, 12, k == KIND_RECORD ? "a shard record, not a site partial"
+                       : k == KIND_SITE ? "a site partial, not a shard record"
+                                        : "unknown kind of partial");
     return TC_E_NOT_PARTIAL;
   }
   tc_bin_section s;
@@ -416,15 +357,16 @@ static tc_err decode(uint32_t kind, uint32_t tag, walk_fn walk, void *obj,
     tc_bin_section_close(&r, &s);
   }
   tc_err e = tc_bin_finish(&r);
-  if (e) {
-    why->offset = r.err_at;
-    why->reason = r.why;
-  }
+  if (e)
+    tc_why_at(why, r.err_at, r.why);
   return e;
 }
 
-tc_err tc_partial_site_encode(const tc_partial_site *p, unsigned char **bytes, size_t *len) {
-  return encode(KIND_SITE, TAG_SITE, walk_site, p, bytes, len);
+tc_err tc_partial_site_encode(const char *settings, const tc_site_unit *u, unsigned char **bytes,
+                              size_t *len) {
+  /* Borrowed for the walk, which only reads when encoding. */
+  tc_partial_site p = {(char *)settings, *u};
+  return encode(KIND_SITE, TAG_SITE, walk_site, &p, bytes, len);
 }
 
 tc_err tc_partial_record_encode(const tc_partial_record *r, unsigned char **bytes, size_t *len) {
@@ -432,9 +374,9 @@ tc_err tc_partial_record_encode(const tc_partial_record *r, unsigned char **byte
 }
 
 tc_err tc_partial_site_decode(const unsigned char *bytes, size_t len, tc_partial_site *out,
-                              tc_state_why *why) {
-  memset(out, 0, sizeof *out);
-  tc_site_census_init(&out->census);
+                              tc_why *why) {
+  out->settings = NULL;
+  tc_site_unit_init(&out->unit);
   tc_err e = decode(KIND_SITE, TAG_SITE, walk_site, out, bytes, len, why);
   if (e)
     tc_partial_site_free(out);
@@ -442,7 +384,7 @@ tc_err tc_partial_site_decode(const unsigned char *bytes, size_t len, tc_partial
 }
 
 tc_err tc_partial_record_decode(const unsigned char *bytes, size_t len, tc_partial_record *out,
-                                tc_state_why *why) {
+                                tc_why *why) {
   memset(out, 0, sizeof *out);
   tc_err e = decode(KIND_RECORD, TAG_RECORD, walk_record, out, bytes, len, why);
   if (e)
@@ -468,11 +410,6 @@ char *tc_partial_site_path(const char *dir, const char *site) {
 
 char *tc_partial_record_path(const char *dir) { return join(dir, "shard.tcr"); }
 
-static void set_why(tc_state_why *why, const char *path, int errnum) {
-  snprintf(why->path, sizeof why->path, "%s", path);
-  why->errnum = errnum;
-}
-
 static int write_all(int fd, const unsigned char *p, size_t n) {
   while (n) {
     ssize_t w = write(fd, p, n);
@@ -488,7 +425,7 @@ static int write_all(int fd, const unsigned char *p, size_t n) {
 
 /* Temporary file beside PATH, synced, renamed over PATH, folder synced. */
 static tc_err write_atomic(const char *path, const unsigned char *bytes, size_t len,
-                           tc_state_why *why) {
+                           tc_why *why) {
   const char *slash = strrchr(path, '/');
   size_t dlen = slash ? (size_t)(slash - path) : 0;
   const char *base = slash ? slash + 1 : path;
@@ -505,15 +442,15 @@ static tc_err write_atomic(const char *path, const unsigned char *bytes, size_t 
   tc_err e = TC_OK;
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0 || write_all(fd, bytes, len) != 0 || fsync(fd) != 0) {
-    set_why(why, path, errno);
+    tc_why_errno(why, path, errno);
     e = TC_E_WRITE;
   }
   if (fd >= 0 && close(fd) != 0 && !e) {
-    set_why(why, path, errno);
+    tc_why_errno(why, path, errno);
     e = TC_E_WRITE;
   }
   if (!e && rename(tmp, path) != 0) {
-    set_why(why, path, errno);
+    tc_why_errno(why, path, errno);
     e = TC_E_WRITE;
   }
   if (e) {
@@ -530,17 +467,18 @@ static tc_err write_atomic(const char *path, const unsigned char *bytes, size_t 
   return e;
 }
 
-tc_err tc_partial_site_write(const char *path, const tc_partial_site *p, tc_state_why *why) {
+tc_err tc_partial_site_write(const char *path, const char *settings, const tc_site_unit *u,
+                             tc_why *why) {
   unsigned char *bytes;
   size_t len;
-  tc_err e = tc_partial_site_encode(p, &bytes, &len);
+  tc_err e = tc_partial_site_encode(settings, u, &bytes, &len);
   if (!e)
     e = write_atomic(path, bytes, len, why);
   free(bytes);
   return e;
 }
 
-tc_err tc_partial_record_write(const char *path, const tc_partial_record *r, tc_state_why *why) {
+tc_err tc_partial_record_write(const char *path, const tc_partial_record *r, tc_why *why) {
   unsigned char *bytes;
   size_t len;
   tc_err e = tc_partial_record_encode(r, &bytes, &len);
@@ -550,9 +488,9 @@ tc_err tc_partial_record_write(const char *path, const tc_partial_record *r, tc_
   return e;
 }
 
-static tc_err read_all(const char *path, unsigned char **bytes, size_t *len, tc_state_why *why) {
-  memset(why, 0, sizeof *why);
-  set_why(why, path, 0);
+static tc_err read_all(const char *path, unsigned char **bytes, size_t *len, tc_why *why) {
+  tc_why_clear(why);
+  tc_why_errno(why, path, 0);
   *bytes = NULL;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -589,7 +527,7 @@ static tc_err read_all(const char *path, unsigned char **bytes, size_t *len, tc_
   return e;
 }
 
-tc_err tc_partial_site_read(const char *path, tc_partial_site *out, tc_state_why *why) {
+tc_err tc_partial_site_read(const char *path, tc_partial_site *out, tc_why *why) {
   unsigned char *bytes;
   size_t len;
   tc_err e = read_all(path, &bytes, &len, why);
@@ -599,7 +537,7 @@ tc_err tc_partial_site_read(const char *path, tc_partial_site *out, tc_state_why
   return e;
 }
 
-tc_err tc_partial_record_read(const char *path, tc_partial_record *out, tc_state_why *why) {
+tc_err tc_partial_record_read(const char *path, tc_partial_record *out, tc_why *why) {
   unsigned char *bytes;
   size_t len;
   tc_err e = read_all(path, &bytes, &len, why);

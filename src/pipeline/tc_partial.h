@@ -30,7 +30,7 @@
  * bytes. Error codes (tc_err) are stored by number; tc_error.h only ever
  * appends codes. Another format version, a wrong magic, a bad checksum or
  * any value out of place is refused with the file's byte offset and what
- * was wrong there (tc_state_why).
+ * was wrong there (tc_why).
  *
  * Files are written atomically: into a temporary file beside the target
  * (".NAME.tmp-PID"), synced, then renamed over it, so a partial exists
@@ -40,45 +40,20 @@
 
 #include <stdint.h>
 
-#include "kernels/tc_metrics.h"
 #include "io/tc_corpus.h"
-#include "pipeline/tc_run.h"
-#include "reduce/tc_site_census.h"
+#include "kernels/tc_kernels.h"
+#include "reduce/tc_site_unit.h"
 #include "util/tc_bin.h"
 
 #define TC_PARTIAL_VERSION 2u
 
-/* How a trace file is recognised as unchanged: same path, size, mtime (to
- * the nanosecond) and xxh64 (seed 0) of its bytes on disk. */
-typedef struct {
-  uint64_t size;
-  int64_t mtime_sec;
-  uint32_t mtime_nsec;
-  uint64_t hash;
-} tc_file_id;
-
-/* Reads PATH's identity; hashes it only when WANT (size, mtime) differ
- * from the file's, else *OUT has hash 0 and returns TC_OK with *SAME 0.
- * WANT NULL: always hashes. */
-tc_err tc_file_id_read(const char *path, const tc_file_id *want, tc_file_id *out, int *same);
-
-typedef struct {
-  char *path;                /* owned */
-  tc_file_id id;
-  tc_trace_status status;    /* status.meta owned */
-  tc_trace_metrics *metrics; /* owned; NULL with no metrics */
-} tc_partial_trace;
-
+/* A site partial: the unit and the settings it was made with. */
 typedef struct {
   char *settings;            /* tc_partial_settings text; owned */
-  char *name, *status, *reason; /* as tc_site; owned, status and reason may be NULL */
-  int in_manifest, from_dir;
-  uint32_t ntraces;
-  tc_partial_trace *traces;  /* by path */
-  tc_site_census census;
-  tc_vtab *values;           /* the traces' value profiles, merged in trace order; owned */
+  tc_site_unit unit;
 } tc_partial_site;
 
+/* Frees what P holds and empties it; accepts NULL. */
 void tc_partial_site_free(tc_partial_site *p);
 
 typedef struct {
@@ -94,9 +69,9 @@ typedef struct {
 void tc_partial_record_free(tc_partial_record *r);
 
 /* The settings that change what a site's partial holds, as text compared
- * byte for byte (metrics on or off, bucket_ms, refresh_hz, window marks).
- * Malloc'd; NULL when out of memory. */
-char *tc_partial_settings(const tc_run_opts *o);
+ * byte for byte (METRICS on or off, and K's bucket_ms, refresh_hz, window
+ * marks). Malloc'd; NULL when out of memory. */
+char *tc_partial_settings(int metrics, const tc_kernel_opts *k);
 
 /* The shard of SITE among N: xxh64 (seed 0) of its name modulo N. A site's
  * shard depends on nothing but its name and N, so adding sites to a crawl
@@ -109,22 +84,24 @@ char *tc_partial_site_path(const char *dir, const char *site);
 /* DIR/shard.tcr. Malloc'd. */
 char *tc_partial_record_path(const char *dir);
 
-tc_err tc_partial_site_write(const char *path, const tc_partial_site *p, tc_state_why *why);
-tc_err tc_partial_record_write(const char *path, const tc_partial_record *r, tc_state_why *why);
+tc_err tc_partial_site_write(const char *path, const char *settings, const tc_site_unit *u,
+                             tc_why *why);
+tc_err tc_partial_record_write(const char *path, const tc_partial_record *r, tc_why *why);
 
 /* TC_E_OPEN (errnum ENOENT: no such partial), TC_E_NOT_PARTIAL,
  * TC_E_PARTIAL_VERSION, TC_E_BAD_BINARY (offset and reason set), or
- * TC_E_NOMEM. *OUT is filled on TC_OK only. */
-tc_err tc_partial_site_read(const char *path, tc_partial_site *out, tc_state_why *why);
-tc_err tc_partial_record_read(const char *path, tc_partial_record *out, tc_state_why *why);
+ * TC_E_NOMEM; WHY names the file. *OUT is filled on TC_OK only. */
+tc_err tc_partial_site_read(const char *path, tc_partial_site *out, tc_why *why);
+tc_err tc_partial_record_read(const char *path, tc_partial_record *out, tc_why *why);
 
 /* The bytes themselves (for tests and the fuzz target); the caller frees
  * *BYTES with free(). */
-tc_err tc_partial_site_encode(const tc_partial_site *p, unsigned char **bytes, size_t *len);
+tc_err tc_partial_site_encode(const char *settings, const tc_site_unit *u, unsigned char **bytes,
+                              size_t *len);
 tc_err tc_partial_site_decode(const unsigned char *bytes, size_t len, tc_partial_site *out,
-                              tc_state_why *why);
+                              tc_why *why);
 tc_err tc_partial_record_encode(const tc_partial_record *r, unsigned char **bytes, size_t *len);
 tc_err tc_partial_record_decode(const unsigned char *bytes, size_t len, tc_partial_record *out,
-                                tc_state_why *why);
+                                tc_why *why);
 
 #endif

@@ -1,18 +1,13 @@
 /* One census run over a corpus: the whole flow of the program.
  *
- * Design. Every trace becomes a task on the work-stealing pool, largest
- * first. A trace task streams its file (tc_stream), cuts the decompressed
- * bytes into chunks of whole events (tc_chunker) and spawns one task per
- * chunk, so a huge trace is parsed by every worker at once; it keeps at most
- * a fixed number of chunks in flight, running chunk tasks (never another
- * trace) while it waits,
- * so memory stays bounded however large the trace is. A chunk task parses its
- * chunk with its worker's own simdjson parser and adds the order-free
- * statistics to its worker's census tables. What needs trace order (B/E
- * stacks, flow and async pairing, the metric kernels) is copied into the
- * chunk's tc_seq and folded strictly in chunk order by whichever worker
- * finds the next chunk ready. At the end the per-worker tables are merged
- * (tc_census_merge) into tables that depend on nothing but the input. */
+ * The trace engine (tc_trace_engine.c) reads, chunks, parses and folds
+ * every trace on the work-stealing pool; the site window
+ * (tc_site_window.c) decides which sites run, and takes each finished site
+ * out of the engine as one unit (reduce/tc_site_unit.h), written to the
+ * state folder and folded into the corpus tables (reduce/tc_corpus_fold.h)
+ * in corpus order, the path a resumed run and a merge take too. Each file
+ * has its design narrative; tc_run_ctx.h has the state they share and its
+ * locks. This file's functions set the run up and tear it down. */
 #ifndef TC_RUN_H
 #define TC_RUN_H
 
@@ -20,17 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/tc_stream.h"
-#include "json/tc_chunker.h"
-#include "kernels/tc_kernels.h"
 #include "io/tc_corpus.h"
+#include "kernels/tc_kernels.h"
 #include "pipeline/tc_stage_clock.h"
-#include "reduce/tc_census_result.h"
-#include "reduce/tc_metrics_set.h"
-#include "reduce/tc_run_facts.h"
-#include "reduce/tc_trace_rows.h"
+#include "reduce/tc_corpus_fold.h"
 #include "util/tc_error.h"
-#include "util/tc_map.h"
 
 /* Counters a progress display may read while the run goes on. */
 typedef struct {
@@ -58,15 +47,6 @@ typedef struct {
   const atomic_int *stop;
 } tc_run_opts;
 
-/* Where partial state failed: the file, and for a bad file the byte
- * offset and what was wrong there; for a system error errnum. */
-typedef struct {
-  char path[4096];
-  uint64_t offset;
-  const char *reason; /* static, or NULL */
-  int errnum;
-} tc_state_why;
-
 void tc_run_opts_default(tc_run_opts *o);
 
 /* The limits of tc_run_opts, checked by tc_run_opts_check and so by tc_run
@@ -88,17 +68,9 @@ void tc_run_opts_default(tc_run_opts *o);
  * "threads must be an integer from 0 (all CPUs) to 1024". */
 tc_err tc_run_opts_check(const tc_run_opts *o, char *why, size_t cap);
 
-/* issue 14's privacy rule: a string argument value (other than '' and a
- * URL cut to scheme + host) is printed only when seen on this many sites. */
-#define TC_VALUE_SITES_DEFAULT 3
-
 typedef struct {
-  tc_census_result census;
-  tc_metrics_reduction *metrics; /* every site's and trace's metrics, reduced
-                                    and on disk; NULL with no_metrics */
-  tc_trace_rows traces;    /* every trace's status in corpus order, on disk;
-                              each distinct metadata block once */
-  tc_run_totals totals;
+  tc_corpus_tables tables; /* every table, sealed; the totals also say how
+                              the run went (threads, seconds, kernel) */
   /* With time_stages: nanoseconds per stage summed over the workers
    * (TC_CLOCK_WRITE is the writer's to add); else zeros. */
   uint64_t stage_ns[TC_CLOCK_COUNT];
@@ -109,26 +81,19 @@ typedef struct {
   /* Sites of this run (its shard), and of them those read back from the
    * state folder, with their traces; sites whose partial was written. */
   uint32_t sites_run, sites_reused, traces_reused, sites_saved;
-  tc_state_why state_why; /* with TC_E_WRITE, TC_E_OPEN, TC_E_NOT_PARTIAL,
-                             TC_E_PARTIAL_VERSION or TC_E_BAD_BINARY from state */
+  tc_why state_why; /* with TC_E_WRITE, TC_E_OPEN, TC_E_NOT_PARTIAL,
+                       TC_E_PARTIAL_VERSION or TC_E_BAD_BINARY from state */
 } tc_run_result;
 
-/* Runs the census over CORPUS, sites flowing through a bounded window: a
- * site's traces run on the pool, and as soon as the oldest site of the
- * window is done its tables are taken out of the workers as one unit
- * (reduce/tc_site_census.h), written to the state folder if there is one,
- * and folded into the corpus tables in site order, while the workers go on
- * with later sites; memory follows the window in flight. Per-trace
- * problems are recorded in out->traces and never stop the run; only options
- * out of their limits (TC_E_USAGE, see tc_run_opts_check), memory or thread
+/* Runs the census over CORPUS (see the design above). Per-trace problems
+ * are recorded in the trace rows and never stop the run; only options out
+ * of their limits (TC_E_USAGE, see tc_run_opts_check), memory or thread
  * failure, the state folder (out->state_why says which file and where) and
  * an interrupt (TC_E_INTERRUPTED) return an error. On an error out holds
  * only the counts. Free with tc_run_result_free. */
 tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *out);
 
-/* Adds ST to T's sums (bytes, events, skipped events, traces with errors). */
-void tc_run_count_trace(tc_run_totals *t, const tc_trace_status *st);
-
-void tc_run_result_free(tc_run_result *r, uint32_t ntraces);
+/* Accepts NULL. */
+void tc_run_result_free(tc_run_result *r);
 
 #endif

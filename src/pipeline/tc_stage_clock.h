@@ -2,7 +2,7 @@
  *
  * A run asked to time itself (tc_run_opts.time_stages) reads the clock
  * around whole operations only: one tc_stream_read of up to 1 MiB, one
- * chunker feed, one chunk's parse, census or fold, the merge, the writers.
+ * chunker feed, one chunk's parse, census or fold, a site's fold, the writers.
  * Never per event, so a run that is not asked pays one predictable branch
  * per chunk operation and nothing else. The clock is the thread's own CPU
  * time, so time the thread spent descheduled on a busy machine is not
@@ -21,7 +21,8 @@ typedef enum {
   TC_CLOCK_PARSE,   /* simdjson On-Demand over each chunk */
   TC_CLOCK_CENSUS,  /* the per-worker census tables, and what the fold needs copied out */
   TC_CLOCK_KERNELS, /* the in-order fold: B/E and async pairing, the metric kernels */
-  TC_CLOCK_MERGE,   /* per-worker tables merged into the run's (one thread) */
+  TC_CLOCK_FOLD,    /* each site taken out of the workers and folded into the
+                       corpus tables, in corpus order (the main thread) */
   TC_CLOCK_WRITE,   /* the DevTools view and every report writer (CPU of every thread) */
   TC_CLOCK_COUNT
 } tc_clock_stage;

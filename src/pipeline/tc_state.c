@@ -25,10 +25,11 @@ static uint32_t first_trace(const tc_corpus *c, uint32_t site) {
   return lo;
 }
 
-static int still_valid(const tc_partial_site *p, const tc_corpus *c, uint32_t site,
+static int still_valid(const tc_partial_site *ps, const tc_corpus *c, uint32_t site,
                        const char *settings) {
   const tc_site *s = &c->sites[site];
-  if (!same_str(p->settings, settings) || !same_str(p->name, s->name) ||
+  const tc_site_unit *p = &ps->unit;
+  if (!same_str(ps->settings, settings) || !same_str(p->name, s->name) ||
       !same_str(p->status, s->status) || !same_str(p->reason, s->reason) ||
       p->in_manifest != s->in_manifest || p->from_dir != s->from_dir ||
       p->ntraces != s->ntraces)
@@ -46,27 +47,27 @@ static int still_valid(const tc_partial_site *p, const tc_corpus *c, uint32_t si
 }
 
 tc_err tc_state_lookup(const char *dir, const tc_corpus *c, uint32_t site, const char *settings,
-                       tc_partial_site *out, int *reuse, tc_state_why *why) {
+                       tc_site_unit *out, int *reuse, tc_why *why) {
   *reuse = 0;
-  memset(out, 0, sizeof *out);
-  tc_site_census_init(&out->census);
+  tc_site_unit_init(out);
   char *path = tc_partial_site_path(dir, c->sites[site].name);
   if (!path)
     return TC_E_NOMEM;
-  tc_err e = tc_partial_site_read(path, out, why);
+  tc_partial_site ps;
+  tc_err e = tc_partial_site_read(path, &ps, why);
   free(path);
   if (e == TC_E_OPEN && why->errnum == ENOENT) {
-    tc_site_census_init(&out->census);
+    tc_why_clear(why);
     return TC_OK;
   }
   if (e)
     return e;
-  if (still_valid(out, c, site, settings)) {
+  if (still_valid(&ps, c, site, settings)) {
     *reuse = 1;
-  } else {
-    tc_partial_site_free(out);
-    tc_site_census_init(&out->census);
+    *out = ps.unit;
+    tc_site_unit_init(&ps.unit);
   }
+  tc_partial_site_free(&ps);
   return TC_OK;
 }
 
@@ -100,67 +101,35 @@ static int make_dirs(const char *path) {
   return rc;
 }
 
-tc_err tc_state_begin(const char *dir, const tc_corpus *c, const tc_run_opts *o,
-                      const char *manifest, const char *job, tc_state_why *why) {
-  memset(why, 0, sizeof *why);
+tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings, uint32_t shard,
+                      uint32_t nshards, const char *manifest, const char *job, tc_why *why) {
+  tc_why_clear(why);
   if (make_dirs(dir) != 0) {
-    snprintf(why->path, sizeof why->path, "%s", dir);
-    why->errnum = errno;
+    tc_why_errno(why, dir, errno);
     return TC_E_WRITE;
   }
   remove_leftovers(dir);
-  tc_partial_record r;
-  memset(&r, 0, sizeof r);
-  r.shard = o->nshards > 1 ? o->shard : 0;
-  r.nshards = o->nshards > 1 ? o->nshards : 1;
-  r.nsites = c->nsites;
-  r.skipped = c->skipped;
-  r.nskipped = c->nskipped;
-  r.warnings = c->warnings;
-  r.nwarnings = c->nwarnings;
   /* Borrowed for the encoder, which only reads. */
-  r.manifest = (char *)manifest;
-  r.job = (char *)job;
-  r.settings = tc_partial_settings(o);
+  tc_partial_record r = {
+      .settings = (char *)settings,
+      .shard = nshards > 1 ? shard : 0,
+      .nshards = nshards > 1 ? nshards : 1,
+      .nsites = c->nsites,
+      .skipped = c->skipped,
+      .nskipped = c->nskipped,
+      .warnings = c->warnings,
+      .nwarnings = c->nwarnings,
+      .manifest = (char *)manifest,
+      .job = (char *)job,
+  };
   r.sites = malloc((c->nsites ? c->nsites : 1) * sizeof *r.sites);
   char *path = tc_partial_record_path(dir);
-  tc_err e = r.settings && r.sites && path ? TC_OK : TC_E_NOMEM;
+  tc_err e = r.sites && path ? TC_OK : TC_E_NOMEM;
   for (uint32_t i = 0; !e && i < c->nsites; i++)
     r.sites[i] = c->sites[i].name;
   if (!e)
     e = tc_partial_record_write(path, &r, why);
   free(path);
-  free(r.settings);
   free(r.sites);
-  return e;
-}
-
-tc_err tc_state_fold(tc_census_fold *fold, tc_run_result *out, const tc_site *s, uint32_t site,
-                     tc_partial_site *p) {
-  tc_err e = tc_census_fold_add(fold, site, &p->census);
-  if (!e && p->values)
-    e = tc_census_fold_add_values(fold, p->values);
-  for (uint32_t i = 0; !e && i < p->ntraces; i++) {
-    tc_run_count_trace(&out->totals, &p->traces[i].status);
-    e = tc_trace_rows_add(&out->traces, &p->traces[i].status);
-  }
-  tc_metrics_reduction *metrics = out->metrics;
-  if (e || !metrics)
-    return e;
-  /* The site's traces' metrics, by path as the partial has them; sites of
-   * the crawl that left no trace are n/a in the metrics, not absent. */
-  const tc_trace_metrics **m = malloc((p->ntraces + 1) * sizeof *m);
-  if (!m)
-    return TC_E_NOMEM;
-  size_t n = 0;
-  for (uint32_t i = 0; i < p->ntraces; i++)
-    if (p->traces[i].metrics)
-      m[n++] = p->traces[i].metrics;
-  if (!s->ntraces)
-    e = tc_metrics_reduction_add_site(metrics, s->name, NULL, 0,
-                                      s->reason ? s->reason : "no trace file in the corpus");
-  else if (n)
-    e = tc_metrics_reduction_add_site(metrics, s->name, m, n, NULL);
-  free(m);
   return e;
 }

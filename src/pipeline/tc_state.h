@@ -13,29 +13,19 @@
 
 #include "io/tc_corpus.h"
 #include "pipeline/tc_partial.h"
-#include "pipeline/tc_run.h"
-#include "reduce/tc_census_fold.h"
 
-/* Reads SITE's partial in DIR into *OUT and sets *REUSE when it may stand
- * for the site; *REUSE 0 (and *OUT empty) when there is none or it is
- * stale. Errors: the partial is unreadable (WHY says where). */
+/* Reads SITE's partial in DIR into the unit *OUT and sets *REUSE when it
+ * may stand for the site; *REUSE 0 (and *OUT empty) when there is none or
+ * it is stale. Errors: the partial is unreadable (WHY says where). */
 tc_err tc_state_lookup(const char *dir, const tc_corpus *c, uint32_t site, const char *settings,
-                       tc_partial_site *out, int *reuse, tc_state_why *why);
+                       tc_site_unit *out, int *reuse, tc_why *why);
 
-/* Writes DIR/shard.tcr for a run of shard SHARD of NSHARDS over C (every
- * site of the whole corpus), creating DIR and its parents if needed, and
- * removes the temporary files a killed run left in it. One run at a time
- * may use a state folder. */
-tc_err tc_state_begin(const char *dir, const tc_corpus *c, const tc_run_opts *o,
-                      const char *manifest, const char *job, tc_state_why *why);
-
-/* Folds site SITE (its index in the whole corpus; S its corpus entry) into
- * the corpus tables FOLD and OUT: the one path a run, a resumed run and a
- * merge share, in corpus order. Its traces' metrics are reduced into
- * out->metrics (NULL: none; P keeps them), and their statuses counted in
- * out->totals and appended to out->traces, their metadata with them (P's
- * copies freed). */
-tc_err tc_state_fold(tc_census_fold *fold, tc_run_result *out, const tc_site *s, uint32_t site,
-                     tc_partial_site *p);
+/* Writes DIR/shard.tcr for a run with SETTINGS (tc_partial_settings) of
+ * shard SHARD of NSHARDS (1: the whole corpus) over C (every site of the
+ * whole corpus), creating DIR and its parents if needed, and removes the
+ * temporary files a killed run left in it. One run at a time may use a
+ * state folder. MANIFEST and JOB may be NULL. */
+tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings, uint32_t shard,
+                      uint32_t nshards, const char *manifest, const char *job, tc_why *why);
 
 #endif

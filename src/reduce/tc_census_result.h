@@ -50,7 +50,8 @@ typedef struct {
   tc_map strings;       /* owns every string above */
   tc_vtab *values;      /* owns every arg's profile (tc_census_take_values); or NULL */
   uint32_t value_sites; /* the profiles' privacy rule: a string value is shown
-                           when seen on this many sites (tc_valprof_render) */
+                           when seen on this many sites (tc_valprof_render;
+                           TC_VALUE_SITES_DEFAULT unless asked) */
   /* Records per site of the events with most records, for a report's
    * sites x events heat map: top[k] indexes events (most records first,
    * then by name), site_records[site * ntop + k] its records in the site
@@ -63,6 +64,11 @@ typedef struct {
 } tc_census_result;
 
 #define TC_TOP_EVENTS 20
+
+/* The value profiles' privacy rule by default: a string argument value
+ * (other than '' and a URL cut to scheme + host) is printed only when seen
+ * on this many sites. */
+#define TC_VALUE_SITES_DEFAULT 3
 
 void tc_census_result_free(tc_census_result *r); /* accepts NULL */
 

@@ -2,6 +2,9 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
 static const char *const messages[] = {
 #define TC_ERR_MSG(name, msg) msg,
@@ -42,4 +45,33 @@ const char *tc_err_name(tc_err e) {
     return "unknown";
   pthread_once(&names_once, lower_names);
   return names[e];
+}
+
+void tc_why_clear(tc_why *w) {
+  if (w)
+    memset(w, 0, sizeof *w);
+}
+
+void tc_why_errno(tc_why *w, const char *path, int errnum) {
+  if (!w)
+    return;
+  snprintf(w->path, sizeof w->path, "%s", path ? path : "");
+  w->errnum = errnum;
+}
+
+void tc_why_at(tc_why *w, uint64_t offset, const char *reason) {
+  if (!w)
+    return;
+  w->offset = offset;
+  w->has_offset = 1;
+  snprintf(w->reason, sizeof w->reason, "%s", reason ? reason : "");
+}
+
+void tc_why_reason(tc_why *w, const char *fmt, ...) {
+  if (!w)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(w->reason, sizeof w->reason, fmt, ap);
+  va_end(ap);
 }

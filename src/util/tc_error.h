@@ -1,11 +1,29 @@
-/* Error codes shared by every module of the core library.
+/* The conventions of the core library (everything under src/ but cli/),
+ * stated once here, where every module's header includes them.
  *
- * One X-macro drives the enum, its message table and its names, so a code
- * can never lack a message or a name. Functions return tc_err (TC_OK == 0) and never print.
- * Partial state files store codes by number (pipeline/tc_partial.h): add
- * new codes at the end only. */
+ * Errors. A function that can fail returns tc_err (TC_OK == 0); it never
+ * prints, never exits, and leaves its out-parameters as its header says
+ * (most: zeroed or untouched on failure). Where a failure has a place (a
+ * file, a byte offset in it, the errno of a system call, a lock's holder),
+ * the function also takes a tc_why *WHY, which it fills on failure only;
+ * the caller words the message from the code and WHY. One X-macro drives
+ * the enum, its message table and its stable names, so a code can never
+ * lack a message or a name. Partial state files store codes by number
+ * (pipeline/tc_partial.h): add new codes at the end only.
+ *
+ * Ownership. What a function returns or fills is the caller's unless its
+ * header says "borrowed" or "valid until"; "malloc'd" means the caller
+ * frees it with free(), anything else with the type's own *_free. Every
+ * *_free accepts NULL (and a zeroed struct), so cleanup needs no checks.
+ * Inputs are borrowed: a function keeps no pointer to them past its return
+ * unless its header says so.
+ *
+ * Threads. An object is used by one thread at a time unless its header
+ * names the lock or the atomic that makes it shareable. */
 #ifndef TC_ERROR_H
 #define TC_ERROR_H
+
+#include <stdint.h>
 
 #define TC_ERRNO_MAP(X)                                                        \
   X(OK, "success")                                                             \
@@ -62,5 +80,30 @@ const char *tc_strerror(tc_err e);
  * outside the enum. Names are never reused or renamed; run.json writes
  * them beside the messages. Thread-safe. */
 const char *tc_err_name(tc_err e);
+
+/* Where and why a call failed, beside its tc_err (see the conventions
+ * above). Each field is empty (0, "") when the failure has no such thing. */
+typedef struct {
+  char path[4096];    /* the file or folder it failed on */
+  uint64_t offset;    /* where in PATH, when has_offset: a byte offset */
+  int has_offset;
+  int errnum;         /* errno of the system call that failed */
+  long pid;           /* the process that holds a lock (TC_E_OUT_BUSY) */
+  char reason[256];   /* what was wrong there, in words for a person */
+} tc_why;
+
+/* Empties W. Accepts NULL. */
+void tc_why_clear(tc_why *w);
+
+/* Sets W's path (cut to fit) and errnum; the rest is left as it is.
+ * Accepts NULL W and PATH. */
+void tc_why_errno(tc_why *w, const char *path, int errnum);
+
+/* Sets W's offset and reason (cut to fit); the rest is left as it is.
+ * Accepts NULL W and REASON. */
+void tc_why_at(tc_why *w, uint64_t offset, const char *reason);
+
+/* Sets W's reason from a format (cut to fit). Accepts NULL W. */
+void tc_why_reason(tc_why *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -15,7 +15,7 @@ import tempfile
 from e2e_common import BINARY, ROOT, THIRD_PARTY, load, read_trace, run_census
 
 STAGES = [('read_decompress', 'read + decompress'), ('chunk', 'chunk'), ('parse', 'parse'),
-          ('census_tables', 'census tables'), ('kernels', 'kernels'), ('merge', 'merge'),
+          ('census_tables', 'census tables'), ('kernels', 'kernels'), ('site_fold', 'site fold'),
           ('write', 'write')]
 CRAWL = os.path.join(ROOT, 'corpus', 'crawl')
 MANIFEST = os.path.join(CRAWL, 'manifest.tsv')

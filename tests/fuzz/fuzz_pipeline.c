@@ -150,7 +150,7 @@ static void check_good(const tc_corpus *c, const tc_run_result *r, const char *s
     const tc_trace_status *st = &status;
     unsigned char *buf = NULL;
     size_t cap = 0;
-    tc_err e = tc_trace_rows_get(&r->traces, i, &status, NULL, &buf, &cap);
+    tc_err e = tc_trace_rows_get(&r->tables.traces, i, &status, NULL, &buf, &cap);
     free(buf);
     if (e || st->fatal || st->stream_err || st->bad_events || st->events != events ||
         st->shape.trailing_bytes)
@@ -179,18 +179,18 @@ static void census(unsigned threads, size_t chunk, const char *out, outputs *o) 
   size_t cap = 0;
   for (uint32_t i = 0; i < c.ntraces; i++) {
     tc_trace_status st;
-    if (tc_trace_rows_get(&r.traces, i, &st, NULL, &buf, &cap) ||
+    if (tc_trace_rows_get(&r.tables.traces, i, &st, NULL, &buf, &cap) ||
         st.events + st.bad_events > st.elements)
       abort();
   }
   free(buf);
   tc_devtools dt;
-  int have_dt = schema && tc_devtools_compute(&r.census, schema, &dt) == TC_OK;
+  int have_dt = schema && tc_devtools_compute(&r.tables.census, schema, &dt) == TC_OK;
   fresh_dir(out);
-  tc_report_ctx ctx = {&c, &r.census, &r.traces, &r.totals, NULL, NULL, have_dt ? &dt : NULL,
+  tc_report_ctx ctx = {&c, &r.tables.census, &r.tables.traces, &r.tables.totals, NULL, NULL, have_dt ? &dt : NULL,
                        TC_DEFAULT_SCHEMA, schema ? tc_schema_generator(schema) : NULL,
                        have_dt ? NULL : "no schema"};
-  const tc_metrics_reduction *mr = r.metrics;
+  const tc_metrics_reduction *mr = r.tables.metrics;
   if (tc_write_census_json(&ctx, out) || tc_write_census_csv(&ctx, out) ||
       tc_write_census_md(&ctx, out) || tc_write_census_args_csv(&ctx, out) ||
       tc_write_run_json(&ctx, out) ||
@@ -200,7 +200,7 @@ static void census(unsigned threads, size_t chunk, const char *out, outputs *o) 
   read_outputs(out, o);
   if (have_dt)
     tc_devtools_free(&dt);
-  tc_run_result_free(&r, c.ntraces);
+  tc_run_result_free(&r);
   tc_corpus_free(&c);
 }
 

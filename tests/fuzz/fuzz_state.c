@@ -196,7 +196,7 @@ static void round_trip(const uint8_t *data, size_t size, int mutate) {
 /* A partial file of KIND (1 site, 2 record): accepted bytes must encode
  * back to themselves; refused ones name an offset inside the file. */
 static void partial_file(int kind, const uint8_t *data, size_t size) {
-  tc_state_why why;
+  tc_why why;
   unsigned char *again = NULL;
   size_t len = 0;
   tc_err e;
@@ -204,7 +204,7 @@ static void partial_file(int kind, const uint8_t *data, size_t size) {
     tc_partial_site p;
     e = tc_partial_site_decode(data, size, &p, &why);
     if (!e) {
-      if (tc_partial_site_encode(&p, &again, &len))
+      if (tc_partial_site_encode(p.settings, &p.unit, &again, &len))
         abort();
       tc_partial_site_free(&p);
     }

@@ -75,8 +75,8 @@ static void whole_run_writes_every_file(void **state) {
   }
   assert_int_equal(o.corpus.nsites, 2);
   assert_int_equal(o.corpus.ntraces, 3);
-  assert_int_equal(o.run.totals.events, 5);
-  assert_int_equal(o.run.census.nevents, 2);
+  assert_int_equal(o.run.tables.totals.events, 5);
+  assert_int_equal(o.run.tables.census.nevents, 2);
   assert_int_equal(o.unreadable, 0);
   /* no schema given: the DevTools view is missing, and said so */
   assert_non_null(o.schema_error);
@@ -111,7 +111,7 @@ static void no_metrics_writes_no_metrics_files(void **state) {
   opts.run.no_metrics = 1;
   tc_census_outcome o;
   assert_int_equal(tc_census_job_run(&opts, NULL, &o), TC_OK);
-  assert_null(o.run.metrics);
+  assert_null(o.run.tables.metrics);
   tc_census_outcome_free(&o);
   char names[256];
   assert_string_equal(testdir_list(dir, "out", names, sizeof names),

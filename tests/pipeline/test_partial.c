@@ -38,8 +38,11 @@ static void run_with_state(const tc_corpus *c, const char *state, tc_run_result 
   tc_run_opts_default(&o);
   o.threads = 2;
   o.state_dir = state;
-  tc_state_why why;
-  assert_int_equal(tc_state_begin(state, c, &o, NULL, NULL, &why), TC_OK);
+  tc_why why;
+  char *settings = tc_partial_settings(!o.no_metrics, &o.kernels);
+  assert_non_null(settings);
+  assert_int_equal(tc_state_begin(state, c, settings, 0, 1, NULL, NULL, &why), TC_OK);
+  free(settings);
   assert_int_equal(tc_run(c, &o, r), TC_OK);
 }
 
@@ -62,11 +65,11 @@ static void check_site_file(const char *path) {
   size_t len;
   unsigned char *bytes = slurp(path, &len);
   tc_partial_site p;
-  tc_state_why why;
+  tc_why why;
   assert_int_equal(tc_partial_site_decode(bytes, len, &p, &why), TC_OK);
   unsigned char *again;
   size_t alen;
-  assert_int_equal(tc_partial_site_encode(&p, &again, &alen), TC_OK);
+  assert_int_equal(tc_partial_site_encode(p.settings, &p.unit, &again, &alen), TC_OK);
   assert_int_equal(alen, len);
   assert_memory_equal(again, bytes, len);
   free(again);
@@ -125,7 +128,7 @@ static void state_round_trip(void **unused) {
   assert_int_equal(sites, (int)c.nsites);
   char *rec = tc_partial_record_path(state);
   tc_partial_record r;
-  tc_state_why why;
+  tc_why why;
   assert_int_equal(tc_partial_record_read(rec, &r, &why), TC_OK);
   assert_int_equal(r.nsites, c.nsites);
   assert_int_equal(r.nshards, 1);
@@ -136,10 +139,10 @@ static void state_round_trip(void **unused) {
   assert_int_equal(second.sites_reused, c.nsites);
   assert_int_equal(second.traces_reused, c.ntraces);
   assert_int_equal(second.sites_saved, 0);
-  census_equal(&first.census, &second.census);
-  assert_int_equal(first.totals.events, second.totals.events);
-  tc_run_result_free(&second, c.ntraces);
-  tc_run_result_free(&first, c.ntraces);
+  census_equal(&first.tables.census, &second.tables.census);
+  assert_int_equal(first.tables.totals.events, second.tables.totals.events);
+  tc_run_result_free(&second);
+  tc_run_result_free(&first);
 
   /* A trace whose mtime moved: its site runs again, the rest are reused. */
   struct timeval tv[2] = {{1000000000, 0}, {1000000000, 0}};
@@ -163,12 +166,12 @@ static void state_round_trip(void **unused) {
   assert_int_equal(tc_corpus_scan(in, 1, NULL, &c), TC_OK);
   char *state2 = testdir_path(testdir_scratch, "state2");
   run_with_state(&c, state2, &second);
-  tc_run_result_free(&second, c.ntraces);
+  tc_run_result_free(&second);
   assert_int_equal(utimes(src, tv), 0);
   run_with_state(&c, state2, &second);
   assert_int_equal(second.sites_reused, 0);
   assert_int_equal(second.sites_saved, 1);
-  tc_run_result_free(&second, c.ntraces);
+  tc_run_result_free(&second);
   tc_corpus_free(&c);
   free(src);
   free(copy);

@@ -281,7 +281,7 @@ static void check_against_model(const tc_run_result *r, const model *m) {
   uint64_t records = 0;
   for (size_t i = 0; i < m->nnames; i++) {
     const name_model *n = &m->names[i];
-    const tc_res_event *ev = find_event(&r->census, n->name);
+    const tc_res_event *ev = find_event(&r->tables.census, n->name);
     assert_non_null(ev);
     uint64_t total = 0, sites = 0;
     for (int s = 0; s < MAX_SITES; s++) {
@@ -298,14 +298,14 @@ static void check_against_model(const tc_run_result *r, const model *m) {
     records += total;
   }
   /* Nothing but the model's names: the broken event is not counted. */
-  assert_int_equal(r->census.nevents, m->nnames);
-  assert_int_equal(r->census.records, records);
-  assert_int_equal(r->totals.events, records);
+  assert_int_equal(r->tables.census.nevents, m->nnames);
+  assert_int_equal(r->tables.census.records, records);
+  assert_int_equal(r->tables.totals.events, records);
 
   uint64_t bad = 0, in = 0, out = 0;
   for (uint32_t i = 0; i < NTRACES; i++) {
     const trace_model *tm = &m->traces[i];
-    const tc_trace_status *st = run_status(&r->traces, i);
+    const tc_trace_status *st = run_status(&r->tables.traces, i);
     assert_int_equal(st->fatal, tm->fatal);
     assert_int_equal(st->stream_err, tm->stream_err);
     assert_int_equal(st->format, tm->format);
@@ -326,14 +326,14 @@ static void check_against_model(const tc_run_result *r, const model *m) {
     in += tm->in_bytes;
     out += tm->out_bytes;
   }
-  assert_int_equal(r->totals.bad_events, bad);
-  assert_int_equal(r->totals.in_bytes, in);
-  assert_int_equal(r->totals.out_bytes, out);
+  assert_int_equal(r->tables.totals.bad_events, bad);
+  assert_int_equal(r->tables.totals.in_bytes, in);
+  assert_int_equal(r->tables.totals.out_bytes, out);
   /* a (bad events), c (fatal), d (truncated). */
-  assert_int_equal(r->totals.traces_with_errors, 3);
-  assert_true(run_status(&r->traces, 0)->shape.object_form);
-  assert_string_equal(run_status(&r->traces, 0)->meta, "{\"k\":\"v\"}");
-  assert_true(run_status(&r->traces, 3)->shape.cut_event);
+  assert_int_equal(r->tables.totals.traces_with_errors, 3);
+  assert_true(run_status(&r->tables.traces, 0)->shape.object_form);
+  assert_string_equal(run_status(&r->tables.traces, 0)->meta, "{\"k\":\"v\"}");
+  assert_true(run_status(&r->tables.traces, 3)->shape.cut_event);
 }
 
 static void check_sketch_same(const tc_sketch *a, const tc_sketch *b) {
@@ -375,7 +375,7 @@ static void check_census_same(const tc_census_result *a, const tc_census_result 
 
 static void check_status_same(const tc_run_result *a, const tc_run_result *b, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
-    const tc_trace_status *x = run_status(&a->traces, i), *y = run_status(&b->traces, i);
+    const tc_trace_status *x = run_status(&a->tables.traces, i), *y = run_status(&b->tables.traces, i);
     assert_int_equal(x->fatal, y->fatal);
     assert_int_equal(x->stream_err, y->stream_err);
     assert_int_equal(x->stream_offset, y->stream_offset);
@@ -437,14 +437,14 @@ static void run_config(const tc_corpus *c, const config *cf, tc_run_result *r) {
   atomic_init(&prog.traces_done, 0);
   o.progress = &prog;
   assert_int_equal(tc_run(c, &o, r), TC_OK);
-  assert_int_equal(r->totals.threads, cf->threads);
+  assert_int_equal(r->tables.totals.threads, cf->threads);
   assert_int_equal(atomic_load(&prog.traces_done), c->ntraces);
-  assert_int_equal(atomic_load(&prog.bytes_done), r->totals.in_bytes);
+  assert_int_equal(atomic_load(&prog.bytes_done), r->tables.totals.in_bytes);
   if (cf->no_metrics) {
-    assert_null(r->metrics);
+    assert_null(r->tables.metrics);
   } else {
-    assert_non_null(r->metrics);
-    assert_int_equal(r->metrics->ntraces, c->ntraces);
+    assert_non_null(r->tables.metrics);
+    assert_int_equal(r->tables.metrics->ntraces, c->ntraces);
   }
 }
 
@@ -463,23 +463,23 @@ static void small_corpus_matches_model_in_every_config(void **state) {
     check_against_model(&r[i], &m);
     /* b is 300 events of ~110 bytes: one chunk by default, several at 4 KiB. */
     if (configs[i].chunk_bytes)
-      assert_true(run_status(&r[i].traces, 1)->chunks > 1);
+      assert_true(run_status(&r[i].tables.traces, 1)->chunks > 1);
     else
-      assert_int_equal(run_status(&r[i].traces, 1)->chunks, 1);
-    check_census_same(&r[0].census, &r[i].census);
+      assert_int_equal(run_status(&r[i].tables.traces, 1)->chunks, 1);
+    check_census_same(&r[0].tables.census, &r[i].tables.census);
     check_status_same(&r[0], &r[i], NTRACES);
-    if (r[i].metrics)
-      check_metrics_same(r[0].metrics, r[i].metrics);
+    if (r[i].tables.metrics)
+      check_metrics_same(r[0].tables.metrics, r[i].tables.metrics);
   }
   /* Every site is in the metrics: the one without traces as n/a. */
-  const tc_metrics_reduction *red = r[0].metrics;
+  const tc_metrics_reduction *red = r[0].tables.metrics;
   assert_int_equal(red->nsites, NSITES);
   assert_int_equal(red->nsites_without_trace, 1);
   assert_string_equal(reduced_site(red, 4)->site, "e");
   assert_int_equal(reduced_site(red, 4)->ntraces, 0);
   assert_int_equal(red->ntraces_unreadable, 1);
   for (size_t i = 0; i < NCONFIGS; i++)
-    tc_run_result_free(&r[i], c.ntraces);
+    tc_run_result_free(&r[i]);
   tc_corpus_free(&c);
   testdir_free(dir);
 }
@@ -504,15 +504,15 @@ static void real_traces_same_in_every_config(void **state) {
   tc_run_result r[NCONFIGS];
   for (size_t i = 0; i < NCONFIGS; i++) {
     run_config(&c, &configs[i], &r[i]);
-    assert_true(r[i].census.records > 1000);
-    assert_int_equal(r[i].totals.events, r[i].census.records);
-    check_census_same(&r[0].census, &r[i].census);
+    assert_true(r[i].tables.census.records > 1000);
+    assert_int_equal(r[i].tables.totals.events, r[i].tables.census.records);
+    check_census_same(&r[0].tables.census, &r[i].tables.census);
     check_status_same(&r[0], &r[i], N);
-    if (r[i].metrics)
-      check_metrics_same(r[0].metrics, r[i].metrics);
+    if (r[i].tables.metrics)
+      check_metrics_same(r[0].tables.metrics, r[i].tables.metrics);
   }
   for (size_t i = 0; i < NCONFIGS; i++)
-    tc_run_result_free(&r[i], c.ntraces);
+    tc_run_result_free(&r[i]);
   tc_corpus_free(&c);
   for (size_t i = 0; i < N; i++)
     free(paths[i]);
@@ -526,10 +526,10 @@ static void empty_corpus_runs(void **state) {
   tc_run_opts_default(&o);
   o.threads = 2;
   assert_int_equal(tc_run(&c, &o, &r), TC_OK);
-  assert_int_equal(r.census.records, 0);
-  assert_int_equal(r.census.nevents, 0);
-  assert_int_equal(r.metrics->ntraces, 0);
-  tc_run_result_free(&r, 0);
+  assert_int_equal(r.tables.census.records, 0);
+  assert_int_equal(r.tables.census.nevents, 0);
+  assert_int_equal(r.tables.metrics->ntraces, 0);
+  tc_run_result_free(&r);
 }
 
 /* Every limit of tc_run_opts_check at its edges, and tc_run refusing
@@ -587,7 +587,7 @@ static void options_outside_their_limits_are_refused(void **state) {
       continue;
     tc_run_result r;
     assert_int_equal(tc_run(&empty, &o, &r), TC_E_USAGE);
-    tc_run_result_free(&r, 0);
+    tc_run_result_free(&r);
   }
 }
 
