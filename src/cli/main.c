@@ -17,6 +17,7 @@
 #include "diff/tc_diff_job.h"
 #include "pipeline/tc_bench.h"
 #include "pipeline/tc_census_job.h"
+#include "pipeline/tc_partial.h"
 
 enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
 
@@ -268,20 +269,32 @@ static void print_state_end(const tc_census_outcome *o, const census_cli *cli) {
             r->tables.totals.traces_with_errors, j->run.state_dir);
 }
 
+/* Sites of the corpus in the run's shard (all of them without --shard). */
+static uint32_t sites_in_shard(const tc_corpus *c, const tc_census_opts *j) {
+  if (j->run.nshards <= 1)
+    return c->nsites;
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < c->nsites; s++)
+    n += tc_partial_shard_of(c->sites[s].name, j->run.nshards) == j->run.shard;
+  return n;
+}
+
 /* SIGINT or SIGTERM stopped a run with a state folder: what was kept and
- * how to go on; then the process dies of that signal. */
-static _Noreturn void end_interrupted(const tc_census_outcome *o, const census_cli *cli,
-                                      int sig) {
+ * how to go on. The job then aborts its output set and returns, and the
+ * command dies of that signal (census_command). */
+static void print_interrupted(const tc_census_outcome *o, const census_cli *cli) {
   const tc_census_opts *j = cli->opts;
   fprintf(stderr, "tracecensus: stopped: %u of %u sites done (%u saved by this run) in %s; ",
-          o->run.sites_saved + o->run.sites_reused, o->run.sites_run, o->run.sites_saved,
-          j->run.state_dir);
+          o->run.sites_saved + o->run.sites_reused, sites_in_shard(&o->corpus, j),
+          o->run.sites_saved, j->run.state_dir);
+  struct stat st;
   if (j->state_only)
     fputs("nothing else written", stderr);
-  else
+  else if (stat(j->outdir, &st) == 0)
     fprintf(stderr, "%s keeps its previous outputs", j->outdir);
+  else
+    fprintf(stderr, "%s not written", j->outdir);
   fputs(". To resume, run the same command again\n", stderr);
-  tc_interrupt_die(sig);
 }
 
 static void print_merge_failure(const tc_census_outcome *o) {
@@ -343,8 +356,8 @@ static void on_stage(const tc_census_outcome *o, void *user) {
     tc_progress_stop(cli->view);
     cli->view = NULL;
     if (o->err == TC_E_INTERRUPTED)
-      end_interrupted(o, cli, atomic_load(&stop_signal));
-    if (o->err && o->run.state_why.path[0])
+      print_interrupted(o, cli);
+    else if (o->err && o->run.state_why.path[0])
       print_state_failure(o->err, &o->run.state_why);
     else if (o->err)
       fprintf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(o->err));
@@ -387,8 +400,9 @@ static int run_census(tc_census_opts *j, int verbosity, int merge) {
                                      : tc_census_job_run(j, &hooks, &o);
   int rc = e ? EXIT_FATAL : tc_census_outcome_clean(&o) ? EXIT_CLEAN : EXIT_INPUT_ERRORS;
   tc_census_outcome_free(&o);
-  /* A signal after the last trace started: the outputs are complete (and
-   * in place), but the user asked the process to end. */
+  /* Interrupted: the job has aborted its output set and freed its state;
+   * or a signal came after the last trace started: the outputs are
+   * complete (and in place), but the user asked the process to end. */
   if (atomic_load(&stop_signal))
     tc_interrupt_die(atomic_load(&stop_signal));
   return rc;
