@@ -81,7 +81,7 @@ typedef struct {
   int errnum[NWRITERS]; /* tc_outfile_failure of the writer's thread */
 } write_job;
 
-static void *write_some(void *arg) {
+static void *writer_thread(void *arg) {
   write_job *j = arg;
   for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < NWRITERS;) {
     j->err[i] = writers[i].write(j->o, j->dir);
@@ -94,7 +94,7 @@ static void *write_some(void *arg) {
 /* Runs every writer into DIR on up to THREADS threads (0: one per CPU); on
  * failure names the first failing file in the table's order, whatever
  * order they ran in, and its errno (ENOSPC, EFBIG, EROFS, ...). */
-static tc_err write_all(tc_census_outcome *o, const char *dir, unsigned threads) {
+static tc_err run_writers(tc_census_outcome *o, const char *dir, unsigned threads) {
   write_job j = {.o = o, .dir = dir};
   atomic_init(&j.next, 0);
   if (!threads) {
@@ -104,9 +104,9 @@ static tc_err write_all(tc_census_outcome *o, const char *dir, unsigned threads)
   pthread_t t[NWRITERS];
   unsigned started = 0;
   while (started + 1 < threads && started + 1 < NWRITERS &&
-         pthread_create(&t[started], NULL, write_some, &j) == 0)
+         pthread_create(&t[started], NULL, writer_thread, &j) == 0)
     started++;
-  write_some(&j);
+  writer_thread(&j);
   for (unsigned i = 0; i < started; i++)
     pthread_join(t[i], NULL);
   for (size_t i = 0; i < NWRITERS; i++)
@@ -169,11 +169,12 @@ static tc_err scan_corpus(const tc_census_opts *opts, tc_census_outcome *o) {
   return o->corpus.nsites ? TC_OK : TC_E_NO_SITES;
 }
 
-/* The reductions the writers read (the DevTools view when a schema
- * loaded, the metrics' sites and corpus distributions), then every writer. */
-static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, const char *dir) {
-  /* The fold reduced every site's metrics and sealed them: the writers
-   * read that. */
+/* What the writers read beside the corpus tables: DevTools' view of the
+ * census when a schema loaded (reduce/tc_devtools.h), and the context the
+ * census writers take. Reduction, not writing: it runs before the writers
+ * start. */
+static void finish_views(const tc_census_opts *opts, tc_census_outcome *o) {
+  /* The fold reduced every site's metrics and sealed them. */
   o->metrics = o->run.tables.metrics;
   o->run.tables.metrics = NULL;
   if (o->schema) {
@@ -195,7 +196,6 @@ static tc_err write_outputs(const tc_census_opts *opts, tc_census_outcome *o, co
       .schema_generator = o->schema ? tc_schema_generator(o->schema) : NULL,
       .schema_error = o->schema_error,
   };
-  return write_all(o, dir, opts->run.threads);
 }
 
 /* Marks stage S done (or failed with E) and tells the caller. */
@@ -239,7 +239,8 @@ static tc_err begin_set(const set_ops *ops, const tc_census_opts *opts, const tc
  * not; on a failed write the set is aborted. */
 static tc_err write_and_commit(const set_ops *ops, const tc_census_opts *opts,
                                const tc_census_hooks *h, tc_census_outcome *o, tc_outset *set) {
-  if (reached(o, h, TC_STAGE_WRITE, write_outputs(opts, o, tc_outset_dir(set)))) {
+  finish_views(opts, o);
+  if (reached(o, h, TC_STAGE_WRITE, run_writers(o, tc_outset_dir(set), opts->run.threads))) {
     ops->abort(set);
     return o->err;
   }

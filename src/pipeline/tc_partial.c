@@ -13,6 +13,7 @@
 #include "kernels/tc_metrics_bin.h"
 #include "reduce/tc_trace_rows.h"
 #include "util/tc_bin_codec.h"
+#include "util/tc_fdio.h"
 #include "util/tc_sketch_bin.h"
 #include "util/tc_xxh64.h"
 
@@ -410,19 +411,6 @@ char *tc_partial_site_path(const char *dir, const char *site) {
 
 char *tc_partial_record_path(const char *dir) { return join(dir, "shard.tcr"); }
 
-static int write_all(int fd, const unsigned char *p, size_t n) {
-  while (n) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return -1;
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
 /* Temporary file beside PATH, synced, renamed over PATH, folder synced. */
 static tc_err write_atomic(const char *path, const unsigned char *bytes, size_t len,
                            tc_why *why) {
@@ -441,7 +429,7 @@ static tc_err write_atomic(const char *path, const unsigned char *bytes, size_t 
   snprintf(dir, dlen + 2, "%.*s", slash ? (int)dlen : 1, slash ? path : ".");
   tc_err e = TC_OK;
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0 || write_all(fd, bytes, len) != 0 || fsync(fd) != 0) {
+  if (fd < 0 || tc_write_full(fd, bytes, len, -1) != 0 || fsync(fd) != 0) {
     tc_why_errno(why, path, errno);
     e = TC_E_WRITE;
   }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/tc_fdio.h"
 #include "util/tc_grow.h"
 
 #define TC_SPILL_BUF ((size_t)64 << 10)
@@ -42,26 +43,12 @@ static int open_unlinked(void) {
   return tmp;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n, uint64_t at) {
-  while (n) {
-    ssize_t w = pwrite(fd, p, n, (off_t)at);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return -1;
-    p += w;
-    n -= (size_t)w;
-    at += (uint64_t)w;
-  }
-  return 0;
-}
-
 tc_err tc_spill_flush(tc_spill *s) {
   if (s->err || !s->len)
     return s->err;
   if (!s->fd1 && (s->fd1 = open_unlinked() + 1) == 0)
     return s->err = TC_E_WRITE;
-  if (write_all(s->fd1 - 1, s->buf, s->len, s->flushed) != 0)
+  if (tc_write_full(s->fd1 - 1, s->buf, s->len, (int64_t)s->flushed) != 0)
     return s->err = TC_E_WRITE;
   s->flushed += s->len;
   s->len = 0;
