@@ -9,6 +9,7 @@
 
 #include "io/tc_corpus.h"
 #include "reduce/tc_census_result.h"
+#include "report/tc_line.h"
 #include "reduce/tc_devtools.h"
 #include "reduce/tc_metrics_set.h"
 #include "report/tc_jsonw.h"
@@ -128,8 +129,5 @@ tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir);
 
 /* "string", "number", ... for one TC_JT_* bit; static. */
 const char *tc_json_type_name(unsigned bit);
-
-/* "145,565". */
-void tc_fmt_thousands(uint64_t v, char *buf, size_t cap);
 
 #endif

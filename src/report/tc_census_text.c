@@ -6,18 +6,6 @@
 #include "report/tc_census_report.h"
 #include "util/tc_numfmt.h"
 
-void tc_fmt_thousands(uint64_t v, char *buf, size_t cap) {
-  char digits[TC_NUMFMT_MAX];
-  int n = (int)tc_numfmt_u64(v, digits);
-  size_t o = 0;
-  for (int i = 0; i < n && o + 1 < cap; i++) {
-    if (i && (n - i) % 3 == 0 && o + 2 < cap)
-      buf[o++] = ',';
-    buf[o++] = digits[i];
-  }
-  buf[o] = '\0';
-}
-
 const char *tc_json_type_name(unsigned bit) {
   static const char *const names[] = {"null", "bool", "number", "string", "array", "object"};
   for (int b = 0; b < 6; b++)

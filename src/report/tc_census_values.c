@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/tc_census_report.h"
+#include "report/tc_valprof_text.h"
 #include "report/tc_jsonw.h"
 #include "util/tc_numfmt.h"
 
@@ -175,60 +176,18 @@ static tc_str leaf_name(tc_str path) {
   return (tc_str){path.ptr + i, path.len - i};
 }
 
-/* A line built as snprintf would: cut at CAP - 1 bytes and NUL-terminated,
- * LEN counting what the whole line needs. */
-typedef struct {
-  char *buf;
-  size_t cap, len;
-} line_t;
-
-static void put_n(line_t *l, const char *s, size_t n) {
-  if (l->len + 1 < l->cap) {
-    size_t room = l->cap - 1 - l->len;
-    memcpy(l->buf + l->len, s, n < room ? n : room);
-  }
-  l->len += n;
-}
-
-static void put(line_t *l, const char *s) { put_n(l, s, strlen(s)); }
-
-static void put_thousands(line_t *l, uint64_t v) {
-  char s[32];
-  tc_fmt_thousands(v, s, sizeof s);
-  put(l, s);
-}
-
-static size_t line_end(line_t *l) {
-  if (l->cap)
-    l->buf[l->len < l->cap ? l->len : l->cap - 1] = '\0';
-  return l->len;
-}
-
-static void share(line_t *l, uint64_t count, uint64_t n) {
-  unsigned __int128 c = count, t = n;
-  if (c * 100 < t) {
-    put(l, "< 1 %");
-  } else if (c < t && c * 100 > t * 99) {
-    put(l, "> 99 %");
-  } else {
-    char d[TC_NUMFMT_MAX];
-    put_n(l, d, tc_numfmt_u64((uint64_t)((c * 200 + t) / (t * 2)), d));
-    put(l, " %");
-  }
-}
-
 /* "of RECS records on N site(s)." */
-static void on_sites(line_t *l, const tc_res_arg *a) {
-  put(l, " records on ");
-  char d[TC_NUMFMT_MAX];
-  put_n(l, d, tc_numfmt_u64(a->sites, d));
-  put(l, a->sites == 1 ? " site." : " sites.");
+static void on_sites(tc_line *l, const tc_res_arg *a) {
+  tc_line_puts(l, " records on ");
+  tc_line_u64(l, a->sites);
+  tc_line_puts(l, a->sites == 1 ? " site." : " sites.");
 }
 
 size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t min_sites, char *buf,
                          size_t cap) {
   const tc_valprof *p = a->values;
-  line_t l = {buf, cap, 0};
+  tc_line l;
+  tc_line_init(&l, buf, cap);
   if (cap)
     buf[0] = '\0';
   if (!p || !p->n)
@@ -241,15 +200,15 @@ size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t mi
   if (p->k.state == TC_VP_CONST_YES) {
     char line[TC_VALUE_LINE_MAX];
     tc_valprof_render(p, min_sites, line, sizeof line);
-    put_n(&l, leaf.ptr, leaf.len);
-    put(&l, " is ");
-    put(&l, line);
-    put(&l, " on ");
-    put_thousands(&l, a->records);
-    put(&l, " of ");
-    put_thousands(&l, e->records);
+    tc_line_put(&l, leaf.ptr, leaf.len);
+    tc_line_puts(&l, " is ");
+    tc_line_puts(&l, line);
+    tc_line_puts(&l, " on ");
+    tc_line_thousands(&l, a->records);
+    tc_line_puts(&l, " of ");
+    tc_line_thousands(&l, e->records);
     on_sites(&l, a);
-    return line_end(&l);
+    return tc_line_end(&l);
   }
   static const char *const names[] = {"0", "-1", "''", "null", "false"};
   uint64_t counts[] = {p->zeros, p->minus1, tc_valprof_class(p, TC_VC_EMPTY), p->types[T_NULL],
@@ -260,17 +219,17 @@ size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t mi
       best = i;
   if (counts[best] * 2 < p->n)
     return 0;
-  put_n(&l, leaf.ptr, leaf.len);
-  put(&l, " is ");
-  put(&l, names[best]);
-  put(&l, " on ");
-  share(&l, counts[best], p->n);
-  put(&l, " of ");
-  put_thousands(&l, p->n);
-  put(&l, " values, in ");
-  put_thousands(&l, a->records);
-  put(&l, " of ");
-  put_thousands(&l, e->records);
+  tc_line_put(&l, leaf.ptr, leaf.len);
+  tc_line_puts(&l, " is ");
+  tc_line_puts(&l, names[best]);
+  tc_line_puts(&l, " on ");
+  tc_line_share(&l, counts[best], p->n);
+  tc_line_puts(&l, " of ");
+  tc_line_thousands(&l, p->n);
+  tc_line_puts(&l, " values, in ");
+  tc_line_thousands(&l, a->records);
+  tc_line_puts(&l, " of ");
+  tc_line_thousands(&l, e->records);
   on_sites(&l, a);
-  return line_end(&l);
+  return tc_line_end(&l);
 }

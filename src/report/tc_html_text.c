@@ -11,6 +11,7 @@
 
 #include "report/tc_census_report.h"
 #include "report/tc_html.h"
+#include "report/tc_line.h"
 #include "util/tc_json_valid.h"
 #include "util/tc_numfmt.h"
 
@@ -134,35 +135,8 @@ void tc_html_id_wbuf(tc_wbuf *b, const char *prefix, tc_str name) {
 }
 
 void tc_html_fmt_num(double v, int decimals, char *buf, size_t cap) {
-  int d = decimals < 0 ? 0 : decimals > 9 ? 9 : decimals;
-  if (!isfinite(v)) { /* outside the contract; what the printf version wrote */
-    snprintf(buf, cap, "%s", v < 0 ? "-0" : "0");
-    return;
-  }
-  char raw[TC_NUMFMT_FIXED_MAX]; /* room for DBL_MAX's 309 digits and 9 decimals */
-  size_t len = tc_numfmt_fixed(fabs(v), d, raw); /* printf's %.*f */
-  raw[len] = '\0';
-  int neg = v < 0 && strspn(raw, "0.") != len;
-  size_t ilen = strcspn(raw, ".");
-  if (ilen > 19) { /* past uint64_t: no grouping; such values do not occur in a report */
-    snprintf(buf, cap, "%s%s", neg ? "-" : "", raw);
-    return;
-  }
-  /* The integer digits grouped by three, as tc_fmt_thousands groups them. */
-  char out[64];
-  size_t o = 0;
-  if (neg)
-    out[o++] = '-';
-  for (size_t i = 0; i < ilen; i++) {
-    if (i && (ilen - i) % 3 == 0)
-      out[o++] = ',';
-    out[o++] = raw[i];
-  }
-  memcpy(out + o, raw + ilen, len - ilen); /* the point and decimals: at most 10 */
-  o += len - ilen;
-  size_t n = cap ? (o < cap ? o : cap - 1) : 0;
-  if (cap) {
-    memcpy(buf, out, n);
-    buf[n] = '\0';
-  }
+  tc_line l;
+  tc_line_init(&l, buf, cap);
+  tc_line_fixed(&l, v, decimals);
+  tc_line_end(&l);
 }

@@ -13,6 +13,7 @@
 
 #include "census/tc_labels.h"
 #include "report/tc_census_report.h"
+#include "report/tc_valprof_text.h"
 #include "report/tc_html.h"
 #include "report/tc_outfile.h"
 #include "report/tc_pretty.h"

@@ -655,3 +655,7 @@ tc_err tc_valprof_decode(tc_bin_reader *r, tc_valprof *p) {
     return fail(r, p, at, why);
   return TC_OK;
 }
+
+int tc_valprof_may_show(tc_str v, uint64_t sites, uint64_t min_sites) {
+  return !v.len || tc_valclass_is_url(tc_valclass_str(v)) || sites >= min_sites;
+}

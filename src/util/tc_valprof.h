@@ -167,17 +167,9 @@ tc_err tc_valprof_merge(tc_valprof *dst, const tc_valprof *src);
 double tc_valprof_quantile(const tc_valprof *p, double q);
 static inline int tc_valprof_exact_quantiles(const tc_valprof *p) { return !p->vals_over; }
 
-/* A one-line human profile, e.g. "always 0", "'' on 81 %; 3 distinct, top
- * 'lazy' on 12 %" or "-1 on 12 %; 0–4,096, median 512"; the same for the
- * same state. A string that could identify someone (any but '' and URLs
- * cut to scheme + host) is printed only when seen on at least MIN_SITES
- * sites, else as "(a value on N sites)" (issue 14's privacy rule; 0 shows
- * everything). Writes at most CAP bytes including a NUL (CAP > 0) and
- * returns the length the whole line needs, as snprintf does. */
-size_t tc_valprof_render(const tc_valprof *p, uint64_t min_sites, char *out, size_t cap);
-
-/* Whether string V, seen on SITES sites, may be printed under the privacy
- * rule of tc_valprof_render (MIN_SITES; 0 shows everything). */
+/* Whether string V, seen on SITES sites, may be printed under issue 14's
+ * privacy rule: '' and URLs cut to scheme + host always, any other string
+ * only when seen on at least MIN_SITES sites (0 shows everything). */
 int tc_valprof_may_show(tc_str v, uint64_t sites, uint64_t min_sites);
 
 /* Appends P. Equal states give equal bytes. */

@@ -20,7 +20,7 @@
 
 #include "pipeline/tc_partial.h"
 #include "util/tc_sketch_bin.h"
-#include "util/tc_valprof.h"
+#include "report/tc_valprof_text.h"
 #include "util/tc_xxh64.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

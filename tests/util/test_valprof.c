@@ -23,7 +23,7 @@
 
 #include "tc_bin_check.h"
 #include "tc_rng.h"
-#include "util/tc_valprof.h"
+#include "report/tc_valprof_text.h"
 #include "util/tc_xxh64.h"
 
 typedef struct {

@@ -19,8 +19,9 @@
  * "(a value on 1 site)". Shares are
  * of all values, rounded to whole percents, "< 1 %" and "> 99 %" at the
  * ends, so a share is never shown as 0 % or 100 % when it is not. */
-#include "util/tc_valprof.h"
+#include "report/tc_valprof_text.h"
 
+#include "report/tc_line.h"
 #include "util/tc_numfmt.h"
 
 #include <math.h>
@@ -34,56 +35,6 @@
 #define T_NUMBER 2
 #define T_STRING 3
 
-typedef struct {
-  char *out;
-  size_t cap, len; /* len counts what the whole line needs */
-  int parts;
-} line_t;
-
-static void cat_n(line_t *l, const char *s, size_t n) {
-  if (l->len < l->cap) {
-    size_t room = l->cap - l->len;
-    memcpy(l->out + l->len, s, n < room ? n : room);
-  }
-  l->len += n;
-}
-
-static void cat(line_t *l, const char *s) { cat_n(l, s, strlen(s)); }
-
-static void catf(line_t *l, const char *fmt, ...) {
-  char tmp[64];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (n > 0)
-    cat_n(l, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-static void part(line_t *l) {
-  if (l->parts++)
-    cat(l, "; ");
-}
-
-static void cat_u64(line_t *l, uint64_t v) {
-  char d[TC_NUMFMT_MAX];
-  cat_n(l, d, tc_numfmt_u64(v, d));
-}
-
-/* V (an integral double below 1e21 in magnitude) with thousands separators. */
-static void int_commas(line_t *l, double v) {
-  char digits[TC_NUMFMT_FIXED_MAX];
-  size_t n = tc_numfmt_fixed(fabs(v), 0, digits); /* printf's %.0f */
-  if (v < 0)
-    cat(l, "-");
-  size_t head = n % 3 ? n % 3 : 3;
-  cat_n(l, digits, head < n ? head : n);
-  for (size_t i = head; i < n; i += 3) {
-    cat_n(l, ",", 1);
-    cat_n(l, digits + i, 3);
-  }
-}
-
 /* Below 1e21 printf's %.0f writes every digit of an integral double, so
  * large integers (microsecond timestamps, ids) print in full, never in
  * exponent form. */
@@ -92,21 +43,21 @@ static int is_int(double v) { return v == trunc(v) && fabs(v) < 1e21; }
 /* Exact: an integer with thousands separators, else the shortest %g form
  * that reads back as V (tc_numfmt_num's, for a V that is no integer
  * below 2^53). */
-static void num_exact(line_t *l, double v) {
+static void num_exact(tc_line *l, double v) {
   if (is_int(v)) {
-    int_commas(l, v);
+    tc_line_fixed(l, v, 0);
     return;
   }
   char tmp[400];
   if (isfinite(v)) {
     size_t n = tc_numfmt_num(v, tmp);
     if (!memchr(tmp, 'e', n)) {
-      cat_n(l, tmp, n);
+      tc_line_put(l, tmp, n);
       return;
     }
   } else {
     snprintf(tmp, sizeof tmp, "%g", v);
-    cat(l, tmp);
+    tc_line_puts(l, tmp);
     return;
   }
   /* %g turns to exponent form below 1e-4 (and from 1e21); a reader of
@@ -116,33 +67,21 @@ static void num_exact(line_t *l, double v) {
     if (strtod(tmp, NULL) == v)
       break;
   }
-  cat(l, tmp);
+  tc_line_puts(l, tmp);
 }
 
 /* Three significant digits, for sketch answers. */
-static void num_approx(line_t *l, double v) {
+static void num_approx(tc_line *l, double v) {
   char tmp[400];
   tmp[tc_numfmt_g(v, 3, tmp)] = '\0'; /* printf's %.3g */
   double r = strtod(tmp, NULL);
   if (is_int(r)) {
-    int_commas(l, r);
+    tc_line_fixed(l, r, 0);
     return;
   }
   if (strchr(tmp, 'e')) /* small: three significant digits as plain decimals */
     snprintf(tmp, sizeof tmp, "%.*f", 2 - (int)floor(log10(fabs(r))), r);
-  cat(l, tmp);
-}
-
-static void pct(line_t *l, uint64_t count, uint64_t n) {
-  unsigned __int128 c = count, t = n;
-  if (c * 100 < t) {
-    cat(l, "< 1 %");
-  } else if (c < t && c * 100 > t * 99) {
-    cat(l, "> 99 %");
-  } else {
-    cat_u64(l, (uint64_t)((c * 200 + t) / (t * 2)));
-    cat(l, " %");
-  }
+  tc_line_puts(l, tmp);
 }
 
 /* Bytes of a valid UTF-8 sequence at P (of N), or 0. */
@@ -157,36 +96,32 @@ static size_t utf8_len(const unsigned char *p, size_t n) {
 }
 
 /* 'S' with quotes, backslashes, control bytes and broken UTF-8 escaped. */
-static void quoted(line_t *l, const char *s, size_t n, int cut) {
+static void quoted(tc_line *l, const char *s, size_t n, int cut) {
   const unsigned char *p = (const unsigned char *)s;
-  cat(l, "'");
+  tc_line_puts(l, "'");
   for (size_t i = 0; i < n;) {
     size_t k = p[i] >= 0x80 ? utf8_len(p + i, n - i) : 1;
     if (p[i] == '\'' || p[i] == '\\') {
-      cat(l, "\\");
-      cat_n(l, s + i, 1);
+      tc_line_puts(l, "\\");
+      tc_line_put(l, s + i, 1);
     } else if (!k || p[i] < 0x20 || p[i] == 0x7f) {
-      catf(l, "\\x%02x", p[i]);
+      tc_line_printf(l, "\\x%02x", p[i]);
       k = 1;
     } else {
-      cat_n(l, s + i, k);
+      tc_line_put(l, s + i, k);
     }
     i += k;
   }
-  cat(l, cut ? "…'" : "'");
+  tc_line_puts(l, cut ? "…'" : "'");
 }
 
 /* A string value, or what stands in for it when it may identify someone
  * and was seen on fewer than MIN_SITES sites. */
-int tc_valprof_may_show(tc_str v, uint64_t sites, uint64_t min_sites) {
-  return !v.len || tc_valclass_is_url(tc_valclass_str(v)) || sites >= min_sites;
-}
-
-static void shown(line_t *l, tc_str v, int cut, uint64_t sites, uint64_t min_sites) {
+static void shown(tc_line *l, tc_str v, int cut, uint64_t sites, uint64_t min_sites) {
   if (!tc_valprof_may_show(v, sites, min_sites)) {
-    cat(l, "(a value on ");
-    cat_u64(l, sites);
-    cat(l, sites == 1 ? " site)" : " sites)");
+    tc_line_puts(l, "(a value on ");
+    tc_line_u64(l, sites);
+    tc_line_puts(l, sites == 1 ? " site)" : " sites)");
     return;
   }
   quoted(l, v.ptr, v.len, cut);
@@ -194,13 +129,13 @@ static void shown(line_t *l, tc_str v, int cut, uint64_t sites, uint64_t min_sit
 
 static const char *const type_names[TC_VP_NTYPES] = {"null", "bool", "number", "string", "array", "object"};
 
-static void konst_text(line_t *l, const tc_valprof *p, uint64_t min_sites) {
+static void konst_text(tc_line *l, const tc_valprof *p, uint64_t min_sites) {
   switch (p->k.type) {
   case TC_JT_NULL:
-    cat(l, "null");
+    tc_line_puts(l, "null");
     break;
   case TC_JT_BOOL:
-    cat(l, p->k.num ? "true" : "false");
+    tc_line_puts(l, p->k.num ? "true" : "false");
     break;
   case TC_JT_NUMBER:
     num_exact(l, p->k.num);
@@ -222,7 +157,7 @@ static int ranked_cmp(const void *a, const void *b) {
   return x->order - y->order;
 }
 
-static void types_part(line_t *l, const tc_valprof *p) {
+static void types_part(tc_line *l, const tc_valprof *p) {
   ranked r[TC_VP_NTYPES];
   int k = 0;
   for (int i = 0; i < TC_VP_NTYPES; i++)
@@ -231,17 +166,17 @@ static void types_part(line_t *l, const tc_valprof *p) {
   if (k < 2)
     return;
   qsort(r, (size_t)k, sizeof *r, ranked_cmp);
-  part(l);
+  tc_line_part(l, "; ");
   for (int i = 0; i < k; i++) {
     if (i)
-      cat(l, ", ");
-    cat(l, type_names[r[i].order]);
-    cat(l, " ");
-    pct(l, r[i].count, p->n);
+      tc_line_puts(l, ", ");
+    tc_line_puts(l, type_names[r[i].order]);
+    tc_line_puts(l, " ");
+    tc_line_share(l, r[i].count, p->n);
   }
 }
 
-static void sentinel_parts(line_t *l, const tc_valprof *p) {
+static void sentinel_parts(tc_line *l, const tc_valprof *p) {
   static const char *const names[] = {"0", "-1", "''", "null", "false"};
   uint64_t counts[] = {p->zeros, p->minus1, tc_valprof_class(p, TC_VC_EMPTY), p->types[T_NULL], p->falses};
   ranked r[5];
@@ -251,64 +186,64 @@ static void sentinel_parts(line_t *l, const tc_valprof *p) {
       r[k++] = (ranked){counts[i], i};
   qsort(r, (size_t)k, sizeof *r, ranked_cmp);
   for (int i = 0; i < k; i++) {
-    part(l);
-    cat(l, names[r[i].order]);
-    cat(l, " on ");
-    pct(l, r[i].count, p->n);
+    tc_line_part(l, "; ");
+    tc_line_puts(l, names[r[i].order]);
+    tc_line_puts(l, " on ");
+    tc_line_share(l, r[i].count, p->n);
   }
 }
 
-static void number_part(line_t *l, const tc_valprof *p) {
+static void number_part(tc_line *l, const tc_valprof *p) {
   uint64_t num = p->types[T_NUMBER];
   if (num == p->zeros + p->minus1)
     return;
-  part(l);
+  tc_line_part(l, "; ");
   if (p->min == p->max) {
     num_exact(l, p->min);
-    cat(l, " on ");
-    pct(l, num, p->n);
+    tc_line_puts(l, " on ");
+    tc_line_share(l, num, p->n);
     return;
   }
   num_exact(l, p->min);
-  cat(l, "–");
+  tc_line_puts(l, "–");
   num_exact(l, p->max);
   double med = tc_valprof_quantile(p, 0.5);
   if (tc_valprof_exact_quantiles(p)) {
-    cat(l, ", median ");
+    tc_line_puts(l, ", median ");
     num_exact(l, med);
   } else {
     /* The exact median of integers is an integer: rounding stays inside
      * the sketch's error. */
-    cat(l, ", median ≈");
+    tc_line_puts(l, ", median ≈");
     num_approx(l, p->frac ? med : round(med));
   }
   if (p->frac) {
-    cat(l, ", fractional on ");
-    pct(l, p->frac, p->n);
+    tc_line_puts(l, ", fractional on ");
+    tc_line_share(l, p->frac, p->n);
   }
 }
 
-static void string_part(line_t *l, const tc_valprof *p, uint64_t min_sites) {
+static void string_part(tc_line *l, const tc_valprof *p, uint64_t min_sites) {
   if (p->types[T_STRING] == tc_valprof_class(p, TC_VC_EMPTY))
     return;
-  part(l);
+  tc_line_part(l, "; ");
   if (tc_hll_exact(&p->str->distinct)) {
-    cat_u64(l, (uint64_t)tc_hll_count(&p->str->distinct));
+    tc_line_u64(l, (uint64_t)tc_hll_count(&p->str->distinct));
   } else {
-    cat(l, "≈");
+    tc_line_puts(l, "≈");
     num_approx(l, tc_hll_count(&p->str->distinct));
   }
-  cat(l, " distinct");
+  tc_line_puts(l, " distinct");
   tc_topk_item items[TC_TOPK_K];
   size_t n = tc_topk_list(&p->str->top, items);
   /* Only a value certainly more frequent than any the sketch dropped. */
   for (size_t i = 0; i < n; i++) {
     if (!items[i].value.len || items[i].count - items[i].err <= p->str->top.floor)
       continue;
-    cat(l, ", top ");
+    tc_line_puts(l, ", top ");
     shown(l, items[i].value, items[i].truncated, items[i].sites, min_sites);
-    cat(l, items[i].err ? " on ≈" : " on ");
-    pct(l, items[i].count, p->n);
+    tc_line_puts(l, items[i].err ? " on ≈" : " on ");
+    tc_line_share(l, items[i].count, p->n);
     break;
   }
   ranked r[TC_VC_COUNT];
@@ -318,25 +253,26 @@ static void string_part(line_t *l, const tc_valprof *p, uint64_t min_sites) {
       r[k++] = (ranked){p->str->cls[c], c};
   qsort(r, (size_t)k, sizeof *r, ranked_cmp);
   for (int i = 0; i < k && i < 3; i++) {
-    cat(l, ", ");
-    cat(l, tc_valclass_label((tc_vclass)r[i].order));
-    cat(l, " ");
-    pct(l, r[i].count, p->n);
+    tc_line_puts(l, ", ");
+    tc_line_puts(l, tc_valclass_label((tc_vclass)r[i].order));
+    tc_line_puts(l, " ");
+    tc_line_share(l, r[i].count, p->n);
   }
-  cat(l, ", length ");
-  int_commas(l, (double)p->len_min);
+  tc_line_puts(l, ", length ");
+  tc_line_thousands(l, p->len_min);
   if (p->len_max != p->len_min) {
-    cat(l, "–");
-    int_commas(l, (double)p->len_max);
+    tc_line_puts(l, "–");
+    tc_line_thousands(l, p->len_max);
   }
 }
 
 size_t tc_valprof_render(const tc_valprof *p, uint64_t min_sites, char *out, size_t cap) {
-  line_t l = {out, cap ? cap - 1 : 0, 0, 0};
+  tc_line l;
+  tc_line_init(&l, out, cap);
   if (!p->n) {
-    cat(&l, "no values");
+    tc_line_puts(&l, "no values");
   } else if (p->k.state == TC_VP_CONST_YES) {
-    cat(&l, "always ");
+    tc_line_puts(&l, "always ");
     konst_text(&l, p, min_sites);
   } else {
     types_part(&l, p);
@@ -345,9 +281,7 @@ size_t tc_valprof_render(const tc_valprof *p, uint64_t min_sites, char *out, siz
     string_part(&l, p, min_sites);
     /* Only arrays or only objects: nothing but the type to say. */
     if (!l.parts)
-      cat(&l, p->types[4] ? "all arrays" : "all objects");
+      tc_line_puts(&l, p->types[4] ? "all arrays" : "all objects");
   }
-  if (cap)
-    out[l.len < l.cap ? l.len : l.cap] = '\0';
-  return l.len;
+  return tc_line_end(&l);
 }
