@@ -153,20 +153,20 @@ static void print_summary(const tc_census_outcome *o, const char *outdir) {
           t->seconds > 0 ? t->out_bytes / 1e6 / t->seconds : 0.0, t->threads, outdir);
 }
 
-static void print_set_failure(const char *outdir, tc_err e, const tc_outset_why *why) {
+static void print_set_failure(const char *outdir, tc_err e, const tc_why *why) {
   fprintf(stderr, "tracecensus: %s: %s", outdir, tc_strerror(e));
   if (e == TC_E_OUT_BUSY && why->pid)
     fprintf(stderr, " (pid %ld holds %s)", why->pid, why->path);
   else if (e == TC_E_OUT_BUSY)
     fprintf(stderr, " (its lock is %s)", why->path);
-  else if (e == TC_E_OUT_UNSAFE && why->detail)
-    fprintf(stderr, ": %s", why->detail);
+  else if (e == TC_E_OUT_UNSAFE && why->reason[0])
+    fprintf(stderr, ": %s", why->reason);
   else if (why->errnum)
     fprintf(stderr, ": %s: %s", why->path, strerror(why->errnum));
   fputs("; nothing written\n", stderr);
 }
 
-static void print_leftover(const tc_outset_why *why, int verbosity) {
+static void print_leftover(const tc_why *why, int verbosity) {
   if (why->path[0] && verbosity >= 0)
     fprintf(stderr, "tracecensus: warning: %s: could not be removed (%s); it holds files "
             "tracecensus did not write\n", why->path, strerror(why->errnum));
@@ -211,9 +211,9 @@ static void print_corpus(const tc_census_outcome *o, census_cli *cli) {
 }
 
 static void print_write_failure(const tc_census_outcome *o, const char *outdir) {
-  if (o->err == TC_E_WRITE && o->errnum)
+  if (o->err == TC_E_WRITE && o->why.errnum)
     fprintf(stderr, "tracecensus: %s/%s: cannot write: %s%s", outdir, o->failed_file,
-            strerror(o->errnum), o->errnum == EFBIG ? " (the file size limit, ulimit -f)" : "");
+            strerror(o->why.errnum), o->why.errnum == EFBIG ? " (the file size limit, ulimit -f)" : "");
   else
     fprintf(stderr, "tracecensus: %s/%s: %s", outdir, o->failed_file, tc_strerror(o->err));
   fprintf(stderr, "; %s keeps its previous outputs\n", outdir);
@@ -320,17 +320,17 @@ static void on_stage(const tc_census_outcome *o, void *user) {
   switch (o->stage) {
   case TC_STAGE_OPTIONS:
     if (o->err)
-      fprintf(stderr, "tracecensus: %s\n", o->why);
+      fprintf(stderr, "tracecensus: %s\n", o->why.reason);
     break;
   case TC_STAGE_SCHEMA:
     if (o->schema_error)
-      fprintf(stderr, "tracecensus: %s: %s%s\n", o->schema_path, o->why,
+      fprintf(stderr, "tracecensus: %s: %s%s\n", o->schema_path, o->why.reason,
               j->schema_required ? "" : "; DevTools fields will be null");
     break;
   case TC_STAGE_MANIFEST:
     if (o->err)
       fprintf(stderr, "tracecensus: %s: cannot read the manifest: %s\n", j->manifest,
-              strerror(o->errnum));
+              strerror(o->why.errnum));
     break;
   case TC_STAGE_INPUTS:
     print_inputs(o, cli);
@@ -508,15 +508,15 @@ static int cmd_run(const tc_args *a) {
   return rc;
 }
 
-/* Says why output folder DIR could not be read for diff. */
-static void print_diff_load_failure(const char *dir, tc_err e, const tc_diff_why *why) {
-  fprintf(stderr, "tracecensus: %s/%s: ", dir, why->file ? why->file : "");
+/* Says why an output folder could not be read for diff. */
+static void print_diff_load_failure(tc_err e, const tc_why *why) {
+  fprintf(stderr, "tracecensus: %s: ", why->path);
   if (e == TC_E_OPEN)
     fprintf(stderr, "cannot read: %s", strerror(why->errnum));
-  else if (e == TC_E_BAD_JSON && why->offset >= 0)
-    fprintf(stderr, "%s at byte %lld (%s)", tc_strerror(e), why->offset, why->detail);
+  else if (e == TC_E_BAD_JSON && why->has_offset)
+    fprintf(stderr, "%s at byte %" PRIu64 " (%s)", tc_strerror(e), why->offset, why->reason);
   else if (e == TC_E_BAD_OUTPUT || e == TC_E_BAD_JSON)
-    fprintf(stderr, "%s: %s", tc_strerror(e), why->detail);
+    fprintf(stderr, "%s: %s", tc_strerror(e), why->reason);
   else
     fputs(tc_strerror(e), stderr);
   fputs("; nothing compared\n", stderr);
@@ -530,7 +530,7 @@ static int cmd_diff(const tc_args *a) {
   int rc = EXIT_FATAL;
   if (o.stage == TC_DIFF_READ_A || o.stage == TC_DIFF_READ_B) {
     if (e)
-      print_diff_load_failure(o.stage == TC_DIFF_READ_A ? a->diff_a : a->diff_b, e, &o.read_why);
+      print_diff_load_failure(e, &o.read_why);
   } else if (o.stage == TC_DIFF_COMPARE && e) {
     fprintf(stderr, "tracecensus: diff: %s\n", tc_strerror(e));
   } else if (o.stage == TC_DIFF_COMPARE) {
@@ -540,7 +540,8 @@ static int cmd_diff(const tc_args *a) {
     print_set_failure(a->outdir, e, &o.set_why);
   } else if (o.stage == TC_DIFF_WRITE) {
     fprintf(stderr, "tracecensus: %s/%s: cannot write: %s; %s keeps its previous outputs\n",
-            a->outdir, o.failed_file, o.errnum ? strerror(o.errnum) : tc_strerror(e), a->outdir);
+            a->outdir, o.failed_file, o.write_why.errnum ? strerror(o.write_why.errnum) : tc_strerror(e),
+            a->outdir);
   } else if (e) {
     fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
             "previous outputs\n", a->outdir, o.set_why.path, strerror(o.set_why.errnum));

@@ -80,7 +80,7 @@ static void block(sigset_t *old) {
 
 static void unblock(const sigset_t *old) { pthread_sigmask(SIG_SETMASK, old, NULL); }
 
-tc_err tc_interrupt_begin(const char *outdir, tc_outset **set, tc_outset_why *why) {
+tc_err tc_interrupt_begin(const char *outdir, tc_outset **set, tc_why *why) {
   sigset_t old;
   block(&old);
   tc_err e = tc_outset_begin(outdir, set, why);
@@ -93,7 +93,7 @@ tc_err tc_interrupt_begin(const char *outdir, tc_outset **set, tc_outset_why *wh
   return e;
 }
 
-tc_err tc_interrupt_commit(tc_outset *set, tc_outset_why *why) {
+tc_err tc_interrupt_commit(tc_outset *set, tc_why *why) {
   sigset_t old;
   block(&old);
   tc_err e = tc_outset_commit(set, why);

@@ -28,8 +28,8 @@ void tc_interrupt_install(void);
 
 /* tc_outset_begin, commit and abort, with the set watched in between.
  * OUTDIR is named in the handler's message and must outlive the set. */
-tc_err tc_interrupt_begin(const char *outdir, tc_outset **set, tc_outset_why *why);
-tc_err tc_interrupt_commit(tc_outset *set, tc_outset_why *why);
+tc_err tc_interrupt_begin(const char *outdir, tc_outset **set, tc_why *why);
+tc_err tc_interrupt_commit(tc_outset *set, tc_why *why);
 void tc_interrupt_abort(tc_outset *set);
 
 /* From now on the first SIGINT, SIGTERM or SIGHUP stores its number in

@@ -28,20 +28,13 @@
  * run wrote it). Owns everything its strings point into. */
 typedef struct tc_diff_side tc_diff_side;
 
-/* Why a folder could not be read: the file (a static name such as
- * "census.json"), where in it (a byte offset for bad JSON, else -1) and
- * what was wrong, as text for a person. */
-typedef struct {
-  const char *file;
-  long long offset;
-  int errnum;       /* errno of a file that could not be read, else 0 */
-  char detail[256];
-} tc_diff_why;
 
 /* Reads DIR. Errors: TC_E_OPEN (a file missing or unreadable, errnum
- * set), TC_E_BAD_JSON, TC_E_BAD_OUTPUT (valid JSON that is not the output
- * this version writes: a key missing or of another type), TC_E_NOMEM. */
-tc_err tc_diff_load(const char *dir, tc_diff_side **out, tc_diff_why *why);
+ * set), TC_E_BAD_JSON (the byte offset when the parser knows one),
+ * TC_E_BAD_OUTPUT (valid JSON that is not the output this version writes:
+ * a key missing or of another type), TC_E_NOMEM; WHY's path names the
+ * file and its reason what was wrong. */
+tc_err tc_diff_load(const char *dir, tc_diff_side **out, tc_why *why);
 void tc_diff_side_free(tc_diff_side *s); /* accepts NULL */
 
 /* The metrics compared, in this order: key in metrics.json's site

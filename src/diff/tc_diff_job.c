@@ -16,16 +16,13 @@ static tc_err write_files(const tc_diff *d, const char *dir, tc_diff_outcome *o)
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
     tc_outfile *f;
     o->failed_file = files[i].name;
-    tc_err e = tc_outfile_open(dir, files[i].name, &f);
+    tc_err e = tc_outfile_open(dir, files[i].name, &f, &o->write_why);
     if (!e) {
       files[i].write(d, tc_outfile_fp(f));
-      e = tc_outfile_commit(f);
+      e = tc_outfile_commit(f, &o->write_why);
     }
-    if (e) {
-      const char *name;
-      o->errnum = tc_outfile_failure(&name);
+    if (e)
       return e;
-    }
   }
   o->failed_file = NULL;
   return TC_OK;

@@ -26,8 +26,8 @@ typedef enum {
  * signal-watching ones (cli/tc_interrupt.h); NULL hooks, or a NULL member,
  * mean tc_outset_*. */
 typedef struct {
-  tc_err (*set_begin)(const char *outdir, tc_outset **set, tc_outset_why *why);
-  tc_err (*set_commit)(tc_outset *set, tc_outset_why *why);
+  tc_err (*set_begin)(const char *outdir, tc_outset **set, tc_why *why);
+  tc_err (*set_commit)(tc_outset *set, tc_why *why);
   void (*set_abort)(tc_outset *set);
 } tc_diff_hooks;
 
@@ -36,10 +36,10 @@ typedef struct {
 typedef struct {
   tc_diff_stage stage; /* the last stage reached (the failing one when err) */
   tc_err err;
-  tc_diff_why read_why;    /* TC_DIFF_READ_A, TC_DIFF_READ_B */
-  tc_outset_why set_why;   /* the outset's failure, or a leftover it could not remove */
+  tc_why read_why;         /* TC_DIFF_READ_A, TC_DIFF_READ_B */
+  tc_why set_why;          /* the outset's failure, or a leftover it could not remove */
   const char *failed_file; /* TC_DIFF_WRITE: the file a write failed on (static) */
-  int errnum;              /* its errno, or 0 */
+  tc_why write_why;        /* its path and errno */
   tc_diff_side *a, *b;
   tc_diff *diff;           /* from TC_DIFF_COMPARE on */
 } tc_diff_outcome;

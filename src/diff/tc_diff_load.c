@@ -22,23 +22,27 @@ const tc_diff_metric tc_diff_metrics[TC_DIFF_NMETRICS] = {
     {"heap_growth_bytes", "JS heap growth", "bytes"},
 };
 
-__attribute__((format(printf, 3, 4))) static tc_err bad(tc_diff_why *why, const char *file,
+/* FILE of the folder whose path parse_file left in WHY: that path with its
+ * last part made FILE. */
+__attribute__((format(printf, 3, 4))) static tc_err bad(tc_why *why, const char *file,
                                                         const char *fmt, ...) {
-  why->file = file;
-  why->offset = -1;
+  char *slash = strrchr(why->path, '/');
+  size_t at = slash ? (size_t)(slash - why->path) + 1 : 0;
+  snprintf(why->path + at, sizeof why->path - at, "%s", file);
+  why->has_offset = 0;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(why->detail, sizeof why->detail, fmt, ap);
+  vsnprintf(why->reason, sizeof why->reason, fmt, ap);
   va_end(ap);
   return TC_E_BAD_OUTPUT;
 }
 
 /* Reads DIR/NAME whole and parses it. */
-static tc_err parse_file(const char *dir, const char *name, tc_jtree **out, tc_diff_why *why) {
+static tc_err parse_file(const char *dir, const char *name, tc_jtree **out, tc_why *why) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  why->file = name;
-  why->offset = -1;
+  tc_why_clear(why);
+  tc_why_errno(why, path, 0);
   FILE *fp = fopen(path, "rb");
   struct stat st;
   int err = !fp ? errno : fstat(fileno(fp), &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EISDIR : 0;
@@ -60,13 +64,8 @@ static tc_err parse_file(const char *dir, const char *name, tc_jtree **out, tc_d
     why->errnum = rerr ? rerr : EIO;
     return TC_E_OPEN;
   }
-  tc_jtree_why jw;
-  tc_err e = tc_jtree_parse(buf, len, out, &jw);
+  tc_err e = tc_jtree_parse(buf, len, out, why);
   free(buf);
-  if (e == TC_E_BAD_JSON) {
-    why->offset = jw.offset == TC_JTREE_NO_OFFSET ? -1 : (long long)jw.offset;
-    snprintf(why->detail, sizeof why->detail, "%s", jw.detail);
-  }
   return e;
 }
 
@@ -77,7 +76,7 @@ static int cmp_str(const void *x, const void *y) {
 /* The strings of array V, sorted and distinct, into a malloc'd array; KEY
  * picks a member of object items instead (args[].path). */
 static tc_err str_list(const tc_jval *v, const char *key, tc_str **out, uint32_t *n,
-                       tc_diff_why *why, const char *file, const char *where, uint32_t index) {
+                       tc_why *why, const char *file, const char *where, uint32_t index) {
   *out = NULL;
   *n = 0;
   if (!v || v->type != TC_JARR)
@@ -109,14 +108,14 @@ static int cmp_event(const void *x, const void *y) {
   return tc_str_cmp(((const tc_dside_event *)x)->name, ((const tc_dside_event *)y)->name);
 }
 
-static tc_err num_key(const tc_jval *obj, const char *key, double *out, tc_diff_why *why,
+static tc_err num_key(const tc_jval *obj, const char *key, double *out, tc_why *why,
                       const char *file) {
   if (!tc_jnum(tc_jget(obj, key), out))
     return bad(why, file, "`%s` is missing or not a number", key);
   return TC_OK;
 }
 
-static tc_err read_census(tc_diff_side *s, tc_diff_why *why) {
+static tc_err read_census(tc_diff_side *s, tc_why *why) {
   static const char F[] = "census.json";
   const tc_jval *root = tc_jtree_root(s->census);
   tc_str tool;
@@ -235,7 +234,7 @@ static const tc_jval *file_metadata(const tc_jval *files, uint32_t i) {
   return meta;
 }
 
-static tc_err read_run(tc_diff_side *s, tc_diff_why *why) {
+static tc_err read_run(tc_diff_side *s, tc_why *why) {
   static const char F[] = "run.json";
   const tc_jval *root = tc_jtree_root(s->run);
   const tc_jval *sites = tc_jget(root, "sites"), *files = tc_jget(root, "files");
@@ -313,7 +312,7 @@ static tc_str na_reason(const tc_jval *site, const char *key) {
   return tc_str_c("n/a");
 }
 
-static tc_err read_metrics(tc_diff_side *s, tc_diff_why *why) {
+static tc_err read_metrics(tc_diff_side *s, tc_why *why) {
   static const char F[] = "metrics.json";
   const tc_jval *root = tc_jtree_root(s->metrics);
   tc_str schema;
@@ -354,9 +353,8 @@ static tc_err read_metrics(tc_diff_side *s, tc_diff_why *why) {
   return TC_OK;
 }
 
-tc_err tc_diff_load(const char *dir, tc_diff_side **out, tc_diff_why *why) {
-  memset(why, 0, sizeof *why);
-  why->offset = -1;
+tc_err tc_diff_load(const char *dir, tc_diff_side **out, tc_why *why) {
+  tc_why_clear(why);
   *out = NULL;
   tc_diff_side *s = calloc(1, sizeof *s);
   if (!s)
@@ -369,8 +367,7 @@ tc_err tc_diff_load(const char *dir, tc_diff_side **out, tc_diff_why *why) {
     /* A --no-metrics run writes none: only its metrics are not compared. */
     if (e == TC_E_OPEN && why->errnum == ENOENT) {
       e = TC_OK;
-      memset(why, 0, sizeof *why);
-      why->offset = -1;
+      tc_why_clear(why);
     }
   }
   if (!e)

@@ -3,6 +3,8 @@
 // stays in this file; errors come back as codes, never as exceptions.
 #include "json/tc_jtree.h"
 
+#include <cstdio>
+
 #include <simdjson.h>
 
 #include <cstdlib>
@@ -162,10 +164,8 @@ size_t where(ondemand::document &doc, const padded_string &in) {
 
 extern "C" {
 
-tc_err tc_jtree_parse(const char *buf, size_t len, tc_jtree **out, tc_jtree_why *why) {
+tc_err tc_jtree_parse(const char *buf, size_t len, tc_jtree **out, tc_why *why) {
   *out = nullptr;
-  why->offset = 0;
-  why->detail = nullptr;
   tc_jtree *t = new (std::nothrow) tc_jtree();
   if (!t)
     return TC_E_NOMEM;
@@ -200,8 +200,10 @@ tc_err tc_jtree_parse(const char *buf, size_t len, tc_jtree **out, tc_jtree_why 
         delete t;
         return TC_E_NOMEM;
       }
-      why->offset = e == EMPTY ? 0 : iterated ? where(doc, in) : TC_JTREE_NO_OFFSET;
-      why->detail = b.detail ? b.detail : error_message(e);
+      // A failed first pass knows no position: no offset then.
+      why->has_offset = e == EMPTY || iterated;
+      why->offset = e == EMPTY || !iterated ? 0 : where(doc, in);
+      snprintf(why->reason, sizeof why->reason, "%s", b.detail ? b.detail : error_message(e));
       delete t;
       return TC_E_BAD_JSON;
     }

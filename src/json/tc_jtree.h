@@ -36,16 +36,6 @@ struct tc_jval {
 
 typedef struct tc_jtree tc_jtree;
 
-/* Why a parse failed: the byte offset where the parser stopped (the
- * document's length when it ended early; TC_JTREE_NO_OFFSET when the
- * first pass over the bytes failed, which knows no position: an unclosed
- * string, bytes that are not UTF-8) and simdjson's own words. */
-#define TC_JTREE_NO_OFFSET SIZE_MAX
-typedef struct {
-  size_t offset;
-  const char *detail; /* static */
-} tc_jtree_why;
-
 /* Maximum nesting of arrays and objects; deeper documents are refused. */
 enum { TC_JTREE_MAX_DEPTH = 256 };
 
@@ -53,7 +43,7 @@ enum { TC_JTREE_MAX_DEPTH = 256 };
  * after it but white space, numbers within a double's range (no output of
  * tracecensus holds another). Errors: TC_E_BAD_JSON with WHY filled,
  * TC_E_NOMEM. */
-tc_err tc_jtree_parse(const char *buf, size_t len, tc_jtree **out, tc_jtree_why *why);
+tc_err tc_jtree_parse(const char *buf, size_t len, tc_jtree **out, tc_why *why);
 
 const tc_jval *tc_jtree_root(const tc_jtree *t);
 

@@ -78,7 +78,7 @@ static tc_err pipeline_run(const tc_census_opts *job, tc_bench_result *out, tc_b
   s->peak_rss_kib = tc_peak_rss_kib();
   if (e) {
     out->failed_stage = o.stage;
-    snprintf(out->why, sizeof out->why, "%s", o.why);
+    snprintf(out->why, sizeof out->why, "%s", o.why.reason);
   }
   tc_census_outcome_free(&o);
   return e;

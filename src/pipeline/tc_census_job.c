@@ -14,47 +14,47 @@
 
 /* ---- the writers: one row per output file, run in this order ---- */
 
-static tc_err write_census_json(const tc_census_outcome *o, const char *dir) {
-  return tc_write_census_json(&o->report, dir);
+static tc_err write_census_json(const tc_census_outcome *o, const char *dir, tc_why *why) {
+  return tc_write_census_json(&o->report, dir, why);
 }
 
-static tc_err write_census_csv(const tc_census_outcome *o, const char *dir) {
-  return tc_write_census_csv(&o->report, dir);
+static tc_err write_census_csv(const tc_census_outcome *o, const char *dir, tc_why *why) {
+  return tc_write_census_csv(&o->report, dir, why);
 }
 
-static tc_err write_census_md(const tc_census_outcome *o, const char *dir) {
-  return tc_write_census_md(&o->report, dir);
+static tc_err write_census_md(const tc_census_outcome *o, const char *dir, tc_why *why) {
+  return tc_write_census_md(&o->report, dir, why);
 }
 
-static tc_err write_census_args_csv(const tc_census_outcome *o, const char *dir) {
-  return tc_write_census_args_csv(&o->report, dir);
+static tc_err write_census_args_csv(const tc_census_outcome *o, const char *dir, tc_why *why) {
+  return tc_write_census_args_csv(&o->report, dir, why);
 }
 
-static tc_err write_run_json(const tc_census_outcome *o, const char *dir) {
-  return tc_write_run_json(&o->report, dir);
+static tc_err write_run_json(const tc_census_outcome *o, const char *dir, tc_why *why) {
+  return tc_write_run_json(&o->report, dir, why);
 }
 
 /* metrics.csv, metrics.json, metrics.md; none after --no-metrics. */
-static tc_err write_metrics_csv(const tc_census_outcome *o, const char *dir) {
-  return o->metrics ? tc_write_metrics_csv(o->metrics, dir) : TC_OK;
+static tc_err write_metrics_csv(const tc_census_outcome *o, const char *dir, tc_why *why) {
+  return o->metrics ? tc_write_metrics_csv(o->metrics, dir, why) : TC_OK;
 }
 
-static tc_err write_metrics_json(const tc_census_outcome *o, const char *dir) {
-  return o->metrics ? tc_write_metrics_json(o->metrics, dir) : TC_OK;
+static tc_err write_metrics_json(const tc_census_outcome *o, const char *dir, tc_why *why) {
+  return o->metrics ? tc_write_metrics_json(o->metrics, dir, why) : TC_OK;
 }
 
-static tc_err write_metrics_md(const tc_census_outcome *o, const char *dir) {
-  return o->metrics ? tc_write_metrics_md(o->metrics, dir) : TC_OK;
+static tc_err write_metrics_md(const tc_census_outcome *o, const char *dir, tc_why *why) {
+  return o->metrics ? tc_write_metrics_md(o->metrics, dir, why) : TC_OK;
 }
 
 /* report.html: the census and, unless --no-metrics, the metrics. */
-static tc_err write_report_html(const tc_census_outcome *o, const char *dir) {
-  return tc_write_report_html(&o->report, o->metrics, dir);
+static tc_err write_report_html(const tc_census_outcome *o, const char *dir, tc_why *why) {
+  return tc_write_report_html(&o->report, o->metrics, dir, why);
 }
 
 static const struct {
   const char *name; /* the file, for a failure's message */
-  tc_err (*write)(const tc_census_outcome *o, const char *dir);
+  tc_err (*write)(const tc_census_outcome *o, const char *dir, tc_why *why);
 } writers[] = {
     {"census.json", write_census_json},
     {"census.csv", write_census_csv},
@@ -78,15 +78,13 @@ typedef struct {
   const char *dir;
   atomic_size_t next;
   tc_err err[NWRITERS];
-  int errnum[NWRITERS]; /* tc_outfile_failure of the writer's thread */
+  tc_why why[NWRITERS];
 } write_job;
 
 static void *writer_thread(void *arg) {
   write_job *j = arg;
   for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < NWRITERS;) {
-    j->err[i] = writers[i].write(j->o, j->dir);
-    const char *file;
-    j->errnum[i] = j->err[i] == TC_E_WRITE ? tc_outfile_failure(&file) : 0;
+    j->err[i] = writers[i].write(j->o, j->dir, &j->why[i]);
   }
   return NULL;
 }
@@ -112,7 +110,7 @@ static tc_err run_writers(tc_census_outcome *o, const char *dir, unsigned thread
   for (size_t i = 0; i < NWRITERS; i++)
     if (j.err[i]) {
       o->failed_file = writers[i].name;
-      o->errnum = j.errnum[i];
+      o->why = j.why[i];
       return j.err[i];
     }
   return TC_OK;
@@ -130,16 +128,16 @@ static tc_err load_schema(const tc_census_opts *opts, tc_census_outcome *o) {
   if (!e)
     return TC_OK;
   if (o->schema_line)
-    snprintf(o->why, sizeof o->why, "%s at line %d", tc_strerror(e), o->schema_line);
+    tc_why_reason(&o->why, "%s at line %d", tc_strerror(e), o->schema_line);
   else
-    snprintf(o->why, sizeof o->why, "cannot open %s", opts->schema);
-  o->schema_error = o->why;
+    tc_why_reason(&o->why, "cannot open %s", opts->schema);
+  o->schema_error = o->why.reason;
   return opts->schema_required ? e : TC_OK;
 }
 
 static tc_err check_manifest(const tc_census_opts *opts, tc_census_outcome *o) {
   if (opts->manifest && access(opts->manifest, R_OK) != 0) {
-    o->errnum = errno;
+    tc_why_errno(&o->why, opts->manifest, errno);
     return TC_E_OPEN;
   }
   return TC_OK;
@@ -210,8 +208,8 @@ static tc_err reached(tc_census_outcome *o, const tc_census_hooks *h, tc_census_
 
 /* The set's begin, commit and abort: the caller's, else tc_outset_*. */
 typedef struct {
-  tc_err (*begin)(const char *, tc_outset **, tc_outset_why *);
-  tc_err (*commit)(tc_outset *, tc_outset_why *);
+  tc_err (*begin)(const char *, tc_outset **, tc_why *);
+  tc_err (*commit)(tc_outset *, tc_why *);
   void (*abort)(tc_outset *);
 } set_ops;
 
@@ -263,7 +261,7 @@ tc_err tc_census_job_run(const tc_census_opts *opts, const tc_census_hooks *hook
   const tc_census_hooks *h = hooks_or_none(hooks);
   set_ops ops = ops_of(h);
 
-  if (reached(o, h, TC_STAGE_OPTIONS, tc_run_opts_check(&opts->run, o->why, sizeof o->why)) ||
+  if (reached(o, h, TC_STAGE_OPTIONS, tc_run_opts_check(&opts->run, o->why.reason, sizeof o->why.reason)) ||
       reached(o, h, TC_STAGE_SCHEMA, load_schema(opts, o)) ||
       reached(o, h, TC_STAGE_MANIFEST, check_manifest(opts, o)) ||
       reached(o, h, TC_STAGE_INPUTS, check_inputs(opts, o)))

@@ -54,12 +54,12 @@ typedef struct {
 typedef enum {
   TC_STAGE_OPTIONS,  /* opts->run within tc_run_opts_check's limits (why when not) */
   TC_STAGE_SCHEMA,   /* the schema loaded (or not: schema_error) */
-  TC_STAGE_MANIFEST, /* the manifest is readable (errnum when not) */
+  TC_STAGE_MANIFEST, /* the manifest is readable (why.errnum when not) */
   TC_STAGE_INPUTS,   /* every INPUT stat'ed (input_errno); fails when none exists */
   TC_STAGE_OUTSET,   /* the output set begun: locked, staging folder made (set_why) */
   TC_STAGE_CORPUS,   /* the corpus scanned; fails with TC_E_NO_SITES when it has none */
   TC_STAGE_RUN,      /* tc_run done */
-  TC_STAGE_WRITE,    /* DevTools view, metrics reduction, every writer (failed_file, errnum) */
+  TC_STAGE_WRITE,    /* every writer (failed_file, why) */
   TC_STAGE_COMMIT,   /* the set swapped in (set_why) */
   TC_STAGE_STATE,    /* the state folder's shard record written (state_why); after CORPUS */
   TC_STAGE_MERGE,    /* merge: the shards' partials read and folded (merge); after OUTSET */
@@ -70,13 +70,15 @@ typedef enum {
 typedef struct {
   tc_census_stage stage; /* the last stage reached (the failing one when err) */
   tc_err err;            /* TC_OK, or why STAGE failed */
-  int errnum;            /* errno of a failed manifest check or write, else 0 */
+  /* Where and why: a failed manifest check or write (path, errnum),
+   * options out of their limits or the schema's failure (reason). */
+  tc_why why;
 
   const char *schema_path;
   tc_schema *schema;        /* NULL when none loaded */
   int schema_line;          /* a bad schema's line, from 1; 0: it could not be opened */
-  const char *schema_error; /* why the DevTools fields are null, or NULL (points into why) */
-  char why[512];            /* options out of limits, or the schema's failure */
+  const char *schema_error; /* why the DevTools fields are null, or NULL (may point
+                               into why.reason) */
 
   int *input_errno;         /* per INPUT: 0, or the errno stat gave (missing) */
   int nmissing;
@@ -84,7 +86,7 @@ typedef struct {
    * scan skipped besides them (from TC_STAGE_CORPUS on). */
   int unreadable;
 
-  tc_outset_why set_why;    /* the outset's failure, or a leftover it could not remove */
+  tc_why set_why;    /* the outset's failure, or a leftover it could not remove */
   unsigned recovered;       /* leftovers of killed runs the outset removed */
 
   tc_corpus corpus;         /* from TC_STAGE_CORPUS on */
@@ -105,8 +107,8 @@ typedef struct {
 typedef struct {
   /* The output set's begin, commit and abort: the command line passes its
    * signal-watching ones (cli/tc_interrupt.h); NULL means tc_outset_*. */
-  tc_err (*set_begin)(const char *outdir, tc_outset **set, tc_outset_why *why);
-  tc_err (*set_commit)(tc_outset *set, tc_outset_why *why);
+  tc_err (*set_begin)(const char *outdir, tc_outset **set, tc_why *why);
+  tc_err (*set_commit)(tc_outset *set, tc_why *why);
   void (*set_abort)(tc_outset *set);
   /* Called once each stage is done or has failed, in stage order. */
   void (*stage)(const tc_census_outcome *o, void *user);

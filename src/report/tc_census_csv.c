@@ -110,9 +110,9 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
   tc_wbuf_putc(b, '\n');
 }
 
-tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
+tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir, tc_why *why) {
   tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "census.csv", &f);
+  tc_err e = tc_outfile_open(outdir, "census.csv", &f, why);
   if (e)
     return e;
   tc_wbuf b;
@@ -126,7 +126,7 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir) {
   for (size_t i = 0; i < r->nevents; i++)
     row(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL);
   tc_wbuf_flush(&b);
-  return tc_outfile_commit(f);
+  return tc_outfile_commit(f, why);
 }
 
 /* census_args.csv: one row per event x argument path with its value
@@ -255,9 +255,9 @@ static void args_row(tc_wbuf *b, const tc_res_event *ev, const tc_res_arg *a, ui
   tc_wbuf_putc(b, '\n');
 }
 
-tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir) {
+tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir, tc_why *why) {
   tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "census_args.csv", &f);
+  tc_err e = tc_outfile_open(outdir, "census_args.csv", &f, why);
   if (e)
     return e;
   tc_wbuf b;
@@ -278,5 +278,5 @@ tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir) {
       if (r->events[i].args[k].values)
         args_row(&b, &r->events[i], &r->events[i].args[k], c->census->value_sites);
   tc_wbuf_flush(&b);
-  return tc_outfile_commit(f);
+  return tc_outfile_commit(f, why);
 }

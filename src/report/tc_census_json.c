@@ -200,9 +200,9 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
   tc_jsonw_obj_end(w);
 }
 
-tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir) {
+tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
   tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "census.json", &f);
+  tc_err e = tc_outfile_open(outdir, "census.json", &f, why);
   if (e)
     return e;
   const tc_census_result *r = c->census;
@@ -248,5 +248,5 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir) {
   tc_jsonw_obj_end(&w);
   tc_jsonw_obj_end(&w);
   tc_jsonw_end(&w);
-  return tc_outfile_commit(f);
+  return tc_outfile_commit(f, why);
 }

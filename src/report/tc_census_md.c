@@ -349,13 +349,13 @@ static void md_categories(tc_wbuf *b, const tc_census_result *r) {
   tc_wbuf_putc(b, '\n');
 }
 
-tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir) {
+tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir, tc_why *why) {
   const tc_census_result *r = c->census;
   const tc_res_event **order = tc_events_by_name(r);
   if (!order)
     return TC_E_NOMEM;
   tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "census.md", &f);
+  tc_err e = tc_outfile_open(outdir, "census.md", &f, why);
   if (e) {
     free(order);
     return e;
@@ -381,5 +381,5 @@ tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir) {
     tc_wbuf_putc(&b, '\n');
   }
   tc_wbuf_flush(&b);
-  return tc_outfile_commit(f);
+  return tc_outfile_commit(f, why);
 }

@@ -34,16 +34,16 @@ typedef struct {
   const char *schema_error;
 } tc_report_ctx;
 
-tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir);
-tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir);
-tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir);
-tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir);
+tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir, tc_why *why);
+tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir, tc_why *why);
+tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir, tc_why *why);
+tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why);
 
 /* report.html: the census and the metrics reduction M (NULL when the run
  * computed no metrics, which the page says) as one self-contained page
  * with its plots. */
 tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *m,
-                            const char *outdir);
+                            const char *outdir, tc_why *why);
 
 /* Names compared as people look them up: ASCII letters without regard to
  * case, then bytewise, so the order is total. */
@@ -125,7 +125,7 @@ void tc_write_values_json(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites);
 size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t min_sites, char *buf,
                          size_t cap);
 
-tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir);
+tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir, tc_why *why);
 
 /* "string", "number", ... for one TC_JT_* bit; static. */
 const char *tc_json_type_name(unsigned bit);

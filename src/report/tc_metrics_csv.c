@@ -201,6 +201,6 @@ static void fill_csv(const tc_metrics_reduction *r, tc_metrics_cursor *c, FILE *
   tc_wbuf_flush(&b);
 }
 
-tc_err tc_write_metrics_csv(const tc_metrics_reduction *r, const char *outdir) {
-  return tc__metrics_file(r, outdir, "metrics.csv", fill_csv);
+tc_err tc_write_metrics_csv(const tc_metrics_reduction *r, const char *outdir, tc_why *why) {
+  return tc__metrics_file(r, outdir, "metrics.csv", fill_csv, why);
 }

@@ -480,6 +480,6 @@ static void fill_json(const tc_metrics_reduction *r, tc_metrics_cursor *c, FILE 
   tc_jsonw_end(&w);
 }
 
-tc_err tc_write_metrics_json(const tc_metrics_reduction *r, const char *outdir) {
-  return tc__metrics_file(r, outdir, "metrics.json", fill_json);
+tc_err tc_write_metrics_json(const tc_metrics_reduction *r, const char *outdir, tc_why *why) {
+  return tc__metrics_file(r, outdir, "metrics.json", fill_json, why);
 }

@@ -222,6 +222,6 @@ static void fill_md(const tc_metrics_reduction *r, tc_metrics_cursor *c, FILE *f
   tc_wbuf_flush(&b);
 }
 
-tc_err tc_write_metrics_md(const tc_metrics_reduction *r, const char *outdir) {
-  return tc__metrics_file(r, outdir, "metrics.md", fill_md);
+tc_err tc_write_metrics_md(const tc_metrics_reduction *r, const char *outdir, tc_why *why) {
+  return tc__metrics_file(r, outdir, "metrics.md", fill_md, why);
 }

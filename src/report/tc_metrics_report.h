@@ -18,9 +18,9 @@
 /* The three files, each written atomically into OUTDIR from a reduction
  * (tc_metrics_reduce) and named as here; TC_E_WRITE when the file cannot
  * be written (tc_outfile_failure says why). */
-tc_err tc_write_metrics_csv(const tc_metrics_reduction *r, const char *outdir);
-tc_err tc_write_metrics_json(const tc_metrics_reduction *r, const char *outdir);
-tc_err tc_write_metrics_md(const tc_metrics_reduction *r, const char *outdir);
+tc_err tc_write_metrics_csv(const tc_metrics_reduction *r, const char *outdir, tc_why *why);
+tc_err tc_write_metrics_json(const tc_metrics_reduction *r, const char *outdir, tc_why *why);
+tc_err tc_write_metrics_md(const tc_metrics_reduction *r, const char *outdir, tc_why *why);
 
 /* ---- internal to the metrics writers ---- */
 
@@ -28,7 +28,7 @@ tc_err tc_write_metrics_md(const tc_metrics_reduction *r, const char *outdir);
  * through C; a record that could not be read back fails the file. */
 tc_err tc__metrics_file(const tc_metrics_reduction *r, const char *outdir, const char *name,
                         void (*fill)(const tc_metrics_reduction *r, tc_metrics_cursor *c,
-                                     FILE *fp));
+                                     FILE *fp), tc_why *why);
 
 /* The extraction rules, stated once for metrics.json and metrics.md:
  * NULL-terminated {key, text} pairs, static. */

@@ -3,12 +3,12 @@
 
 tc_err tc__metrics_file(const tc_metrics_reduction *r, const char *outdir, const char *name,
                         void (*fill)(const tc_metrics_reduction *r, tc_metrics_cursor *c,
-                                     FILE *fp)) {
+                                     FILE *fp), tc_why *why) {
   tc_metrics_cursor c;
   tc_err e = tc_metrics_cursor_init(&c, r);
   tc_outfile *f = NULL;
   if (!e)
-    e = tc_outfile_open(outdir, name, &f);
+    e = tc_outfile_open(outdir, name, &f, why);
   if (!e)
     fill(r, &c, tc_outfile_fp(f));
   tc_err ce = tc_metrics_cursor_free(&c);
@@ -18,5 +18,5 @@ tc_err tc__metrics_file(const tc_metrics_reduction *r, const char *outdir, const
     tc_outfile_abort(f);
     return ce;
   }
-  return tc_outfile_commit(f);
+  return tc_outfile_commit(f, why);
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,20 +22,9 @@ struct tc_outfile {
   const char *name;
 };
 
-static _Thread_local struct {
-  int errnum;
-  char name[64];
-} last_failure;
-
-static tc_err failed(const char *name, int errnum) {
-  last_failure.errnum = errnum;
-  snprintf(last_failure.name, sizeof last_failure.name, "%s", name);
+static tc_err failed(tc_why *why, const char *path, int errnum) {
+  tc_why_errno(why, path, errnum);
   return TC_E_WRITE;
-}
-
-int tc_outfile_failure(const char **name) {
-  *name = last_failure.name;
-  return last_failure.errnum;
 }
 
 static ssize_t put(void *cookie, const char *buf, size_t n) {
@@ -66,10 +56,10 @@ static int finish(void *cookie) {
   return r;
 }
 
-tc_err tc_outfile_open(const char *dir, const char *name, tc_outfile **out) {
+tc_err tc_outfile_open(const char *dir, const char *name, tc_outfile **out, tc_why *why) {
   *out = NULL;
   if (!tc_outset_product(name))
-    return failed(name, EINVAL);
+    return failed(why, name, EINVAL);
   tc_outfile *f = calloc(1, sizeof *f);
   size_t n = strlen(dir) + strlen(name) + 2;
   if (!f || !(f->path = malloc(n))) {
@@ -86,9 +76,10 @@ tc_err tc_outfile_open(const char *dir, const char *name, tc_outfile **out) {
       close(f->fd);
       unlink(f->path);
     }
+    failed(why, f->path, err);
     free(f->path);
     free(f);
-    return failed(name, err);
+    return TC_E_WRITE;
   }
   setvbuf(f->fp, NULL, _IOFBF, 1 << 16);
   *out = f;
@@ -97,7 +88,7 @@ tc_err tc_outfile_open(const char *dir, const char *name, tc_outfile **out) {
 
 FILE *tc_outfile_fp(tc_outfile *f) { return f->fp; }
 
-tc_err tc_outfile_commit(tc_outfile *f) {
+tc_err tc_outfile_commit(tc_outfile *f, tc_why *why) {
   if (fflush(f->fp) != 0 && !f->err)
     f->err = EIO;
   if (!f->err && fsync(f->fd) != 0)
@@ -109,7 +100,7 @@ tc_err tc_outfile_commit(tc_outfile *f) {
     free(f);
     return TC_OK;
   }
-  tc_err e = failed(f->name, f->err);
+  tc_err e = failed(why, f->path, f->err);
   tc_outfile_abort(f);
   return e;
 }

@@ -145,13 +145,13 @@ static int discard(int parent, const char *name, int out, unsigned mask) {
   return unlinkat(parent, name, AT_REMOVEDIR);
 }
 
-static tc_err fail(tc_outset_why *why, tc_err e, int errnum, const char *a, const char *b) {
+static tc_err fail(tc_why *why, tc_err e, int errnum, const char *a, const char *b) {
   why->errnum = errnum;
   snprintf(why->path, sizeof why->path, "%s%s%s", a, b ? "/" : "", b ? b : "");
   return e;
 }
 
-static tc_err mkdirs(char *p, tc_outset_why *why) {
+static tc_err mkdirs(char *p, tc_why *why) {
   for (char *s = p + 1;; s++) {
     if (*s != '/' && *s != '\0')
       continue;
@@ -172,7 +172,7 @@ static tc_err mkdirs(char *p, tc_outset_why *why) {
 /* Splits OUTDIR into its parent (malloc'd into *parent) and its name: a
  * symlink at OUTDIR is followed, and ".", ".." resolved, so the name is the
  * real entry that gets swapped. */
-static tc_err resolve(const char *outdir, char **parent, char *base, tc_outset_why *why) {
+static tc_err resolve(const char *outdir, char **parent, char *base, tc_why *why) {
   size_t n = strlen(outdir);
   while (n > 1 && outdir[n - 1] == '/')
     n--;
@@ -202,7 +202,7 @@ static tc_err resolve(const char *outdir, char **parent, char *base, tc_outset_w
   name = slash ? slash + 1 : p;
   tc_err e = TC_OK;
   if (!*name) {
-    why->detail = "it is the root folder";
+    snprintf(why->reason, sizeof why->reason, "%s", "it is the root folder");
     e = fail(why, TC_E_OUT_UNSAFE, 0, outdir, NULL);
   } else if (strlen(name) > NAME_MAX - 16) {
     e = fail(why, TC_E_WRITE, ENAMETOOLONG, outdir, NULL);
@@ -226,7 +226,7 @@ static tc_err resolve(const char *outdir, char **parent, char *base, tc_outset_w
 /* Takes the lock file beside OUTDIR. A lock file can be unlinked by its
  * holder between our open and our flock; the lock we then got is on a file
  * nobody else will open, so check the name still leads to it, else retry. */
-static tc_err take_lock(tc_outset *s, const char *parent, tc_outset_why *why) {
+static tc_err take_lock(tc_outset *s, const char *parent, tc_why *why) {
   snprintf(s->lockname, sizeof s->lockname, ".%s.tc-lock", s->base);
   for (;;) {
     int fd = openat(s->parent, s->lockname, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
@@ -257,7 +257,7 @@ static tc_err take_lock(tc_outset *s, const char *parent, tc_outset_why *why) {
 
 /* Cleans what killed runs left beside OUTDIR (the lock is held, so no live
  * run owns any of it). */
-static void recover(tc_outset *s, const char *parent, tc_outset_why *why) {
+static void recover(tc_outset *s, const char *parent, tc_why *why) {
   char pre_new[NAME_MAX + 1], pre_old[NAME_MAX + 1];
   size_t nn = (size_t)snprintf(pre_new, sizeof pre_new, ".%s.tc-new-", s->base);
   size_t no = (size_t)snprintf(pre_old, sizeof pre_old, ".%s.tc-old-", s->base);
@@ -379,7 +379,7 @@ static int open_out(const tc_outset *s) {
   return openat(s->parent, s->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
-tc_err tc_outset_begin(const char *outdir, tc_outset **out, tc_outset_why *why) {
+tc_err tc_outset_begin(const char *outdir, tc_outset **out, tc_why *why) {
   memset(why, 0, sizeof *why);
   *out = NULL;
   tc_outset *s = calloc(1, sizeof *s);
@@ -399,10 +399,11 @@ tc_err tc_outset_begin(const char *outdir, tc_outset **out, tc_outset_why *why) 
   if (old && !S_ISDIR(st.st_mode)) {
     e = fail(why, TC_E_OUT_NOT_DIR, 0, outdir, NULL);
   } else if (old && fstat(s->parent, &pst) == 0 && pst.st_dev != st.st_dev) {
-    why->detail = "it is a mount point";
+    snprintf(why->reason, sizeof why->reason, "%s", "it is a mount point");
     e = fail(why, TC_E_OUT_UNSAFE, 0, outdir, NULL);
   } else if (old && cwd_inside(&st)) {
-    why->detail = "the current directory is inside it; run from outside it";
+    snprintf(why->reason, sizeof why->reason, "%s",
+             "the current directory is inside it; run from outside it");
     e = fail(why, TC_E_OUT_UNSAFE, 0, outdir, NULL);
   }
   if (!e && fresh_name(s, "new", s->stagename, make_stage) != 0)
@@ -458,7 +459,7 @@ static void carry_over(tc_outset *s, int out, unsigned mask) {
 
 static int no_exchange(int err) { return err == EINVAL || err == ENOSYS || err == EOPNOTSUPP; }
 
-tc_err tc_outset_commit(tc_outset *s, tc_outset_why *why) {
+tc_err tc_outset_commit(tc_outset *s, tc_why *why) {
   memset(why, 0, sizeof *why);
   int out = open_out(s);
   unsigned mask = families_in(s->stage);

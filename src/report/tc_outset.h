@@ -36,14 +36,11 @@
 
 typedef struct tc_outset tc_outset;
 
-/* Why begin or commit failed, for the message; on success, path names a
- * leftover that could not be removed (a warning), or is empty. */
-typedef struct {
-  int errnum;         /* errno of the call that failed, 0 if none */
-  long pid;           /* TC_E_OUT_BUSY: the run holding the lock, 0 if unknown */
-  const char *detail; /* TC_E_OUT_UNSAFE: why (static), else NULL */
-  char path[4096];    /* the path it failed on */
-} tc_outset_why;
+/* Begin and commit fill a tc_why (util/tc_error.h) on failure: path, the
+ * errno of the call that failed, the pid holding the lock (TC_E_OUT_BUSY),
+ * the reason OUTDIR cannot be replaced (TC_E_OUT_UNSAFE). On success its
+ * path names a leftover that could not be removed (a warning), or is
+ * empty. */
 
 /* Resolves OUTDIR (a symlink to a folder means the folder; missing parents
  * are created), takes its lock, cleans what an earlier killed run left and
@@ -52,7 +49,7 @@ typedef struct {
  * directory), TC_E_WRITE, TC_E_NOMEM; nothing is changed then but the
  * cleaning of a killed run's leftovers. *out is released by exactly one of
  * commit or abort. */
-tc_err tc_outset_begin(const char *outdir, tc_outset **out, tc_outset_why *why);
+tc_err tc_outset_begin(const char *outdir, tc_outset **out, tc_why *why);
 
 /* The staging folder to write the set's files into (tc_outfile); valid
  * until commit or abort. */
@@ -64,7 +61,7 @@ unsigned tc_outset_recovered(const tc_outset *s);
 /* Puts the staging folder in place of OUTDIR, removes the previous set and
  * releases the lock. On failure (TC_E_WRITE) OUTDIR is as it was and the
  * staging folder is removed. Frees S either way. */
-tc_err tc_outset_commit(tc_outset *s, tc_outset_why *why);
+tc_err tc_outset_commit(tc_outset *s, tc_why *why);
 
 /* Removes the staging folder, releases the lock, frees S; OUTDIR is as it
  * was. Accepts NULL. */

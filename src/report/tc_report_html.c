@@ -440,7 +440,7 @@ static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction 
 }
 
 tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *m,
-                            const char *outdir) {
+                            const char *outdir, tc_why *why) {
   const tc_res_event **order = tc_events_by_name(c->census);
   tc_wbuf *pretty = malloc(sizeof *pretty), *args = malloc(sizeof *args);
   scratch s = {NULL, 0, 0, 0};
@@ -451,7 +451,7 @@ tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *
     setvbuf(mem, NULL, _IONBF, 0); /* the wbuf in front buffers */
   tc_outfile *f = NULL;
   if (!e)
-    e = tc_outfile_open(outdir, "report.html", &f);
+    e = tc_outfile_open(outdir, "report.html", &f, why);
   if (!e) {
     FILE *fp = tc_outfile_fp(f);
 #ifdef __GLIBC__
@@ -463,7 +463,7 @@ tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *
     if (e)
       tc_outfile_abort(f);
     else
-      e = tc_outfile_commit(f);
+      e = tc_outfile_commit(f, why);
   }
   if (mem)
     fclose(mem);

@@ -163,9 +163,9 @@ static void write_corpus_notes(tc_jsonw *w, const tc_corpus *c) {
   tc_jsonw_arr_end(w);
 }
 
-tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
+tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
   tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "run.json", &f);
+  tc_err e = tc_outfile_open(outdir, "run.json", &f, why);
   if (e)
     return e;
   const tc_run_totals *r = c->totals;
@@ -253,5 +253,5 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir) {
     tc_outfile_abort(f);
     return e;
   }
-  return tc_outfile_commit(f);
+  return tc_outfile_commit(f, why);
 }

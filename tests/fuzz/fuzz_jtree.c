@@ -32,14 +32,14 @@ static void walk(const tc_jval *v, int depth) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tc_jtree *t = NULL;
-  tc_jtree_why why;
+  tc_why why;
   tc_err e = tc_jtree_parse((const char *)data, size, &t, &why);
   if (e == TC_OK) {
     if (!tc_json_valid((tc_str){(const char *)data, size}))
       abort();
     walk(tc_jtree_root(t), 0);
-  } else if (e != TC_E_BAD_JSON || t || !why.detail ||
-             (why.offset > size && why.offset != TC_JTREE_NO_OFFSET)) {
+  } else if (e != TC_E_BAD_JSON || t || !why.reason[0] ||
+             (why.has_offset && why.offset > size)) {
     abort();
   }
   tc_jtree_free(t);

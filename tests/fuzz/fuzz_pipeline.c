@@ -191,11 +191,11 @@ static void census(unsigned threads, size_t chunk, const char *out, outputs *o) 
                        TC_DEFAULT_SCHEMA, schema ? tc_schema_generator(schema) : NULL,
                        have_dt ? NULL : "no schema"};
   const tc_metrics_reduction *mr = r.tables.metrics;
-  if (tc_write_census_json(&ctx, out) || tc_write_census_csv(&ctx, out) ||
-      tc_write_census_md(&ctx, out) || tc_write_census_args_csv(&ctx, out) ||
-      tc_write_run_json(&ctx, out) ||
-      tc_write_metrics_csv(mr, out) || tc_write_metrics_json(mr, out) ||
-      tc_write_metrics_md(mr, out) || tc_write_report_html(&ctx, mr, out))
+  if (tc_write_census_json(&ctx, out, NULL) || tc_write_census_csv(&ctx, out, NULL) ||
+      tc_write_census_md(&ctx, out, NULL) || tc_write_census_args_csv(&ctx, out, NULL) ||
+      tc_write_run_json(&ctx, out, NULL) ||
+      tc_write_metrics_csv(mr, out, NULL) || tc_write_metrics_json(mr, out, NULL) ||
+      tc_write_metrics_md(mr, out, NULL) || tc_write_report_html(&ctx, mr, out, NULL))
     abort();
   read_outputs(out, o);
   if (have_dt)

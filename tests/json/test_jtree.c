@@ -24,7 +24,7 @@ static const char seed[] =
 static void reads_values(void **state) {
   (void)state;
   tc_jtree *t;
-  tc_jtree_why why;
+  tc_why why;
   assert_int_equal(tc_jtree_parse(seed, strlen(seed), &t, &why), TC_OK);
   const tc_jval *root = tc_jtree_root(t), *ev = tc_jget(root, "events");
   assert_int_equal(root->type, TC_JOBJ);
@@ -93,7 +93,7 @@ static int acceptable(const char *s, size_t n) {
 
 static void check(const char *s, size_t n) {
   tc_jtree *t = NULL;
-  tc_jtree_why why;
+  tc_why why;
   tc_err e = tc_jtree_parse(s, n, &t, &why);
   if (acceptable(s, n)) {
     assert_int_equal(e, TC_OK);
@@ -101,8 +101,8 @@ static void check(const char *s, size_t n) {
   } else {
     assert_int_equal(e, TC_E_BAD_JSON);
     assert_null(t);
-    assert_true(why.offset <= n || why.offset == TC_JTREE_NO_OFFSET);
-    assert_non_null(why.detail);
+    assert_true(!why.has_offset || why.offset <= n);
+    assert_true(why.reason[0] != 0);
   }
   tc_jtree_free(t);
 }
@@ -140,7 +140,7 @@ static void depth_is_bounded(void **state) {
     memset(s, '[', (size_t)depth);
     memset(s + depth, ']', (size_t)depth);
     tc_jtree *t = NULL;
-    tc_jtree_why why;
+    tc_why why;
     tc_err e = tc_jtree_parse(s, 2 * (size_t)depth, &t, &why);
     assert_int_equal(e, depth <= TC_JTREE_MAX_DEPTH ? TC_OK : TC_E_BAD_JSON);
     tc_jtree_free(t);

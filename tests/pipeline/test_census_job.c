@@ -163,7 +163,7 @@ static void failures_stop_at_their_stage(void **state) {
     if (cases[i].stage == TC_STAGE_INPUTS)
       assert_int_equal(o.nmissing, 1);
     if (cases[i].stage == TC_STAGE_OPTIONS)
-      assert_string_equal(o.why, "threads must be an integer from 0 (all CPUs) to 1024");
+      assert_string_equal(o.why.reason, "threads must be an integer from 0 (all CPUs) to 1024");
     tc_census_outcome_free(&o);
     /* OUTDIR is never made */
     assert_int_not_equal(access(out, F_OK), 0);

@@ -61,10 +61,10 @@ static void write_all(tc_res_event *ev) {
   assert_int_equal(tc_trace_rows_add(&rows, &st[0]), TC_OK);
   tc_report_ctx ctx = {&corpus, &r, &rows, &totals, NULL, NULL, NULL, "schema.tsv", NULL,
                        "no schema here"};
-  assert_int_equal(tc_write_census_csv(&ctx, dir), TC_OK);
-  assert_int_equal(tc_write_census_json(&ctx, dir), TC_OK);
-  assert_int_equal(tc_write_census_md(&ctx, dir), TC_OK);
-  assert_int_equal(tc_write_run_json(&ctx, dir), TC_OK);
+  assert_int_equal(tc_write_census_csv(&ctx, dir, NULL), TC_OK);
+  assert_int_equal(tc_write_census_json(&ctx, dir, NULL), TC_OK);
+  assert_int_equal(tc_write_census_md(&ctx, dir, NULL), TC_OK);
+  assert_int_equal(tc_write_run_json(&ctx, dir, NULL), TC_OK);
   tc_trace_rows_free(&rows);
 }
 

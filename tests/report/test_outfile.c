@@ -32,10 +32,11 @@ static char *slurp(const char *rel) { return testdir_read(testdir_scratch, rel);
 static void test_write_and_commit(void **state) {
   (void)state;
   tc_outfile *f = NULL;
-  assert_int_equal(tc_outfile_open(testdir_scratch, "census.json", &f), TC_OK);
+  tc_why why;
+  assert_int_equal(tc_outfile_open(testdir_scratch, "census.json", &f, &why), TC_OK);
   assert_non_null(f);
   fputs("{\"ok\":true}\n", tc_outfile_fp(f));
-  assert_int_equal(tc_outfile_commit(f), TC_OK);
+  assert_int_equal(tc_outfile_commit(f, &why), TC_OK);
   char *got = slurp("census.json");
   assert_non_null(got);
   assert_string_equal(got, "{\"ok\":true}\n");
@@ -46,7 +47,8 @@ static void test_write_and_commit(void **state) {
 static void test_abort_leaves_nothing(void **state) {
   (void)state;
   tc_outfile *f = NULL;
-  assert_int_equal(tc_outfile_open(testdir_scratch, "census.md", &f), TC_OK);
+  tc_why why;
+  assert_int_equal(tc_outfile_open(testdir_scratch, "census.md", &f, &why), TC_OK);
   fputs("half a report", tc_outfile_fp(f));
   tc_outfile_abort(f);
   assert_string_equal(listing(), "");
@@ -59,21 +61,21 @@ static void test_abort_leaves_nothing(void **state) {
 static void test_refusals(void **state) {
   (void)state;
   tc_outfile *f = (tc_outfile *)&f;
-  const char *name;
-  assert_int_equal(tc_outfile_open(testdir_scratch, "notes.txt", &f), TC_E_WRITE);
+  tc_why why;
+  assert_int_equal(tc_outfile_open(testdir_scratch, "notes.txt", &f, &why), TC_E_WRITE);
   assert_null(f);
-  assert_int_equal(tc_outfile_failure(&name), EINVAL);
-  assert_string_equal(name, "notes.txt");
+  assert_int_equal(why.errnum, EINVAL);
+  assert_string_equal(why.path, "notes.txt");
   assert_int_equal(testdir_write(testdir_scratch, "run.json", "old\n", 4), 0);
-  assert_int_equal(tc_outfile_open(testdir_scratch, "run.json", &f), TC_E_WRITE);
-  assert_int_equal(tc_outfile_failure(&name), EEXIST);
-  assert_string_equal(name, "run.json");
+  assert_int_equal(tc_outfile_open(testdir_scratch, "run.json", &f, &why), TC_E_WRITE);
+  assert_int_equal(why.errnum, EEXIST);
+  assert_non_null(strstr(why.path, "/run.json"));
   char *got = slurp("run.json");
   assert_string_equal(got, "old\n");
   free(got);
   char *missing = testdir_path(testdir_scratch, "no/such");
-  assert_int_equal(tc_outfile_open(missing, "census.csv", &f), TC_E_WRITE);
-  assert_int_equal(tc_outfile_failure(&name), ENOENT);
+  assert_int_equal(tc_outfile_open(missing, "census.csv", &f, &why), TC_E_WRITE);
+  assert_int_equal(why.errnum, ENOENT);
   free(missing);
   assert_string_equal(listing(), "run.json");
 }
@@ -87,17 +89,17 @@ static void test_write_failure_reported(void **state) {
   small.rlim_max = old.rlim_max;
   void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
   tc_outfile *f = NULL;
-  assert_int_equal(tc_outfile_open(testdir_scratch, "metrics.json", &f), TC_OK);
+  tc_why why;
+  assert_int_equal(tc_outfile_open(testdir_scratch, "metrics.json", &f, &why), TC_OK);
   assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
   for (int i = 0; i < 100000; i++)
     fprintf(tc_outfile_fp(f), "line %d of a report too big for the limit\n", i);
-  tc_err e = tc_outfile_commit(f);
+  tc_err e = tc_outfile_commit(f, &why);
   assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
   signal(SIGXFSZ, prev);
   assert_int_equal(e, TC_E_WRITE);
-  const char *name;
-  assert_int_equal(tc_outfile_failure(&name), EFBIG);
-  assert_string_equal(name, "metrics.json");
+  assert_int_equal(why.errnum, EFBIG);
+  assert_non_null(strstr(why.path, "/metrics.json"));
   assert_string_equal(listing(), "");
 }
 

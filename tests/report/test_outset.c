@@ -44,15 +44,15 @@ static void put(const char *rel, const char *text) {
 
 static void write_product(tc_outset *s, const char *name, const char *text) {
   tc_outfile *f;
-  assert_int_equal(tc_outfile_open(tc_outset_dir(s), name, &f), TC_OK);
+  assert_int_equal(tc_outfile_open(tc_outset_dir(s), name, &f, NULL), TC_OK);
   fputs(text, tc_outfile_fp(f));
-  assert_int_equal(tc_outfile_commit(f), TC_OK);
+  assert_int_equal(tc_outfile_commit(f, NULL), TC_OK);
 }
 
 static tc_outset *begin(const char *rel) {
   char *p = testdir_path(testdir_scratch, rel);
   tc_outset *s = NULL;
-  tc_outset_why why;
+  tc_why why;
   assert_int_equal(tc_outset_begin(p, &s, &why), TC_OK);
   assert_string_equal(why.path, "");
   free(p);
@@ -61,7 +61,7 @@ static tc_outset *begin(const char *rel) {
 }
 
 static void commit(tc_outset *s) {
-  tc_outset_why why;
+  tc_why why;
   assert_int_equal(tc_outset_commit(s, &why), TC_OK);
   assert_string_equal(why.path, "");
 }
@@ -147,7 +147,7 @@ static void test_discard_from_signal(void **state) {
   tc_outset *s = begin("out");
   write_product(s, "run.json", "new\n");
   tc_outfile *half;
-  assert_int_equal(tc_outfile_open(tc_outset_dir(s), "census.md", &half), TC_OK);
+  assert_int_equal(tc_outfile_open(tc_outset_dir(s), "census.md", &half, NULL), TC_OK);
   fputs("half", tc_outfile_fp(half));
   fflush(tc_outfile_fp(half));
   tc_outset_discard_signal(s);
@@ -165,7 +165,7 @@ static void test_second_run_refused(void **state) {
   assert_memory_equal(listing(""), held, sizeof held - 1);
   char *p = testdir_path(testdir_scratch, "out");
   tc_outset *t = (tc_outset *)&t;
-  tc_outset_why why;
+  tc_why why;
   assert_int_equal(tc_outset_begin(p, &t, &why), TC_E_OUT_BUSY);
   assert_null(t);
   assert_int_equal(why.pid, (long)getpid());
@@ -215,14 +215,14 @@ static void test_leftovers_cleaned(void **state) {
 static void test_refused_paths(void **state) {
   (void)state;
   tc_outset *s = (tc_outset *)&s;
-  tc_outset_why why;
+  tc_why why;
   put("file", "not a folder\n");
   char *file = testdir_path(testdir_scratch, "file");
   assert_int_equal(tc_outset_begin(file, &s, &why), TC_E_OUT_NOT_DIR);
   assert_null(s);
   expect_file("file", "not a folder\n");
   assert_int_equal(tc_outset_begin("/", &s, &why), TC_E_OUT_UNSAFE);
-  assert_string_equal(why.detail, "it is the root folder");
+  assert_string_equal(why.reason, "it is the root folder");
   /* A parent that is a file. */
   char *below = testdir_path(testdir_scratch, "file/out");
   assert_int_equal(tc_outset_begin(below, &s, &why), TC_E_WRITE);
@@ -236,7 +236,7 @@ static void test_refused_paths(void **state) {
   char *sub = testdir_path(testdir_scratch, "out/sub"), *out = testdir_path(testdir_scratch, "out");
   assert_int_equal(chdir(sub), 0);
   assert_int_equal(tc_outset_begin(out, &s, &why), TC_E_OUT_UNSAFE);
-  assert_non_null(strstr(why.detail, "current directory"));
+  assert_non_null(strstr(why.reason, "current directory"));
   assert_int_equal(tc_outset_begin("..", &s, &why), TC_E_OUT_UNSAFE);
   assert_int_equal(chdir(cwd), 0);
   assert_string_equal(listing(""), "file out");
