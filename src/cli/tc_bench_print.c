@@ -66,14 +66,10 @@ void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
 }
 
 static void json_stat(tc_jsonw *w, const char *key, tc_bench_stat st) {
-  tc_jsonw_key(w, key);
-  tc_jsonw_obj(w);
-  tc_jsonw_key(w, "median");
-  tc_jsonw_num(w, st.median);
-  tc_jsonw_key(w, "min");
-  tc_jsonw_num(w, st.min);
-  tc_jsonw_key(w, "max");
-  tc_jsonw_num(w, st.max);
+  tc_jsonw_kobj(w, key);
+  tc_jsonw_knum(w, "median", st.median);
+  tc_jsonw_knum(w, "min", st.min);
+  tc_jsonw_knum(w, "max", st.max);
   tc_jsonw_obj_end(w);
 }
 
@@ -82,8 +78,7 @@ static void json_line(tc_jsonw *w, const tc_bench_result *r, const tc_bench_line
                       tc_bench_series which, int k) {
   json_stat(w, "seconds", l->seconds);
   json_stat(w, "mb_per_s", l->mb_per_s);
-  tc_jsonw_key(w, "times");
-  tc_jsonw_arr(w);
+  tc_jsonw_karr(w, "times");
   for (unsigned i = 0; i < r->nsamples; i++)
     tc_jsonw_num(w, tc_bench_seconds(&r->samples[i], which, k));
   tc_jsonw_arr_end(w);
@@ -94,15 +89,12 @@ static void json_line(tc_jsonw *w, const tc_bench_result *r, const tc_bench_line
 static void json_baseline(tc_jsonw *w, const tc_bench_result *r, const char *key,
                           const tc_bench_line *wall, const tc_bench_line *cpu,
                           tc_bench_series series, uint64_t bytes) {
-  tc_jsonw_key(w, key);
-  tc_jsonw_obj(w);
+  tc_jsonw_kobj(w, key);
   json_line(w, r, wall, series, 0);
-  tc_jsonw_key(w, "cpu");
-  tc_jsonw_obj(w);
+  tc_jsonw_kobj(w, "cpu");
   json_line(w, r, cpu, series == TC_BENCH_WALK ? TC_BENCH_WALK_CPU : TC_BENCH_DECOMPRESS_CPU, 0);
   tc_jsonw_obj_end(w);
-  tc_jsonw_key(w, "json_bytes");
-  tc_jsonw_uint(w, bytes);
+  tc_jsonw_kuint(w, "json_bytes", bytes);
 }
 
 void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
@@ -111,18 +103,12 @@ void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
   tc_jsonw w;
   tc_jsonw_init(&w, fp, 2);
   tc_jsonw_obj(&w);
-  tc_jsonw_key(&w, "runs");
-  tc_jsonw_uint(&w, r->nsamples);
-  tc_jsonw_key(&w, "warmup");
-  tc_jsonw_uint(&w, r->warmup);
-  tc_jsonw_key(&w, "threads");
-  tc_jsonw_uint(&w, r->threads);
-  tc_jsonw_key(&w, "simdjson_kernel");
-  tc_jsonw_str(&w, r->simd_kernel);
-  tc_jsonw_key(&w, "cpu_model");
-  tc_jsonw_str(&w, r->cpu_model);
-  tc_jsonw_key(&w, "cpu_flags");
-  tc_jsonw_arr(&w);
+  tc_jsonw_kuint(&w, "runs", r->nsamples);
+  tc_jsonw_kuint(&w, "warmup", r->warmup);
+  tc_jsonw_kuint(&w, "threads", r->threads);
+  tc_jsonw_kstr(&w, "simdjson_kernel", r->simd_kernel);
+  tc_jsonw_kstr(&w, "cpu_model", r->cpu_model);
+  tc_jsonw_karr(&w, "cpu_flags");
   for (const char *p = r->cpu_flags; *p;) {
     size_t n = strcspn(p, " ");
     tc_jsonw_strn(&w, (tc_str){p, n});
@@ -130,47 +116,32 @@ void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
     p += *p == ' ';
   }
   tc_jsonw_arr_end(&w);
-  tc_jsonw_key(&w, "outputs");
-  tc_jsonw_str(&w, "temporary folder, removed after each run");
-  tc_jsonw_key(&w, "sites");
-  tc_jsonw_uint(&w, r->sites);
-  tc_jsonw_key(&w, "traces");
-  tc_jsonw_uint(&w, r->traces);
-  tc_jsonw_key(&w, "file_bytes");
-  tc_jsonw_uint(&w, r->file_bytes);
-  tc_jsonw_key(&w, "json_bytes");
-  tc_jsonw_uint(&w, r->json_bytes);
-  tc_jsonw_key(&w, "events");
-  tc_jsonw_uint(&w, r->events);
-  tc_jsonw_key(&w, "stages");
-  tc_jsonw_arr(&w);
+  tc_jsonw_kstr(&w, "outputs", "temporary folder, removed after each run");
+  tc_jsonw_kuint(&w, "sites", r->sites);
+  tc_jsonw_kuint(&w, "traces", r->traces);
+  tc_jsonw_kuint(&w, "file_bytes", r->file_bytes);
+  tc_jsonw_kuint(&w, "json_bytes", r->json_bytes);
+  tc_jsonw_kuint(&w, "events", r->events);
+  tc_jsonw_karr(&w, "stages");
   for (int k = 0; k < TC_CLOCK_COUNT; k++) {
     tc_jsonw_obj(&w);
-    tc_jsonw_key(&w, "stage");
-    tc_jsonw_str(&w, tc_clock_stage_key((tc_clock_stage)k));
-    tc_jsonw_key(&w, "label");
-    tc_jsonw_str(&w, tc_clock_stage_label((tc_clock_stage)k));
-    tc_jsonw_key(&w, "share");
-    tc_jsonw_num(&w, s.stage[k].share);
+    tc_jsonw_kstr(&w, "stage", tc_clock_stage_key((tc_clock_stage)k));
+    tc_jsonw_kstr(&w, "label", tc_clock_stage_label((tc_clock_stage)k));
+    tc_jsonw_knum(&w, "share", s.stage[k].share);
     json_line(&w, r, &s.stage[k], TC_BENCH_STAGE, k);
     tc_jsonw_obj_end(&w);
   }
   tc_jsonw_arr_end(&w);
-  tc_jsonw_key(&w, "whole");
-  tc_jsonw_obj(&w);
+  tc_jsonw_kobj(&w, "whole");
   json_line(&w, r, &s.whole, TC_BENCH_WALL, 0);
-  tc_jsonw_key(&w, "cpu");
-  tc_jsonw_obj(&w);
+  tc_jsonw_kobj(&w, "cpu");
   json_line(&w, r, &s.cpu, TC_BENCH_CPU, 0);
   tc_jsonw_obj_end(&w);
   json_stat(&w, "events_per_s", s.events_per_s);
   json_stat(&w, "peak_rss_kib", s.peak_rss_kib);
-  tc_jsonw_key(&w, "peak_rss_per_run");
-  tc_jsonw_bool(&w, r->rss_reset);
-  tc_jsonw_key(&w, "workers_idle_share");
-  tc_jsonw_num(&w, s.worker_idle_share);
-  tc_jsonw_key(&w, "fold_wait_share");
-  tc_jsonw_num(&w, s.fold_wait_share);
+  tc_jsonw_kbool(&w, "peak_rss_per_run", r->rss_reset);
+  tc_jsonw_knum(&w, "workers_idle_share", s.worker_idle_share);
+  tc_jsonw_knum(&w, "fold_wait_share", s.fold_wait_share);
   tc_jsonw_obj_end(&w);
   tc_jsonw_key(&w, "baseline");
   if (!r->baseline) {
@@ -178,26 +149,18 @@ void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
   } else {
     tc_jsonw_obj(&w);
     json_baseline(&w, r, "plain_walk", &s.walk, &s.walk_cpu, TC_BENCH_WALK, r->walk_bytes);
-    tc_jsonw_key(&w, "events");
-    tc_jsonw_uint(&w, r->walk_events);
-    tc_jsonw_key(&w, "error");
-    tc_jsonw_str(&w, r->walk_err ? tc_strerror(r->walk_err) : NULL);
-    tc_jsonw_key(&w, "error_path");
-    tc_jsonw_str(&w, r->walk_err ? r->walk_err_path : NULL);
+    tc_jsonw_kuint(&w, "events", r->walk_events);
+    tc_jsonw_kstr(&w, "error", r->walk_err ? tc_strerror(r->walk_err) : NULL);
+    tc_jsonw_kstr(&w, "error_path", r->walk_err ? r->walk_err_path : NULL);
     tc_jsonw_obj_end(&w);
     json_baseline(&w, r, "decompress", &s.decompress, &s.decompress_cpu, TC_BENCH_DECOMPRESS,
                   r->decompress_bytes);
     tc_jsonw_obj_end(&w);
-    tc_jsonw_key(&w, "ratios");
-    tc_jsonw_obj(&w);
-    tc_jsonw_key(&w, "to_plain_walk");
-    tc_jsonw_num(&w, s.ratio_walk);
-    tc_jsonw_key(&w, "to_decompress");
-    tc_jsonw_num(&w, s.ratio_decompress);
-    tc_jsonw_key(&w, "to_plain_walk_cpu");
-    tc_jsonw_num(&w, s.ratio_walk_cpu);
-    tc_jsonw_key(&w, "to_decompress_cpu");
-    tc_jsonw_num(&w, s.ratio_decompress_cpu);
+    tc_jsonw_kobj(&w, "ratios");
+    tc_jsonw_knum(&w, "to_plain_walk", s.ratio_walk);
+    tc_jsonw_knum(&w, "to_decompress", s.ratio_decompress);
+    tc_jsonw_knum(&w, "to_plain_walk_cpu", s.ratio_walk_cpu);
+    tc_jsonw_knum(&w, "to_decompress_cpu", s.ratio_decompress_cpu);
     tc_jsonw_obj_end(&w);
     tc_jsonw_obj_end(&w);
   }

@@ -5,56 +5,39 @@
 #include "report/tc_jsonw.h"
 
 static void fig(tc_jsonw *w, const char *key, const tc_diff_fig *f) {
-  tc_jsonw_key(w, key);
-  tc_jsonw_obj(w);
-  tc_jsonw_key(w, "a");
-  tc_jsonw_num(w, f->a);
-  tc_jsonw_key(w, "b");
-  tc_jsonw_num(w, f->b);
-  tc_jsonw_key(w, "change_pct");
-  tc_jsonw_num(w, f->change_pct);
-  tc_jsonw_key(w, "change_na");
-  tc_jsonw_str(w, f->why);
+  tc_jsonw_kobj(w, key);
+  tc_jsonw_knum(w, "a", f->a);
+  tc_jsonw_knum(w, "b", f->b);
+  tc_jsonw_knum(w, "change_pct", f->change_pct);
+  tc_jsonw_kstr(w, "change_na", f->why);
   tc_jsonw_obj_end(w);
 }
 
 static void strs(tc_jsonw *w, const char *key, const tc_str *s, uint32_t n) {
-  tc_jsonw_key(w, key);
-  tc_jsonw_arr(w);
+  tc_jsonw_karr(w, key);
   for (uint32_t i = 0; i < n; i++)
     tc_jsonw_strn(w, s[i]);
   tc_jsonw_arr_end(w);
 }
 
 static void side(tc_jsonw *w, const char *key, const char *dir, double s, double t, double r) {
-  tc_jsonw_key(w, key);
-  tc_jsonw_obj(w);
-  tc_jsonw_key(w, "dir");
-  tc_jsonw_str(w, dir);
-  tc_jsonw_key(w, "sites_total");
-  tc_jsonw_num(w, s);
-  tc_jsonw_key(w, "traces");
-  tc_jsonw_num(w, t);
-  tc_jsonw_key(w, "records");
-  tc_jsonw_num(w, r);
+  tc_jsonw_kobj(w, key);
+  tc_jsonw_kstr(w, "dir", dir);
+  tc_jsonw_knum(w, "sites_total", s);
+  tc_jsonw_knum(w, "traces", t);
+  tc_jsonw_knum(w, "records", r);
   tc_jsonw_obj_end(w);
 }
 
 static void events(tc_jsonw *w, const char *key, const tc_diff_event *e, uint32_t n) {
-  tc_jsonw_key(w, key);
-  tc_jsonw_arr(w);
+  tc_jsonw_karr(w, key);
   for (uint32_t i = 0; i < n; i++) {
     tc_jsonw_obj(w);
-    tc_jsonw_key(w, "name");
-    tc_jsonw_strn(w, e[i].name);
-    tc_jsonw_key(w, "records_a");
-    tc_jsonw_num(w, e[i].records_a);
-    tc_jsonw_key(w, "records_b");
-    tc_jsonw_num(w, e[i].records_b);
-    tc_jsonw_key(w, "sites_a");
-    tc_jsonw_num(w, e[i].sites_a);
-    tc_jsonw_key(w, "sites_b");
-    tc_jsonw_num(w, e[i].sites_b);
+    tc_jsonw_kstrn(w, "name", e[i].name);
+    tc_jsonw_knum(w, "records_a", e[i].records_a);
+    tc_jsonw_knum(w, "records_b", e[i].records_b);
+    tc_jsonw_knum(w, "sites_a", e[i].sites_a);
+    tc_jsonw_knum(w, "sites_b", e[i].sites_b);
     fig(w, "records_per_site", &e[i].per_site);
     fig(w, "site_share_pct", &e[i].share);
     strs(w, "args_appeared", e[i].args_new, e[i].nargs_new);
@@ -70,62 +53,44 @@ void tc_diff_write_json(const tc_diff *d, FILE *fp) {
   tc_jsonw w;
   tc_jsonw_init(&w, fp, 1);
   tc_jsonw_obj(&w);
-  tc_jsonw_key(&w, "tool");
-  tc_jsonw_str(&w, "tracecensus");
-  tc_jsonw_key(&w, "kind");
-  tc_jsonw_str(&w, "diff");
+  tc_jsonw_kstr(&w, "tool", "tracecensus");
+  tc_jsonw_kstr(&w, "kind", "diff");
   side(&w, "a", d->dir_a, d->sites_total_a, d->traces_a, d->records_a);
   side(&w, "b", d->dir_b, d->sites_total_b, d->traces_b, d->records_b);
-  tc_jsonw_key(&w, "changed");
-  tc_jsonw_bool(&w, d->changed);
-  tc_jsonw_key(&w, "conditions_differ");
-  tc_jsonw_arr(&w);
+  tc_jsonw_kbool(&w, "changed", d->changed);
+  tc_jsonw_karr(&w, "conditions_differ");
   for (uint32_t i = 0; i < d->nconditions; i++)
     tc_jsonw_str(&w, d->conditions[i]);
   tc_jsonw_arr_end(&w);
-  tc_jsonw_key(&w, "events_not_comparable");
-  tc_jsonw_str(&w, d->events_why);
-  tc_jsonw_key(&w, "metrics_not_comparable");
-  tc_jsonw_str(&w, d->metrics_why);
-  tc_jsonw_key(&w, "metrics_na");
-  tc_jsonw_str(&w, d->metrics_na);
+  tc_jsonw_kstr(&w, "events_not_comparable", d->events_why);
+  tc_jsonw_kstr(&w, "metrics_not_comparable", d->metrics_why);
+  tc_jsonw_kstr(&w, "metrics_na", d->metrics_na);
   strs(&w, "sites_only_in_a", d->sites_gone, d->nsites_gone);
   strs(&w, "sites_only_in_b", d->sites_new, d->nsites_new);
   events(&w, "events_new", d->events_new, d->nevents_new);
   events(&w, "events_vanished", d->events_gone, d->nevents_gone);
   events(&w, "events_changed", d->events_changed, d->nevents_changed);
-  tc_jsonw_key(&w, "metric_distributions");
-  tc_jsonw_arr(&w);
+  tc_jsonw_karr(&w, "metric_distributions");
   for (int k = 0; !d->metrics_na && k < TC_DIFF_NMETRICS; k++) {
     tc_jsonw_obj(&w);
-    tc_jsonw_key(&w, "metric");
-    tc_jsonw_str(&w, tc_diff_metrics[k].key);
-    tc_jsonw_key(&w, "unit");
-    tc_jsonw_str(&w, tc_diff_metrics[k].unit);
-    tc_jsonw_key(&w, "n_a");
-    tc_jsonw_uint(&w, d->dist[k].n_a);
-    tc_jsonw_key(&w, "n_b");
-    tc_jsonw_uint(&w, d->dist[k].n_b);
+    tc_jsonw_kstr(&w, "metric", tc_diff_metrics[k].key);
+    tc_jsonw_kstr(&w, "unit", tc_diff_metrics[k].unit);
+    tc_jsonw_kuint(&w, "n_a", d->dist[k].n_a);
+    tc_jsonw_kuint(&w, "n_b", d->dist[k].n_b);
     fig(&w, "median", &d->dist[k].median);
     fig(&w, "p90", &d->dist[k].p90);
     tc_jsonw_obj_end(&w);
   }
   tc_jsonw_arr_end(&w);
-  tc_jsonw_key(&w, "sites");
-  tc_jsonw_arr(&w);
+  tc_jsonw_karr(&w, "sites");
   for (uint32_t i = 0; i < d->nsites; i++) {
     const tc_diff_site *s = &d->sites[i];
     tc_jsonw_obj(&w);
-    tc_jsonw_key(&w, "site");
-    tc_jsonw_strn(&w, s->name);
-    tc_jsonw_key(&w, "traces_a");
-    tc_jsonw_uint(&w, s->traces_a);
-    tc_jsonw_key(&w, "traces_b");
-    tc_jsonw_uint(&w, s->traces_b);
-    tc_jsonw_key(&w, "not_comparable");
-    tc_jsonw_str(&w, s->why);
-    tc_jsonw_key(&w, "metrics");
-    tc_jsonw_obj(&w);
+    tc_jsonw_kstrn(&w, "site", s->name);
+    tc_jsonw_kuint(&w, "traces_a", s->traces_a);
+    tc_jsonw_kuint(&w, "traces_b", s->traces_b);
+    tc_jsonw_kstr(&w, "not_comparable", s->why);
+    tc_jsonw_kobj(&w, "metrics");
     for (int k = 0; k < TC_DIFF_NMETRICS; k++)
       fig(&w, tc_diff_metrics[k].key, &s->m[k]);
     tc_jsonw_obj_end(&w);

@@ -19,8 +19,7 @@ static void write_pairs(tc_jsonw *w, const tc_res_event *e) {
                                                   "flow_unpaired", "async", "async_unpaired"};
   tc_jsonw_obj(w);
   for (int k = 0; k < TC_PAIR_COUNT; k++) {
-    tc_jsonw_key(w, keys[k]);
-    tc_jsonw_uint(w, e->pairs[k]);
+    tc_jsonw_kuint(w, keys[k], e->pairs[k]);
   }
   tc_jsonw_obj_end(w);
 }
@@ -43,8 +42,7 @@ static void write_phases(tc_jsonw *w, const char *key, const tc_res_event *e,
       continue;
     if (as_rows) {
       tc_jsonw_obj(w);
-      tc_jsonw_key(w, "ph");
-      tc_jsonw_str(w, tc_phase_key(k));
+      tc_jsonw_kstr(w, "ph", tc_phase_key(k));
       tc_jsonw_key(w, "records");
     } else {
       tc_jsonw_key(w, tc_phase_key(k));
@@ -66,18 +64,12 @@ static void write_duration(tc_jsonw *w, const tc_res_event *e) {
   }
   double med = tc_sketch_quantile(&e->dur, 0.5);
   tc_jsonw_obj(w);
-  tc_jsonw_key(w, "records");
-  tc_jsonw_uint(w, e->dur.n);
-  tc_jsonw_key(w, "median_us");
-  tc_jsonw_num(w, med);
-  tc_jsonw_key(w, "p95_us");
-  tc_jsonw_num(w, tc_sketch_quantile(&e->dur, 0.95));
-  tc_jsonw_key(w, "min_us");
-  tc_jsonw_num(w, e->dur.min);
-  tc_jsonw_key(w, "max_us");
-  tc_jsonw_num(w, e->dur.max);
-  tc_jsonw_key(w, "class");
-  tc_jsonw_str(w, tc_duration_class(e->dur.n, e->dur_below));
+  tc_jsonw_kuint(w, "records", e->dur.n);
+  tc_jsonw_knum(w, "median_us", med);
+  tc_jsonw_knum(w, "p95_us", tc_sketch_quantile(&e->dur, 0.95));
+  tc_jsonw_knum(w, "min_us", e->dur.min);
+  tc_jsonw_knum(w, "max_us", e->dur.max);
+  tc_jsonw_kstr(w, "class", tc_duration_class(e->dur.n, e->dur_below));
   tc_jsonw_obj_end(w);
 }
 
@@ -97,10 +89,8 @@ static void write_devtools(tc_jsonw *w, const tc_devtools_view *v) {
     char sentence[1024];
     tc_devtools_recording_sentence(v, sentence, sizeof sentence);
     tc_jsonw_obj(w);
-    tc_jsonw_key(w, "level");
-    tc_jsonw_str(w, tc_recording_level_code(v->level));
-    tc_jsonw_key(w, "settings");
-    tc_jsonw_arr(w);
+    tc_jsonw_kstr(w, "level", tc_recording_level_code(v->level));
+    tc_jsonw_karr(w, "settings");
     for (size_t i = 0; i < v->nsettings; i++)
       tc_jsonw_strn(w, v->settings[i]);
     tc_jsonw_arr_end(w);
@@ -109,8 +99,7 @@ static void write_devtools(tc_jsonw *w, const tc_devtools_view *v) {
       tc_jsonw_null(w); /* recorded by default, or the event names no category */
     else
       tc_jsonw_strn(w, v->category);
-    tc_jsonw_key(w, "sentence");
-    tc_jsonw_str(w, *sentence ? sentence : NULL);
+    tc_jsonw_kstr(w, "sentence", *sentence ? sentence : NULL);
     tc_jsonw_obj_end(w);
   } else {
     tc_jsonw_null(w);
@@ -131,16 +120,12 @@ static void write_devtools(tc_jsonw *w, const tc_devtools_view *v) {
 static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total,
                         const tc_devtools_view *dv, const int *order, const tc_census_result *r) {
   tc_jsonw_obj(w);
-  tc_jsonw_key(w, "name");
-  tc_jsonw_strn(w, e->name);
-  tc_jsonw_key(w, "records");
-  tc_jsonw_uint(w, e->records);
-  tc_jsonw_key(w, "sites");
-  tc_jsonw_uint(w, e->sites);
+  tc_jsonw_kstrn(w, "name", e->name);
+  tc_jsonw_kuint(w, "records", e->records);
+  tc_jsonw_kuint(w, "sites", e->sites);
   char sentence[1024];
   tc_phase_sentence(e, sites_total, sentence, sizeof sentence);
-  tc_jsonw_key(w, "sentence");
-  tc_jsonw_str(w, sentence);
+  tc_jsonw_kstr(w, "sentence", sentence);
   write_phases(w, "phases", e, e->ph, order, 0);
   write_phases(w, "phases_with_args", e, e->ph_args, order, 0);
   write_phases(w, "phase_counts", e, e->ph, order, 1);
@@ -149,35 +134,26 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
   write_pairs(w, e);
   tc_res_cat *cats;
   size_t ncat = tc_split_categories(e, &cats);
-  tc_jsonw_key(w, "categories");
-  tc_jsonw_arr(w);
+  tc_jsonw_karr(w, "categories");
   for (size_t i = 0; i < ncat; i++) {
     tc_jsonw_obj(w);
-    tc_jsonw_key(w, "name");
-    tc_jsonw_strn(w, cats[i].cat);
-    tc_jsonw_key(w, "records");
-    tc_jsonw_uint(w, cats[i].records);
+    tc_jsonw_kstrn(w, "name", cats[i].cat);
+    tc_jsonw_kuint(w, "records", cats[i].records);
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
   free(cats);
-  tc_jsonw_key(w, "usage");
-  tc_jsonw_str(w, tc_usage_label(e->records, sites_total));
-  tc_jsonw_key(w, "records_per_site");
-  tc_jsonw_num(w, sites_total ? (double)e->records / sites_total : 0);
+  tc_jsonw_kstr(w, "usage", tc_usage_label(e->records, sites_total));
+  tc_jsonw_knum(w, "records_per_site", sites_total ? (double)e->records / sites_total : 0);
   tc_jsonw_key(w, "duration");
   write_duration(w, e);
-  tc_jsonw_key(w, "args");
-  tc_jsonw_arr(w);
+  tc_jsonw_karr(w, "args");
   for (size_t i = 0; i < e->nargs; i++) {
     const tc_res_arg *a = &e->args[i];
     tc_jsonw_obj(w);
-    tc_jsonw_key(w, "path");
-    tc_jsonw_strn(w, a->path);
-    tc_jsonw_key(w, "records");
-    tc_jsonw_uint(w, a->records);
-    tc_jsonw_key(w, "sites");
-    tc_jsonw_uint(w, a->sites);
+    tc_jsonw_kstrn(w, "path", a->path);
+    tc_jsonw_kuint(w, "records", a->records);
+    tc_jsonw_kuint(w, "sites", a->sites);
     tc_jsonw_key(w, "types");
     write_types(w, a->types);
     tc_jsonw_key(w, "values");
@@ -185,8 +161,7 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
       tc_write_values_json(w, a->values, r->value_sites);
     } else {
       tc_jsonw_null(w);
-      tc_jsonw_key(w, "values_na");
-      tc_jsonw_str(w, tc_values_na(r));
+      tc_jsonw_kstr(w, "values_na", tc_values_na(r));
     }
     tc_jsonw_obj_end(w);
   }
@@ -212,18 +187,12 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir, tc_why *
   tc_jsonw w;
   tc_jsonw_init(&w, tc_outfile_fp(f), 1);
   tc_jsonw_obj(&w);
-  tc_jsonw_key(&w, "tool");
-  tc_jsonw_str(&w, "tracecensus");
-  tc_jsonw_key(&w, "sites_total");
-  tc_jsonw_uint(&w, c->corpus->nsites);
-  tc_jsonw_key(&w, "sites_with_traces");
-  tc_jsonw_uint(&w, with_traces);
-  tc_jsonw_key(&w, "traces");
-  tc_jsonw_uint(&w, c->corpus->ntraces);
-  tc_jsonw_key(&w, "records");
-  tc_jsonw_uint(&w, r->records);
-  tc_jsonw_key(&w, "events");
-  tc_jsonw_arr(&w);
+  tc_jsonw_kstr(&w, "tool", "tracecensus");
+  tc_jsonw_kuint(&w, "sites_total", c->corpus->nsites);
+  tc_jsonw_kuint(&w, "sites_with_traces", with_traces);
+  tc_jsonw_kuint(&w, "traces", c->corpus->ntraces);
+  tc_jsonw_kuint(&w, "records", r->records);
+  tc_jsonw_karr(&w, "events");
   int order[TC_PH_COUNT];
   tc_phase_sorted(order);
   for (size_t i = 0; i < r->nevents; i++)
@@ -239,12 +208,9 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir, tc_why *
   } else {
     tc_jsonw_null(&w);
   }
-  tc_jsonw_key(&w, "devtools_schema");
-  tc_jsonw_obj(&w);
-  tc_jsonw_key(&w, "generator");
-  tc_jsonw_str(&w, c->schema_generator);
-  tc_jsonw_key(&w, "error");
-  tc_jsonw_str(&w, c->schema_error);
+  tc_jsonw_kobj(&w, "devtools_schema");
+  tc_jsonw_kstr(&w, "generator", c->schema_generator);
+  tc_jsonw_kstr(&w, "error", c->schema_error);
   tc_jsonw_obj_end(&w);
   tc_jsonw_obj_end(&w);
   tc_jsonw_end(&w);

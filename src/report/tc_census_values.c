@@ -22,8 +22,7 @@ static const char *const type_keys[TC_VP_NTYPES] = {"null", "bool", "number", "s
                                                      "object"};
 
 static void put_uint(tc_jsonw *w, const char *k, uint64_t v) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_uint(w, v);
+  tc_jsonw_kuint(w, k, v);
 }
 
 static void json_numbers(tc_jsonw *w, const tc_valprof *p) {
@@ -33,24 +32,18 @@ static void json_numbers(tc_jsonw *w, const tc_valprof *p) {
     return;
   }
   tc_jsonw_obj(w);
-  tc_jsonw_key(w, "min");
-  tc_jsonw_num(w, p->min);
-  tc_jsonw_key(w, "max");
-  tc_jsonw_num(w, p->max);
+  tc_jsonw_knum(w, "min", p->min);
+  tc_jsonw_knum(w, "max", p->max);
   put_uint(w, "integer", p->types[T_NUMBER] - p->frac);
   put_uint(w, "fractional", p->frac);
   put_uint(w, "negative", p->neg);
-  tc_jsonw_key(w, "quantiles");
-  tc_jsonw_obj(w);
+  tc_jsonw_kobj(w, "quantiles");
   for (int q = 0; q < TC_VALUE_NQ; q++) {
-    tc_jsonw_key(w, tc_value_quantile_keys[q]);
-    tc_jsonw_num(w, tc_valprof_quantile(p, tc_value_quantiles[q]));
+    tc_jsonw_knum(w, tc_value_quantile_keys[q], tc_valprof_quantile(p, tc_value_quantiles[q]));
   }
   tc_jsonw_obj_end(w);
-  tc_jsonw_key(w, "quantiles_exact");
-  tc_jsonw_bool(w, tc_valprof_exact_quantiles(p));
-  tc_jsonw_key(w, "quantile_rel_error");
-  tc_jsonw_num(w, tc_valprof_exact_quantiles(p) ? 0 : TC_SKETCH_ALPHA);
+  tc_jsonw_kbool(w, "quantiles_exact", tc_valprof_exact_quantiles(p));
+  tc_jsonw_knum(w, "quantile_rel_error", tc_valprof_exact_quantiles(p) ? 0 : TC_SKETCH_ALPHA);
   tc_jsonw_obj_end(w);
 }
 
@@ -66,8 +59,7 @@ static void json_value(tc_jsonw *w, tc_str v, uint64_t sites, uint32_t min_sites
   snprintf(why, sizeof why, "seen on %llu site%s, fewer than --value-sites %u",
            (unsigned long long)sites, sites == 1 ? "" : "s", min_sites);
   tc_jsonw_null(w);
-  tc_jsonw_key(w, "value_na");
-  tc_jsonw_str(w, why);
+  tc_jsonw_kstr(w, "value_na", why);
 }
 
 static void json_strings(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
@@ -79,30 +71,24 @@ static void json_strings(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
   tc_jsonw_obj(w);
   put_uint(w, "length_min", p->len_min);
   put_uint(w, "length_max", p->len_max);
-  tc_jsonw_key(w, "classes");
-  tc_jsonw_obj(w);
+  tc_jsonw_kobj(w, "classes");
   for (int c = 0; c < TC_VC_COUNT; c++)
     if (p->str->cls[c])
       put_uint(w, tc_valclass_name((tc_vclass)c), p->str->cls[c]);
   tc_jsonw_obj_end(w);
-  tc_jsonw_key(w, "distinct");
-  tc_jsonw_num(w, tc_hll_count(&p->str->distinct));
-  tc_jsonw_key(w, "distinct_exact");
-  tc_jsonw_bool(w, tc_hll_exact(&p->str->distinct));
-  tc_jsonw_key(w, "distinct_std_error");
-  tc_jsonw_num(w, tc_hll_exact(&p->str->distinct) ? 0 : 1.04 / sqrt((double)TC_HLL_M));
-  tc_jsonw_key(w, "top_urls_whole");
-  tc_jsonw_bool(w, (p->flags & TC_VP_WHOLE_URLS) != 0);
+  tc_jsonw_knum(w, "distinct", tc_hll_count(&p->str->distinct));
+  tc_jsonw_kbool(w, "distinct_exact", tc_hll_exact(&p->str->distinct));
+  tc_jsonw_knum(w, "distinct_std_error",
+                tc_hll_exact(&p->str->distinct) ? 0 : 1.04 / sqrt((double)TC_HLL_M));
+  tc_jsonw_kbool(w, "top_urls_whole", (p->flags & TC_VP_WHOLE_URLS) != 0);
   put_uint(w, "top_error_bound", p->str->top.floor);
-  tc_jsonw_key(w, "top");
-  tc_jsonw_arr(w);
+  tc_jsonw_karr(w, "top");
   tc_topk_item items[TC_TOPK_K];
   size_t n = tc_topk_list(&p->str->top, items);
   for (size_t i = 0; i < n; i++) {
     tc_jsonw_obj(w);
     json_value(w, items[i].value, items[i].sites, min_sites);
-    tc_jsonw_key(w, "truncated");
-    tc_jsonw_bool(w, items[i].truncated);
+    tc_jsonw_kbool(w, "truncated", items[i].truncated);
     put_uint(w, "count", items[i].count);
     put_uint(w, "error", items[i].err);
     put_uint(w, "sites", items[i].sites);
@@ -119,12 +105,10 @@ static void json_constant(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) 
     return;
   }
   tc_jsonw_obj(w);
-  tc_jsonw_key(w, "type");
-  tc_jsonw_str(w, type_keys[__builtin_ctz(p->k.type)]);
+  tc_jsonw_kstr(w, "type", type_keys[__builtin_ctz(p->k.type)]);
   if (p->k.type == TC_JT_STRING) {
     json_value(w, tc_valprof_const_str(p), p->k.sites, min_sites);
-    tc_jsonw_key(w, "truncated");
-    tc_jsonw_bool(w, p->k.trunc);
+    tc_jsonw_kbool(w, "truncated", p->k.trunc);
   } else {
     tc_jsonw_key(w, "value");
     if (p->k.type == TC_JT_NUMBER)
@@ -145,13 +129,11 @@ const char *tc_values_na(const tc_census_result *r) {
 void tc_write_values_json(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
   tc_jsonw_obj(w);
   put_uint(w, "values", p->n);
-  tc_jsonw_key(w, "types");
-  tc_jsonw_obj(w);
+  tc_jsonw_kobj(w, "types");
   for (int t = 0; t < TC_VP_NTYPES; t++)
     put_uint(w, type_keys[t], p->types[t]);
   tc_jsonw_obj_end(w);
-  tc_jsonw_key(w, "sentinels");
-  tc_jsonw_obj(w);
+  tc_jsonw_kobj(w, "sentinels");
   put_uint(w, "zero", p->zeros);
   put_uint(w, "minus_one", p->minus1);
   put_uint(w, "empty_string", tc_valprof_class(p, TC_VC_EMPTY));
@@ -163,8 +145,7 @@ void tc_write_values_json(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) 
   json_constant(w, p, min_sites);
   char line[TC_VALUE_LINE_MAX];
   tc_valprof_render(p, min_sites, line, sizeof line);
-  tc_jsonw_key(w, "profile");
-  tc_jsonw_str(w, line);
+  tc_jsonw_kstr(w, "profile", line);
   tc_jsonw_obj_end(w);
 }
 

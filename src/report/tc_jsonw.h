@@ -45,6 +45,18 @@ void tc_jsonw_null(tc_jsonw *w);
 /* Writes already-valid JSON text as one value (e.g. a kept raw event). */
 void tc_jsonw_raw(tc_jsonw *w, tc_str json);
 
+/* An object's member in one call: key K, then the value as above. */
+void tc_jsonw_kstr(tc_jsonw *w, const char *k, const char *s);
+void tc_jsonw_kstrn(tc_jsonw *w, const char *k, tc_str s);
+void tc_jsonw_kint(tc_jsonw *w, const char *k, int64_t v);
+void tc_jsonw_kuint(tc_jsonw *w, const char *k, uint64_t v);
+void tc_jsonw_knum(tc_jsonw *w, const char *k, double v);
+void tc_jsonw_kbool(tc_jsonw *w, const char *k, int v);
+void tc_jsonw_knull(tc_jsonw *w, const char *k);
+void tc_jsonw_kobj(tc_jsonw *w, const char *k); /* "k": { */
+void tc_jsonw_karr(tc_jsonw *w, const char *k); /* "k": [ */
+void tc_jsonw_kraw(tc_jsonw *w, const char *k, tc_str json);
+
 /* Ends a document: the newline after its top-level value. */
 void tc_jsonw_end(tc_jsonw *w);
 

@@ -15,88 +15,56 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
                         const tc_trace_status *st, tc_str version, uint32_t same_as) {
   const tc_trace *t = &c->corpus->traces[i];
   tc_jsonw_obj(w);
-  tc_jsonw_key(w, "path");
-  tc_jsonw_str(w, t->path);
-  tc_jsonw_key(w, "site");
-  tc_jsonw_str(w, c->corpus->sites[t->site].name);
-  tc_jsonw_key(w, "status");
-  tc_jsonw_str(w, st->fatal                                                     ? "failed"
-                 : (st->stream_err || st->bad_events || st->shape.trailing_bytes) ? "partial"
-                                                                                  : "ok");
+  tc_jsonw_kstr(w, "path", t->path);
+  tc_jsonw_kstr(w, "site", c->corpus->sites[t->site].name);
+  int partial = st->stream_err || st->bad_events || st->shape.trailing_bytes;
+  tc_jsonw_kstr(w, "status", st->fatal ? "failed" : partial ? "partial" : "ok");
   if (st->fatal) {
-    tc_jsonw_key(w, "error");
-    tc_jsonw_str(w, tc_strerror(st->fatal));
-    tc_jsonw_key(w, "error_name");
-    tc_jsonw_str(w, tc_err_name(st->fatal));
+    tc_jsonw_kstr(w, "error", tc_strerror(st->fatal));
+    tc_jsonw_kstr(w, "error_name", tc_err_name(st->fatal));
     if (st->fatal == TC_E_NOT_TRACE) {
-      tc_jsonw_key(w, "error_json_offset");
-      tc_jsonw_uint(w, st->shape.not_trace_offset);
+      tc_jsonw_kuint(w, "error_json_offset", st->shape.not_trace_offset);
     }
   }
-  tc_jsonw_key(w, "format");
-  tc_jsonw_str(w, tc_format_name(st->format));
-  tc_jsonw_key(w, "file_bytes");
-  tc_jsonw_uint(w, t->size);
-  tc_jsonw_key(w, "compressed_bytes_read");
-  tc_jsonw_uint(w, st->in_bytes);
-  tc_jsonw_key(w, "json_bytes");
-  tc_jsonw_uint(w, st->out_bytes);
-  tc_jsonw_key(w, "elements");
-  tc_jsonw_uint(w, st->elements);
-  tc_jsonw_key(w, "events");
-  tc_jsonw_uint(w, st->events);
-  tc_jsonw_key(w, "skipped_events");
-  tc_jsonw_uint(w, st->bad_events);
-  tc_jsonw_key(w, "lenient_events");
-  tc_jsonw_uint(w, st->lenient_events);
-  tc_jsonw_key(w, "chunks");
-  tc_jsonw_uint(w, st->chunks);
+  tc_jsonw_kstr(w, "format", tc_format_name(st->format));
+  tc_jsonw_kuint(w, "file_bytes", t->size);
+  tc_jsonw_kuint(w, "compressed_bytes_read", st->in_bytes);
+  tc_jsonw_kuint(w, "json_bytes", st->out_bytes);
+  tc_jsonw_kuint(w, "elements", st->elements);
+  tc_jsonw_kuint(w, "events", st->events);
+  tc_jsonw_kuint(w, "skipped_events", st->bad_events);
+  tc_jsonw_kuint(w, "lenient_events", st->lenient_events);
+  tc_jsonw_kuint(w, "chunks", st->chunks);
   if (st->stream_err) {
-    tc_jsonw_key(w, "stream_error");
-    tc_jsonw_str(w, tc_strerror(st->stream_err));
-    tc_jsonw_key(w, "stream_error_name");
-    tc_jsonw_str(w, tc_err_name(st->stream_err));
-    tc_jsonw_key(w, "stream_error_json_offset");
-    tc_jsonw_uint(w, st->stream_offset);
+    tc_jsonw_kstr(w, "stream_error", tc_strerror(st->stream_err));
+    tc_jsonw_kstr(w, "stream_error_name", tc_err_name(st->stream_err));
+    tc_jsonw_kuint(w, "stream_error_json_offset", st->stream_offset);
   }
-  tc_jsonw_key(w, "truncated");
-  tc_jsonw_bool(w, st->stream_err != TC_OK || st->shape.cut_event);
-  tc_jsonw_key(w, "errors");
-  tc_jsonw_arr(w);
+  tc_jsonw_kbool(w, "truncated", st->stream_err != TC_OK || st->shape.cut_event);
+  tc_jsonw_karr(w, "errors");
   for (size_t k = 0; k < st->nerrors; k++) {
     tc_jsonw_obj(w);
-    tc_jsonw_key(w, "event_index");
-    tc_jsonw_uint(w, st->errors[k].index);
-    tc_jsonw_key(w, "json_offset");
-    tc_jsonw_uint(w, st->errors[k].offset);
-    tc_jsonw_key(w, "error");
-    tc_jsonw_str(w, tc_strerror(st->errors[k].code));
-    tc_jsonw_key(w, "error_name");
-    tc_jsonw_str(w, tc_err_name(st->errors[k].code));
+    tc_jsonw_kuint(w, "event_index", st->errors[k].index);
+    tc_jsonw_kuint(w, "json_offset", st->errors[k].offset);
+    tc_jsonw_kstr(w, "error", tc_strerror(st->errors[k].code));
+    tc_jsonw_kstr(w, "error_name", tc_err_name(st->errors[k].code));
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
-  tc_jsonw_key(w, "shape");
-  tc_jsonw_str(w, st->shape.object_form ? "object" : "array");
-  tc_jsonw_key(w, "unterminated");
-  tc_jsonw_bool(w, st->shape.unterminated);
-  tc_jsonw_key(w, "trailing_bytes");
-  tc_jsonw_bool(w, st->shape.trailing_bytes);
+  tc_jsonw_kstr(w, "shape", st->shape.object_form ? "object" : "array");
+  tc_jsonw_kbool(w, "unterminated", st->shape.unterminated);
+  tc_jsonw_kbool(w, "trailing_bytes", st->shape.trailing_bytes);
   tc_jsonw_key(w, "trailing_data");
   if (st->shape.trailing_bytes) {
     tc_jsonw_obj(w);
-    tc_jsonw_key(w, "json_offset");
-    tc_jsonw_uint(w, st->shape.trailing_offset);
-    tc_jsonw_key(w, "bytes");
-    tc_jsonw_uint(w, st->shape.trailing_size);
-    tc_jsonw_key(w, "values");
-    tc_jsonw_uint(w, st->shape.trailing_values);
+    tc_jsonw_kuint(w, "json_offset", st->shape.trailing_offset);
+    tc_jsonw_kuint(w, "bytes", st->shape.trailing_size);
+    tc_jsonw_kuint(w, "values", st->shape.trailing_values);
     tc_jsonw_obj_end(w);
   } else {
     tc_jsonw_null(w);
   }
-  tc_jsonw_key(w, "events_arrays");
-  tc_jsonw_uint(w, st->shape.events_arrays);
+  tc_jsonw_kuint(w, "events_arrays", st->shape.events_arrays);
   tc_jsonw_key(w, "chrome_version");
   if (version.len)
     tc_jsonw_strn(w, version);
@@ -106,16 +74,15 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
   if (same_as != UINT32_MAX) {
     /* Written once, with the first file that has it. */
     tc_jsonw_null(w);
-    tc_jsonw_key(w, "metadata_of");
-    tc_jsonw_uint(w, same_as);
+    tc_jsonw_kuint(w, "metadata_of", same_as);
   } else if (st->shape.metadata.len && !st->shape.metadata_cut &&
              tc_json_valid(st->shape.metadata)) {
     tc_jsonw_raw(w, st->shape.metadata);
   } else {
     tc_jsonw_null(w);
     if (st->shape.metadata.len) {
-      tc_jsonw_key(w, "metadata_error");
-      tc_jsonw_str(w, st->shape.metadata_cut ? "longer than the 1 MiB kept" : "not valid JSON");
+      tc_jsonw_kstr(w, "metadata_error",
+                    st->shape.metadata_cut ? "longer than the 1 MiB kept" : "not valid JSON");
     }
   }
   tc_jsonw_obj_end(w);
@@ -138,26 +105,20 @@ static void write_versions(tc_jsonw *w, const tc_report_ctx *c) {
  * the first skipped path, as earlier reports had it. */
 static void write_corpus_notes(tc_jsonw *w, const tc_corpus *c) {
   if (c->nskipped) {
-    tc_jsonw_key(w, "unreadable_input");
-    tc_jsonw_str(w, c->skipped[0].path);
+    tc_jsonw_kstr(w, "unreadable_input", c->skipped[0].path);
   }
-  tc_jsonw_key(w, "skipped_inputs");
-  tc_jsonw_arr(w);
+  tc_jsonw_karr(w, "skipped_inputs");
   for (uint32_t i = 0; i < c->nskipped; i++) {
     tc_jsonw_obj(w);
-    tc_jsonw_key(w, "path");
-    tc_jsonw_str(w, c->skipped[i].path);
+    tc_jsonw_kstr(w, "path", c->skipped[i].path);
     if (c->skipped[i].line) {
-      tc_jsonw_key(w, "line");
-      tc_jsonw_uint(w, c->skipped[i].line);
+      tc_jsonw_kuint(w, "line", c->skipped[i].line);
     }
-    tc_jsonw_key(w, "reason");
-    tc_jsonw_str(w, c->skipped[i].why);
+    tc_jsonw_kstr(w, "reason", c->skipped[i].why);
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
-  tc_jsonw_key(w, "warnings");
-  tc_jsonw_arr(w);
+  tc_jsonw_karr(w, "warnings");
   for (uint32_t i = 0; i < c->nwarnings; i++)
     tc_jsonw_str(w, c->warnings[i].why);
   tc_jsonw_arr_end(w);
@@ -172,55 +133,35 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
   tc_jsonw w;
   tc_jsonw_init(&w, tc_outfile_fp(f), 1);
   tc_jsonw_obj(&w);
-  tc_jsonw_key(&w, "job");
-  tc_jsonw_str(&w, c->job);
-  tc_jsonw_key(&w, "manifest");
-  tc_jsonw_str(&w, c->manifest);
-  tc_jsonw_key(&w, "threads");
-  tc_jsonw_uint(&w, r->threads);
-  tc_jsonw_key(&w, "simdjson_kernel");
-  tc_jsonw_str(&w, r->simd_kernel);
-  tc_jsonw_key(&w, "seconds");
-  tc_jsonw_num(&w, r->seconds);
-  tc_jsonw_key(&w, "sites_total");
-  tc_jsonw_uint(&w, c->corpus->nsites);
-  tc_jsonw_key(&w, "traces");
-  tc_jsonw_uint(&w, c->corpus->ntraces);
-  tc_jsonw_key(&w, "file_bytes");
-  tc_jsonw_uint(&w, c->corpus->bytes);
-  tc_jsonw_key(&w, "json_bytes");
-  tc_jsonw_uint(&w, r->out_bytes);
-  tc_jsonw_key(&w, "events");
-  tc_jsonw_uint(&w, r->events);
-  tc_jsonw_key(&w, "skipped_events");
-  tc_jsonw_uint(&w, r->bad_events);
-  tc_jsonw_key(&w, "traces_with_errors");
-  tc_jsonw_uint(&w, r->traces_with_errors);
-  tc_jsonw_key(&w, "peak_rss_kib");
-  tc_jsonw_uint(&w, tc_peak_rss_kib());
-  tc_jsonw_key(&w, "json_mb_per_s");
-  tc_jsonw_num(&w, r->seconds > 0 ? (double)r->out_bytes / 1e6 / r->seconds : 0);
+  tc_jsonw_kstr(&w, "job", c->job);
+  tc_jsonw_kstr(&w, "manifest", c->manifest);
+  tc_jsonw_kuint(&w, "threads", r->threads);
+  tc_jsonw_kstr(&w, "simdjson_kernel", r->simd_kernel);
+  tc_jsonw_knum(&w, "seconds", r->seconds);
+  tc_jsonw_kuint(&w, "sites_total", c->corpus->nsites);
+  tc_jsonw_kuint(&w, "traces", c->corpus->ntraces);
+  tc_jsonw_kuint(&w, "file_bytes", c->corpus->bytes);
+  tc_jsonw_kuint(&w, "json_bytes", r->out_bytes);
+  tc_jsonw_kuint(&w, "events", r->events);
+  tc_jsonw_kuint(&w, "skipped_events", r->bad_events);
+  tc_jsonw_kuint(&w, "traces_with_errors", r->traces_with_errors);
+  tc_jsonw_kuint(&w, "peak_rss_kib", tc_peak_rss_kib());
+  tc_jsonw_knum(&w, "json_mb_per_s", r->seconds > 0 ? (double)r->out_bytes / 1e6 / r->seconds : 0);
   write_corpus_notes(&w, c->corpus);
   tc_jsonw_key(&w, "chrome_versions");
   write_versions(&w, c);
-  tc_jsonw_key(&w, "sites");
-  tc_jsonw_arr(&w);
+  tc_jsonw_karr(&w, "sites");
   for (uint32_t i = 0; i < c->corpus->nsites; i++) {
     const tc_site *s = &c->corpus->sites[i];
     tc_jsonw_obj(&w);
-    tc_jsonw_key(&w, "site");
-    tc_jsonw_str(&w, s->name);
-    tc_jsonw_key(&w, "traces");
-    tc_jsonw_uint(&w, s->ntraces);
-    tc_jsonw_key(&w, "manifest_status");
-    tc_jsonw_str(&w, s->status);
-    tc_jsonw_key(&w, "manifest_reason");
-    tc_jsonw_str(&w, s->reason);
+    tc_jsonw_kstr(&w, "site", s->name);
+    tc_jsonw_kuint(&w, "traces", s->ntraces);
+    tc_jsonw_kstr(&w, "manifest_status", s->status);
+    tc_jsonw_kstr(&w, "manifest_reason", s->reason);
     tc_jsonw_obj_end(&w);
   }
   tc_jsonw_arr_end(&w);
-  tc_jsonw_key(&w, "files");
-  tc_jsonw_arr(&w);
+  tc_jsonw_karr(&w, "files");
   /* One status at a time, read back from the rows; each block's version
    * found once (a block is often tens of KB, shared by many traces). */
   size_t nblocks = tc_trace_rows_blocks(c->traces);

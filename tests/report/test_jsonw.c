@@ -44,10 +44,8 @@ static void sink_expect(sink *s, const char *want) {
 /* One document with every kind of value, at three levels. */
 static void write_sample(tc_jsonw *w) {
   tc_jsonw_obj(w);
-  tc_jsonw_key(w, "a");
-  tc_jsonw_int(w, 1);
-  tc_jsonw_key(w, "list");
-  tc_jsonw_arr(w);
+  tc_jsonw_kint(w, "a", 1);
+  tc_jsonw_karr(w, "list");
   tc_jsonw_uint(w, 2);
   tc_jsonw_str(w, "x");
   tc_jsonw_null(w);
@@ -58,14 +56,11 @@ static void write_sample(tc_jsonw *w) {
   tc_jsonw_arr(w);
   tc_jsonw_arr_end(w);
   tc_jsonw_obj(w);
-  tc_jsonw_key(w, "k");
-  tc_jsonw_str(w, NULL);
+  tc_jsonw_kstr(w, "k", NULL);
   tc_jsonw_obj_end(w);
   tc_jsonw_arr_end(w);
-  tc_jsonw_key(w, "raw");
-  tc_jsonw_raw(w, tc_str_c("{\"r\":[1,2]}"));
-  tc_jsonw_key(w, "empty");
-  tc_jsonw_obj(w);
+  tc_jsonw_kraw(w, "raw", tc_str_c("{\"r\":[1,2]}"));
+  tc_jsonw_kobj(w, "empty");
   tc_jsonw_obj_end(w);
   tc_jsonw_obj_end(w);
 }
@@ -145,8 +140,7 @@ static void test_escaping(void **state) {
   tc_jsonw_obj(&s.w);
   tc_jsonw_keyn(&s.w, r);
   tc_jsonw_strn(&s.w, r);
-  tc_jsonw_key(&s.w, "q\"k");
-  tc_jsonw_str(&s.w, "say \"hi\"");
+  tc_jsonw_kstr(&s.w, "q\"k", "say \"hi\"");
   tc_jsonw_obj_end(&s.w);
   char want[1024];
   snprintf(want, sizeof want, "{\"%s\":\"%s\",\"q\\\"k\":\"say \\\"hi\\\"\"}", want_body,
