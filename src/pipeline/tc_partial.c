@@ -515,22 +515,30 @@ static tc_err read_all(const char *path, unsigned char **bytes, size_t *len, tc_
   return e;
 }
 
-tc_err tc_partial_site_read(const char *path, tc_partial_site *out, tc_why *why) {
+/* PATH read whole and decoded by DECODE into OUT. */
+static tc_err read_file(const char *path, void *out, tc_why *why,
+                        tc_err (*decode)(const unsigned char *, size_t, void *, tc_why *)) {
   unsigned char *bytes;
   size_t len;
   tc_err e = read_all(path, &bytes, &len, why);
   if (!e)
-    e = tc_partial_site_decode(bytes, len, out, why);
+    e = decode(bytes, len, out, why);
   free(bytes);
   return e;
 }
 
+static tc_err decode_site(const unsigned char *b, size_t n, void *out, tc_why *why) {
+  return tc_partial_site_decode(b, n, out, why);
+}
+
+static tc_err decode_record(const unsigned char *b, size_t n, void *out, tc_why *why) {
+  return tc_partial_record_decode(b, n, out, why);
+}
+
+tc_err tc_partial_site_read(const char *path, tc_partial_site *out, tc_why *why) {
+  return read_file(path, out, why, decode_site);
+}
+
 tc_err tc_partial_record_read(const char *path, tc_partial_record *out, tc_why *why) {
-  unsigned char *bytes;
-  size_t len;
-  tc_err e = read_all(path, &bytes, &len, why);
-  if (!e)
-    e = tc_partial_record_decode(bytes, len, out, why);
-  free(bytes);
-  return e;
+  return read_file(path, out, why, decode_record);
 }

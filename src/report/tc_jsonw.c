@@ -294,52 +294,27 @@ void tc_jsonw_end(tc_jsonw *w) {
   tc_wbuf_flush(&w->out);
 }
 
-void tc_jsonw_kstr(tc_jsonw *w, const char *k, const char *s) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_str(w, s);
-}
+/* Each keyed call is its key, then the plain call. */
+#define TC_JSONW_KEYED(name, type)                                             \
+  void tc_jsonw_k##name(tc_jsonw *w, const char *k, type v) {                  \
+    tc_jsonw_key(w, k);                                                        \
+    tc_jsonw_##name(w, v);                                                     \
+  }
+TC_JSONW_KEYED(str, const char *)
+TC_JSONW_KEYED(strn, tc_str)
+TC_JSONW_KEYED(int, int64_t)
+TC_JSONW_KEYED(uint, uint64_t)
+TC_JSONW_KEYED(num, double)
+TC_JSONW_KEYED(bool, int)
+TC_JSONW_KEYED(raw, tc_str)
+#undef TC_JSONW_KEYED
 
-void tc_jsonw_kstrn(tc_jsonw *w, const char *k, tc_str s) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_strn(w, s);
-}
-
-void tc_jsonw_kint(tc_jsonw *w, const char *k, int64_t v) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_int(w, v);
-}
-
-void tc_jsonw_kuint(tc_jsonw *w, const char *k, uint64_t v) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_uint(w, v);
-}
-
-void tc_jsonw_knum(tc_jsonw *w, const char *k, double v) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_num(w, v);
-}
-
-void tc_jsonw_kbool(tc_jsonw *w, const char *k, int v) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_bool(w, v);
-}
-
-void tc_jsonw_knull(tc_jsonw *w, const char *k) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_null(w);
-}
-
-void tc_jsonw_kobj(tc_jsonw *w, const char *k) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_obj(w);
-}
-
-void tc_jsonw_karr(tc_jsonw *w, const char *k) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_arr(w);
-}
-
-void tc_jsonw_kraw(tc_jsonw *w, const char *k, tc_str json) {
-  tc_jsonw_key(w, k);
-  tc_jsonw_raw(w, json);
-}
+#define TC_JSONW_KEYED_OPEN(name)                                              \
+  void tc_jsonw_k##name(tc_jsonw *w, const char *k) {                          \
+    tc_jsonw_key(w, k);                                                        \
+    tc_jsonw_##name(w);                                                        \
+  }
+TC_JSONW_KEYED_OPEN(null)
+TC_JSONW_KEYED_OPEN(obj)
+TC_JSONW_KEYED_OPEN(arr)
+#undef TC_JSONW_KEYED_OPEN
