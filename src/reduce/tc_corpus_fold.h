@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "reduce/tc_census_result.h"
-#include "reduce/tc_metrics_set.h"
+#include "reduce/tc_metrics_reduction.h"
 #include "reduce/tc_run_facts.h"
 #include "reduce/tc_site_unit.h"
 #include "reduce/tc_trace_rows.h"

@@ -11,7 +11,7 @@
 #include "reduce/tc_census_result.h"
 #include "report/tc_line.h"
 #include "reduce/tc_devtools.h"
-#include "reduce/tc_metrics_set.h"
+#include "reduce/tc_metrics_reduction.h"
 #include "report/tc_jsonw.h"
 #include "reduce/tc_run_facts.h"
 #include "reduce/tc_trace_rows.h"

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "reduce/tc_metrics_set.h"
+#include "reduce/tc_metrics_reduction.h"
 #include "report/tc_wbuf.h"
 #include "util/tc_error.h"
 #include "util/tc_str.h"

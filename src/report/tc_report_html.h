@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "reduce/tc_metrics_set.h"
+#include "reduce/tc_metrics_reduction.h"
 #include "util/tc_error.h"
 
 /* Histogram and ECDF across sites (one page view per site) of busy rate,

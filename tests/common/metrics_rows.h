@@ -6,7 +6,7 @@
 #ifndef METRICS_ROWS_H
 #define METRICS_ROWS_H
 
-#include "reduce/tc_metrics_set.h"
+#include "reduce/tc_metrics_reduction.h"
 
 enum { METRICS_ROWS_CURSORS = 8 };
 

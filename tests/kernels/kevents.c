@@ -103,7 +103,7 @@ tc_trace_metrics *finish(tc_kernels *k) { return finish_ref(k, "example.com", "e
 char *report_of(const tc_metrics_reduction *r, metrics_writer fn) {
   char dir[] = "/tmp/tc-metrics-XXXXXX";
   assert_non_null(mkdtemp(dir));
-  assert_int_equal(fn(r, dir), TC_OK);
+  assert_int_equal(fn(r, dir, NULL), TC_OK);
   DIR *d = opendir(dir);
   assert_non_null(d);
   struct dirent *de;

@@ -32,7 +32,7 @@ tc_trace_metrics *finish_ref(tc_kernels *k, const char *site, const char *trace,
 tc_trace_metrics *finish(tc_kernels *k);
 
 /* A metrics writer (tc_write_metrics_csv, ...). */
-typedef tc_err (*metrics_writer)(const tc_metrics_reduction *, const char *);
+typedef tc_err (*metrics_writer)(const tc_metrics_reduction *, const char *, tc_why *);
 
 /* The one file FN writes from R, read back from a scratch folder;
  * malloc'd, NUL-terminated. */

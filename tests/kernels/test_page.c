@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "kevents.h"
+#include "metrics_set.h"
 #include "report/tc_metrics_report.h"
 
 #define BROWSER 1 /* the browser process */

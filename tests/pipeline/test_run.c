@@ -21,7 +21,7 @@
 #include "census/tc_phase.h"
 #include "io/tc_corpus.h"
 #include "pipeline/tc_run.h"
-#include "reduce/tc_metrics_set.h"
+#include "reduce/tc_metrics_reduction.h"
 #include "testdir.h"
 #include "metrics_rows.h"
 #include "trace_rows_check.h"

@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "kevents.h"
-#include "reduce/tc_metrics_set.h"
+#include "metrics_set.h"
+#include "reduce/tc_metrics_reduction.h"
 #include "metrics_rows.h"
 
 /* Every metrics file of R1 and R2 is byte-identical. */

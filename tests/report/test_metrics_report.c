@@ -15,7 +15,8 @@
 #include <string.h>
 
 #include "kevents.h"
-#include "reduce/tc_metrics_set.h"
+#include "metrics_set.h"
+#include "reduce/tc_metrics_reduction.h"
 #include "report/tc_report_html.h"
 #include "util/tc_error.h"
 #include "metrics_rows.h"

@@ -1,33 +1,30 @@
-/* Traces' metrics and their reduction to per-site values and corpus
- * distributions.
+/* Traces' metrics reduced to per-site values and corpus distributions.
  *
- * Two ways in. A run (and a merge) folds sites in corpus order, so it adds
- * each site to a tc_metrics_reduction as soon as the site is folded
- * (tc_metrics_reduction_add_site): the site is reduced at once and it and
- * its traces are written out as records, so nothing per trace stays in
- * memory. A tc_metrics_set collects traces in any order, from any number of
- * threads at once (one mutex guards the list), and tc_metrics_reduce sorts
- * them and adds its sites the same way: call it after every add has
- * returned.
+ * A run (and a merge) folds sites in corpus order, so it adds each site to
+ * a tc_metrics_reduction as soon as the site is folded
+ * (tc_metrics_reduction_add_site, through reduce/tc_corpus_fold.h): the
+ * site is reduced at once and it and its traces are written out as
+ * records, so nothing per trace stays in memory.
  *
- * Reduction never depends on the order traces were added: traces are sorted
- * by site, then trace path (bytewise, tc_str_cmp), which is corpus order. A site's value for a
- * metric is the nearest-rank median (rank ceil(n/2)) of its traces that
- * measured it; all its traces are kept. Corpus distributions take the page
- * view as the unit, one per site (its median trace), in tc_sketch histograms
- * (relative error TC_SKETCH_ALPHA): sites reduced on different shards merge
- * into the same table, as long as a site is not split across shards.
+ * Reduction never depends on the order traces were added: a site's traces
+ * come by path (bytewise, tc_str_cmp), which is corpus order. A site's
+ * value for a metric is the nearest-rank median (rank ceil(n/2)) of its
+ * traces that measured it; all its traces are kept. Corpus distributions
+ * take the page view as the unit, one per site (its median trace), in
+ * tc_sketch histograms (relative error TC_SKETCH_ALPHA): sites reduced on
+ * different shards merge into the same table, as long as a site is not
+ * split across shards.
  *
  * Nothing is dropped for lack of data. A trace that could not be read is
  * added like any other (tc_metrics_unreadable): it is listed and counted,
  * and being n/a throughout it adds no value to its site's medians; a site
  * whose traces were all unreadable is n/a with trace_unreadable. A site the
- * crawl left no trace for is registered with
- * tc_metrics_set_add_site_without_trace: it is listed among the sites, n/a
- * with no_trace and the crawl's reason, and, having no page view, is in no
- * corpus distribution (their `n` counts the sites that measured a metric). */
-#ifndef TC_METRICS_SET_H
-#define TC_METRICS_SET_H
+ * crawl left no trace for is added with no traces and the crawl's reason:
+ * it is listed among the sites, n/a with no_trace, and, having no page
+ * view, is in no corpus distribution (their `n` counts the sites that
+ * measured a metric). */
+#ifndef TC_METRICS_REDUCTION_H
+#define TC_METRICS_REDUCTION_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -37,28 +34,6 @@
 #include "util/tc_spill.h"
 #include "util/tc_error.h"
 
-typedef struct tc_metrics_set tc_metrics_set;
-
-/* NULL when out of memory. */
-tc_metrics_set *tc_metrics_set_create(void);
-
-/* Frees the set and every metrics object in it. Accepts NULL. */
-void tc_metrics_set_free(tc_metrics_set *s);
-
-/* Thread-safe. Takes ownership of M in every case (freed on failure). */
-tc_err tc_metrics_set_add(tc_metrics_set *s, tc_trace_metrics *m);
-
-/* Thread-safe. Registers SITE as a site of the crawl that left no trace;
- * REASON says why (the manifest's words, may be NULL). Both are copied.
- * A site that also has traces in the set is reported from its traces and
- * this registration is ignored; a site registered twice keeps the reason
- * first in bytewise order, so the outcome never depends on the order of
- * calls. TC_E_NOMEM leaves the set unchanged. */
-tc_err tc_metrics_set_add_site_without_trace(tc_metrics_set *s, const char *site,
-                                             const char *reason);
-
-/* Traces added, unreadable ones included. */
-size_t tc_metrics_set_count(const tc_metrics_set *s);
 
 typedef struct {
   const char *site;       /* valid as long as the record it was read with */
@@ -117,11 +92,6 @@ tc_err tc_metrics_reduction_add_site(tc_metrics_reduction *r, const char *site,
 
 /* Makes every record readable from any thread (tc_spill_flush). */
 tc_err tc_metrics_reduction_seal(tc_metrics_reduction *r);
-
-/* Sorts S (site, then trace path) and adds its sites to a new reduction,
- * the sites without trace in their places. On TC_OK the caller owns *out
- * (tc_metrics_reduction_free); S is not changed. */
-tc_err tc_metrics_reduce(const tc_metrics_set *s, tc_metrics_reduction **out);
 
 /* Accepts NULL. */
 void tc_metrics_reduction_free(tc_metrics_reduction *r);
