@@ -1,18 +1,33 @@
 #!/usr/bin/env bash
-# README's second command (and CI's): every test.
-#   1. release build, every suite (unit, end-to-end on real traces, oracles,
-#      jobs/slurm on a single-node Slurm cluster started for the test, the
-#      HTML layer's demo page in headless Chromium: build/tests/report/
-#      report.png is its screenshot)
-#   2. ASan+UBSan build, every C suite and the end-to-end suite (not the
-#      browser test: test_html runs the demo page's writer under them)
-#   3. TSan build, the pool, pipeline and end-to-end suites (threads)
-#   4. fuzz targets, a short run each over their seeds
-#   5. the DevTools schema regenerated from pinned npm packages equals the
-#      committed data file
-# Ends with one line "tests: N passed, M failed".
+# README's second command (and CI's): every test. Ends with one line
+# "tests: N passed, M failed".
+#
+#   scripts/test.sh           everything, as CI runs it:
+#     1. release build, every suite (unit, end-to-end on real traces, oracles,
+#        jobs/slurm on a single-node Slurm cluster started for the test, the
+#        recorder and the HTML pages in headless Chromium: build/tests/report/
+#        report.png is the demo page's screenshot)
+#     2. one ASan+UBSan build that also holds the libFuzzer targets: every C
+#        suite and the end-to-end tests, each code path once (TC_SANITIZED:
+#        the release run already repeats them); then every fuzz target,
+#        two at a time, 30 s each (or as tests/fuzz/NAME.options says)
+#     3. TSan build: the suites whose runs share data between threads (pool,
+#        pipeline, and the end-to-end tests of suite 'threads')
+#     4. the DevTools schema regenerated from pinned npm packages equals the
+#        committed data file
+#   scripts/test.sh --quick   the inner loop: the release build's unit and
+#                             end-to-end suites only (no Chromium, Slurm,
+#                             oracles or sanitizers), a few minutes
+#
+# Each step prints how long it took, so where the time goes is in the log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+quick=0
+case ${1:-} in
+  --quick) quick=1 ;;
+  "") ;;
+  *) echo "usage: scripts/test.sh [--quick]" >&2; exit 2 ;;
+esac
 # An oracle that cannot run is a failure here, not a skip.
 export TC_REQUIRE_ORACLES=1
 fail=0
@@ -23,7 +38,6 @@ give_up() {
   echo "tests: $pass passed, $((fail + 1)) failed"
   exit 2
 }
-bash scripts/deps.sh --test || give_up "installing dependencies failed"
 
 count() { # build dir -> adds its meson results to pass/fail
   local log="$1/meson-logs/testlog.json"
@@ -43,40 +57,53 @@ PY
   pass=$((pass + p)); fail=$((fail + f))
 }
 
-step() { echo; echo "=== $*"; }
+t0=$SECONDS
+mark=$SECONDS
+step() {
+  [[ $mark -ne $t0 || $SECONDS -ne $t0 ]] && echo "--- $((SECONDS - mark)) s"
+  mark=$SECONDS
+  echo; echo "=== $*"
+}
 
-# Node packages the oracles and the browser test need, from the npm registry
-# at pinned versions.
-step "npm packages for the oracles and the browser test"
-for dir in tests/kernels tests/report; do
-  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || fail=$((fail + 1))
-done
+if ((quick)); then
+  bash scripts/deps.sh || give_up "installing dependencies failed"
+else
+  bash scripts/deps.sh --test || give_up "installing dependencies failed"
+  # Node packages the oracles, the recorder and the browser tests need, from
+  # the npm registry at pinned versions.
+  step "npm packages for the oracles and the browser tests"
+  for dir in tests/kernels tests/report; do
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || fail=$((fail + 1))
+  done
+fi
 
 step "release build"
 bash scripts/build.sh build || give_up "release build failed"
+if ((quick)); then
+  meson test -C build --print-errorlogs --num-processes 2 --no-suite corpus --no-suite slurm \
+    --no-suite browser --no-suite oracle --no-suite tools
+  count build
+  echo "--- $((SECONDS - mark)) s"
+  echo; echo "tests: $pass passed, $fail failed ($((SECONDS - t0)) s)"
+  [[ $fail -eq 0 ]]
+  exit
+fi
+step "release suites"
 meson test -C build --print-errorlogs --num-processes 2
 count build
 
-step "ASan + UBSan"
+step "ASan + UBSan build, with the fuzz targets"
 bash scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false \
-  -Dbuildtype=debugoptimized || give_up "ASan build failed"
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  -Dbuildtype=debugoptimized -Dfuzz=true || give_up "ASan build failed"
+step "ASan + UBSan suites"
+TC_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite oracle --no-suite corpus \
-  --no-suite slurm --no-suite browser
+  --no-suite slurm --no-suite browser --no-suite tools
 count build-asan
 
-step "TSan"
-bash scripts/build.sh build-tsan -Db_sanitize=thread -Db_lundef=false -Db_lto=false \
-  -Dbuildtype=debugoptimized || give_up "TSan build failed"
-TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs --num-processes 1 \
-  --suite pool --suite pipeline --suite e2e
-count build-tsan
-
-step "fuzz targets (30 s each, or as tests/fuzz/NAME.options says)"
-bash scripts/build.sh build-fuzz -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
-  -Db_lto=false -Dbuildtype=debugoptimized || give_up "fuzz build failed"
-for t in build-fuzz/tests/fuzz/fuzz_*; do
-  [[ -f $t && -x $t ]] || continue
+step "fuzz targets, two at a time (30 s each, or as tests/fuzz/NAME.options says)"
+fuzz_one() { # target -> 0 when it ran clean; its log on failure
+  local t=$1 name work opts=() dirs seeds
   name=$(basename "$t")
   work=$(mktemp -d)
   dirs=("$work")
@@ -84,20 +111,38 @@ for t in build-fuzz/tests/fuzz/fuzz_*; do
   # Seeds made from the real traces at run time, and the target's own flags.
   seeds=tests/fuzz/seeds_${name#fuzz_}.py
   [[ -f $seeds ]] && python3 "$seeds" "$work"
-  opts=()
   [[ -f tests/fuzz/$name.options ]] && read -ra opts <"tests/fuzz/$name.options"
   if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$t" -max_total_time=30 "${opts[@]}" "${dirs[@]}" >"$work.log" 2>&1; then
-    echo "$name: ok ($(grep -o 'Done [0-9]* runs in [0-9]* second' "$work.log"))"; pass=$((pass + 1))
-  else
-    echo "$name: FAILED"; tail -40 "$work.log"; fail=$((fail + 1))
+    echo "$name: ok ($(grep -o 'Done [0-9]* runs in [0-9]* second' "$work.log"))"
+    rm -rf "$work" "$work.log"
+    return 0
   fi
+  echo "$name: FAILED"; tail -40 "$work.log"
   rm -rf "$work" "$work.log"
-done
+  return 1
+}
+export -f fuzz_one
+results=$(mktemp)
+find build-asan/tests/fuzz -maxdepth 1 -name 'fuzz_*' -type f -perm -u+x | sort |
+  xargs -P 2 -I{} bash -c 'fuzz_one "$1"' _ {} >"$results"
+cat "$results"
+pass=$((pass + $(grep -c ': ok (' "$results")))
+fail=$((fail + $(grep -c ': FAILED$' "$results")))
+rm -f "$results"
+
+step "TSan build"
+bash scripts/build.sh build-tsan -Db_sanitize=thread -Db_lundef=false -Db_lto=false \
+  -Dbuildtype=debugoptimized || give_up "TSan build failed"
+step "TSan suites"
+TC_SANITIZED=1 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs \
+  --num-processes 2 --suite pool --suite pipeline --suite threads
+count build-tsan
 
 step "DevTools schema"
 if sh tools/schema/check.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
+echo "--- $((SECONDS - mark)) s"
 echo
-echo "tests: $pass passed, $fail failed"
+echo "tests: $pass passed, $fail failed ($((SECONDS - t0)) s)"
 [[ $fail -eq 0 ]]

@@ -10,6 +10,10 @@ ROOT = os.path.abspath(os.path.join(HERE, '..', '..'))
 SHARED = os.environ.get('TC_SHARED', os.path.abspath(os.path.join(ROOT, '..', 'shared')))
 THIRD_PARTY = os.path.join(SHARED, 'traces', 'third-party')
 BINARY = os.environ.get('TRACECENSUS', os.path.join(ROOT, 'build', 'tracecensus'))
+# Under a sanitizer build (scripts/test.sh sets it) a test runs each code
+# path once rather than every repetition of it: the release run checks the
+# repetitions, the sanitizer the memory and the threads on those paths.
+SANITIZED = os.environ.get('TC_SANITIZED') == '1'
 
 
 def run_census(inputs, threads=2, extra=(), outdir=None):
