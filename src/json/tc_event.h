@@ -40,7 +40,8 @@ typedef struct {
   int64_t pid, tid; /* TC_NO_ID when the event has none */
   tc_str id;   /* id, or id2.local / id2.global, as text; empty if none */
   uint64_t index; /* ordinal of the event in its trace, from 0 */
-  int for_kernels; /* tc_kernels_wants said yes (set by pipeline/tc_route, which asked once) */
+  uint8_t for_kernels; /* tc_kernels_wants said yes (set by pipeline/tc_route, which asked once) */
+  uint8_t for_procs;   /* the process map reads it (procs/tc_procmap.h; likewise) */
   const tc_argval *args;
   uint32_t nargs;
 } tc_kevent;

@@ -1,59 +1,47 @@
 /* The kernels' input side: which events and arguments they need, and the
  * compact copy feed keeps of them (see tc_kstate.h). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/tc_kstate.h"
 
-/* Argument slots, in the order of arg_paths below. */
+/* Argument slots: the process map's (procs/tc_procmap.h: the thread
+ * names, the frame a layer tree belongs to) and then the kernels' own, in
+ * the order of own_paths below. */
 enum {
-  ARG_NAME,
-  ARG_FRAMES_FRAME,
-  ARG_FRAMES_PARENT,
-  ARG_FRAMES_PROCESS,
-  ARG_FRAMES_URL,
-  ARG_DATA_PAGE,
-  ARG_FRAME,
-  ARG_DATA_LOADING_MAIN,
-  ARG_DATA_OUTERMOST_MAIN,
-  ARG_DATA_IS_MAIN,
-  ARG_DATA_LOADER_URL,
-  ARG_DATA_URL,
-  ARG_DATA_FRAME,
-  ARG_DATA_PARENT,
-  ARG_DATA_PROCESS,
-  ARG_DATA_LAYER_TREE,
+  ARG_NAME = TC_PM_ARG_NAME,
+  ARG_DATA_FRAME = TC_PM_ARG_DATA_FRAME,
+  ARG_DATA_LAYER_TREE = TC_PM_NARGS,
   ARG_LAYER_TREE,
   ARG_DATA_NEEDS_BEGIN_FRAME,
   ARG_DATA_HEAP_USED,
   ARG_COUNT_
 };
 
-static const char *const arg_paths[ARG_COUNT_] = {
-    [ARG_NAME] = "args.name",
-    [ARG_FRAMES_FRAME] = "args.data.frames[].frame",
-    [ARG_FRAMES_PARENT] = "args.data.frames[].parent",
-    [ARG_FRAMES_PROCESS] = "args.data.frames[].processId",
-    [ARG_FRAMES_URL] = "args.data.frames[].url",
-    [ARG_DATA_PAGE] = "args.data.page",
-    [ARG_FRAME] = "args.frame",
-    [ARG_DATA_LOADING_MAIN] = "args.data.isLoadingMainFrame",
-    [ARG_DATA_OUTERMOST_MAIN] = "args.data.isOutermostMainFrame",
-    [ARG_DATA_IS_MAIN] = "args.data.isMainFrame",
-    [ARG_DATA_LOADER_URL] = "args.data.documentLoaderURL",
-    [ARG_DATA_URL] = "args.data.url",
-    [ARG_DATA_FRAME] = "args.data.frame",
-    [ARG_DATA_PARENT] = "args.data.parent",
-    [ARG_DATA_PROCESS] = "args.data.processId",
-    [ARG_DATA_LAYER_TREE] = "args.data.layerTreeId",
-    [ARG_LAYER_TREE] = "args.layerTreeId",
-    [ARG_DATA_NEEDS_BEGIN_FRAME] = "args.data.needsBeginFrame",
-    [ARG_DATA_HEAP_USED] = "args.data.jsHeapSizeUsed",
+static const char *const own_paths[ARG_COUNT_ - TC_PM_NARGS] = {
+    [ARG_DATA_LAYER_TREE - TC_PM_NARGS] = "args.data.layerTreeId",
+    [ARG_LAYER_TREE - TC_PM_NARGS] = "args.layerTreeId",
+    [ARG_DATA_NEEDS_BEGIN_FRAME - TC_PM_NARGS] = "args.data.needsBeginFrame",
+    [ARG_DATA_HEAP_USED - TC_PM_NARGS] = "args.data.jsHeapSizeUsed",
 };
 
+static const char *arg_paths[ARG_COUNT_];
+static pthread_once_t arg_paths_once = PTHREAD_ONCE_INIT;
+
+static void join_arg_paths(void) {
+  size_t n;
+  const char *const *pm = tc_procmap_arg_paths(&n);
+  for (size_t i = 0; i < n; i++)
+    arg_paths[i] = pm[i];
+  for (size_t i = TC_PM_NARGS; i < ARG_COUNT_; i++)
+    arg_paths[i] = own_paths[i - TC_PM_NARGS];
+}
+
 const char *const *tc_kernels_arg_paths(size_t *n) {
+  pthread_once(&arg_paths_once, join_arg_paths);
   *n = ARG_COUNT_;
   return arg_paths;
 }
@@ -62,12 +50,6 @@ typedef enum {
   K_NONE,
   K_TASK,
   K_THREAD_NAME,
-  K_STARTED_IN_BROWSER,
-  K_STARTED_IN_PAGE,
-  K_NAVIGATION_START,
-  K_COMMIT_LOAD,
-  K_FRAME_COMMIT,
-  K_PROCESS_READY,
   K_SET_LAYER_TREE,
   K_DRAW_FRAME,
   K_NEEDS_BEGIN_FRAME,
@@ -115,12 +97,6 @@ static const name_kind names[] = {
     NK("EvaluateScript", K_TASK, TC_KKIND_SCRIPT),
     NK("v8.evaluateModule", K_TASK, TC_KKIND_SCRIPT),
     NK("thread_name", K_THREAD_NAME, 0),
-    NK("TracingStartedInBrowser", K_STARTED_IN_BROWSER, 0),
-    NK("TracingStartedInPage", K_STARTED_IN_PAGE, 0),
-    NK("navigationStart", K_NAVIGATION_START, 0),
-    NK("CommitLoad", K_COMMIT_LOAD, 0),
-    NK("FrameCommittedInBrowser", K_FRAME_COMMIT, 0),
-    NK("ProcessReadyInBrowser", K_PROCESS_READY, 0),
     NK("SetLayerTreeId", K_SET_LAYER_TREE, 0),
     NK("DrawFrame", K_DRAW_FRAME, 0),
     NK("NeedsBeginFrameChanged", K_NEEDS_BEGIN_FRAME, 0),
@@ -260,7 +236,6 @@ void tc_kernels_free(tc_kernels *k) {
   }
   free(k->threads.v);
   free(k->slots);
-  free(k->docs.v);
   free(k->layer_trees.v);
   free(k->draws.v);
   free(k->needs_begin_frame.v);
@@ -444,125 +419,6 @@ static void feed_thread_name(tc_kernels *k, const tc_kevent *ev) {
   }
 }
 
-/* A boolean argument: 1, 0, or -1 when absent (or not a boolean). */
-static int arg_flag(const tc_kevent *ev, int slot) {
-  const tc_argval *a = arg(ev, slot);
-  return a && a->type == TC_JT_BOOL ? a->num != 0 : -1;
-}
-
-/* A string argument of array element ELEM copied into the arena; NULL when
- * absent or empty. */
-static const char *elem_str(tc_kernels *k, const tc_kevent *ev, int slot, uint32_t elem) {
-  for (uint32_t i = 0; i < ev->nargs; i++) {
-    const tc_argval *a = &ev->args[i];
-    if (a->slot != slot || a->elem != elem || a->type != TC_JT_STRING || a->str.len == 0)
-      continue;
-    const char *s = tc_arena_copy(&k->strings, a->str);
-    if (!s)
-      k->nomem = 1;
-    return s;
-  }
-  return NULL;
-}
-
-static void push_doc(tc_kernels *k, tc_kdoc d) {
-  if (d.frame)
-    keep_err(k, tc__kvec_push(&k->docs, d));
-}
-
-/* Lighthouse's findMainFrameIds reads the earliest TracingStartedInBrowser
- * only: its first frame with no parent, with that frame's processId. Every
- * frame it lists is also evidence of which renderer hosts which frame. */
-static void feed_started_in_browser(tc_kernels *k, const tc_kevent *ev) {
-  int earliest = !k->has_started_in_browser || ev->ts < k->started_in_browser_ts;
-  if (earliest) {
-    k->has_started_in_browser = 1;
-    k->started_in_browser_ts = ev->ts;
-    k->started_in_browser = (tc_kframe_ref){.frame = NULL, .pid = 0, .ts = ev->ts};
-  }
-  uint32_t best = UINT32_MAX;
-  for (uint32_t i = 0; i < ev->nargs; i++) {
-    const tc_argval *a = &ev->args[i];
-    if (a->slot != ARG_FRAMES_FRAME || a->type != TC_JT_STRING || a->str.len == 0)
-      continue;
-    int has_parent = 0, has_pid = 0;
-    double pid = 0;
-    for (uint32_t j = 0; j < ev->nargs; j++) {
-      const tc_argval *b = &ev->args[j];
-      if (b->elem != a->elem)
-        continue;
-      if (b->slot == ARG_FRAMES_PARENT && b->type == TC_JT_STRING && b->str.len)
-        has_parent = 1;
-      if (b->slot == ARG_FRAMES_PROCESS && b->type == TC_JT_NUMBER) {
-        has_pid = 1;
-        pid = b->num;
-      }
-    }
-    const char *frame = tc_arena_copy(&k->strings, a->str);
-    if (!frame) {
-      k->nomem = 1;
-      return;
-    }
-    if (has_pid && pid != 0)
-      push_doc(k, (tc_kdoc){frame, elem_str(k, ev, ARG_FRAMES_URL, a->elem),
-                            elem_str(k, ev, ARG_FRAMES_PARENT, a->elem), (int64_t)pid, ev->ts,
-                            TC_KDOC_TRACING_STARTED, (int8_t)!has_parent});
-    if (!earliest || has_parent || a->elem >= best)
-      continue;
-    best = a->elem;
-    k->started_in_browser.frame = NULL;
-    k->started_in_browser.pid = 0;
-    if (has_pid && pid != 0) {
-      k->started_in_browser.frame = frame;
-      k->started_in_browser.pid = (int64_t)pid;
-    }
-  }
-}
-
-static void feed_started_in_page(tc_kernels *k, const tc_kevent *ev) {
-  if (k->has_started_in_page && ev->ts >= k->started_in_page.ts)
-    return;
-  const char *frame = arg_str(k, ev, ARG_DATA_PAGE);
-  if (!frame)
-    return;
-  k->has_started_in_page = 1;
-  k->started_in_page = (tc_kframe_ref){.frame = frame, .pid = ev->pid, .ts = ev->ts};
-}
-
-/* The first of two flags that is present (isOutermostMainFrame, then the
- * older field), or FALLBACK. */
-static int8_t main_flag(const tc_kevent *ev, int slot, int fallback) {
-  int v = arg_flag(ev, ARG_DATA_OUTERMOST_MAIN);
-  if (v < 0)
-    v = arg_flag(ev, slot);
-  return (int8_t)(v < 0 ? fallback : v);
-}
-
-/* A document loading in the renderer that wrote the event. */
-static void feed_navigation_start(tc_kernels *k, const tc_kevent *ev) {
-  push_doc(k, (tc_kdoc){arg_str(k, ev, ARG_FRAME), arg_str(k, ev, ARG_DATA_LOADER_URL), NULL,
-                        ev->pid, ev->ts, TC_KDOC_NAVIGATION_START,
-                        main_flag(ev, ARG_DATA_LOADING_MAIN, -1)});
-}
-
-static void feed_commit_load(tc_kernels *k, const tc_kevent *ev) {
-  push_doc(k, (tc_kdoc){arg_str(k, ev, ARG_DATA_FRAME), arg_str(k, ev, ARG_DATA_URL),
-                        arg_str(k, ev, ARG_DATA_PARENT), ev->pid, ev->ts, TC_KDOC_COMMIT_LOAD,
-                        main_flag(ev, ARG_DATA_IS_MAIN, -1)});
-}
-
-/* The browser's view: args.data.processId is the renderer. */
-static void feed_frame_commit(tc_kernels *k, const tc_kevent *ev, int ready) {
-  double pid;
-  if (!arg_num(ev, ARG_DATA_PROCESS, &pid) || pid == 0)
-    return;
-  const char *parent = arg_str(k, ev, ARG_DATA_PARENT);
-  push_doc(k, (tc_kdoc){arg_str(k, ev, ARG_DATA_FRAME), ready ? NULL : arg_str(k, ev, ARG_DATA_URL),
-                        parent, (int64_t)pid, ev->ts,
-                        ready ? TC_KDOC_PROCESS_READY : TC_KDOC_FRAME_COMMITTED,
-                        main_flag(ev, ARG_DATA_IS_MAIN, !parent)});
-}
-
 static void feed_set_layer_tree(tc_kernels *k, const tc_kevent *ev) {
   double id;
   if (!arg_num(ev, ARG_DATA_LAYER_TREE, &id))
@@ -634,12 +490,6 @@ void tc_kernels_feed(tc_kernels *k, const tc_kevent *ev) {
     break;
   }
   case K_THREAD_NAME: feed_thread_name(k, ev); break;
-  case K_STARTED_IN_BROWSER: feed_started_in_browser(k, ev); break;
-  case K_STARTED_IN_PAGE: feed_started_in_page(k, ev); break;
-  case K_NAVIGATION_START: feed_navigation_start(k, ev); break;
-  case K_COMMIT_LOAD: feed_commit_load(k, ev); break;
-  case K_FRAME_COMMIT: feed_frame_commit(k, ev, 0); break;
-  case K_PROCESS_READY: feed_frame_commit(k, ev, 1); break;
   case K_SET_LAYER_TREE: feed_set_layer_tree(k, ev); break;
   case K_DRAW_FRAME: feed_frame_event(k, ev, 1); break;
   case K_NEEDS_BEGIN_FRAME: feed_frame_event(k, ev, 0); break;

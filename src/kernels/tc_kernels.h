@@ -9,7 +9,8 @@
  *   k = tc_kernels_create(&opts)
  *   tc_kernels_thread_span(...)  any number of times, any order
  *   tc_kernels_feed(k, ev)       for each wanted event, in trace order
- *   tc_kernels_finish(k, &ref, &metrics)
+ *   tc_kernels_finish(k, map, &ref, &metrics)   map: the trace's finished
+ *                                process map (procs/tc_procmap.h)
  *   tc_kernels_free(k)
  *
  * Events arrive in file order, which need not be time order: thread names,
@@ -123,12 +124,13 @@ typedef struct {
   int had_parse_errors; /* some events were skipped: metrics kept, flagged */
 } tc_trace_ref;
 
-/* Computes the metrics. On TC_OK *out is a new object the caller owns and
- * releases with tc_trace_metrics_free (or hands to tc_metrics_set_add);
- * missing data is n/a inside it, never an error. Fails only with TC_E_NOMEM
- * (during feed or here), *out then NULL. Call once; K is still freed with
- * tc_kernels_free afterwards. */
-tc_err tc_kernels_finish(tc_kernels *k, const tc_trace_ref *ref,
+/* Computes the metrics, the page and every renderer's role taken from MAP,
+ * the trace's finished process map. On TC_OK *out is a new object the
+ * caller owns and releases with tc_trace_metrics_free; missing data is n/a
+ * inside it, never an error. Fails only with TC_E_NOMEM (during feed or
+ * here), *out then NULL. Call once; K is still freed with tc_kernels_free
+ * afterwards. */
+tc_err tc_kernels_finish(tc_kernels *k, const tc_procmap *map, const tc_trace_ref *ref,
                          tc_trace_metrics **out);
 
 /* The metrics of a trace that could not be read at all (it would not open,

@@ -47,8 +47,8 @@ static void ctx_free(tc_kctx *c) {
   free(c->tops);
 }
 
-static tc_err compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
-  tc_err e = tc__kmain_choose(k, c, m);
+static tc_err compute(tc_kernels *k, const tc_procmap *map, tc_kctx *c, tc_trace_metrics *m) {
+  tc_err e = tc__kmain_choose(k, map, c, m);
   if (e || m->main_na) {
     all_na(m, m->main_na);
     m->main_url_na = m->main_na;
@@ -75,7 +75,7 @@ static tc_err compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
       (e = tc__kbusy_compute(k, c, m)) || (e = tc__klong_compute(c, m)) ||
       (e = tc__klag_compute(c, m)) || (e = tc__kframes_compute(k, c, m)) ||
       (e = tc__kheap_compute(k, c, m)) || (e = tc__kut_compute(k, c, m)) ||
-      (e = tc__klayout_compute(k, c, m)) || (e = tc__krenderers_compute(k, c, m)))
+      (e = tc__klayout_compute(k, c, m)) || (e = tc__krenderers_compute(k, map, c, m)))
     return e;
   return TC_OK;
 }
@@ -115,7 +115,8 @@ tc_err tc_metrics_unreadable(const tc_trace_ref *ref, const char *why,
   return TC_OK;
 }
 
-tc_err tc_kernels_finish(tc_kernels *k, const tc_trace_ref *ref, tc_trace_metrics **out) {
+tc_err tc_kernels_finish(tc_kernels *k, const tc_procmap *map, const tc_trace_ref *ref,
+                         tc_trace_metrics **out) {
   *out = NULL;
   if (k->nomem)
     return TC_E_NOMEM;
@@ -131,7 +132,7 @@ tc_err tc_kernels_finish(tc_kernels *k, const tc_trace_ref *ref, tc_trace_metric
   c.max_task_us = span_us > CLAMP_FLOOR_US ? span_us : CLAMP_FLOOR_US;
   c.bucket_us = k->bucket_ms * 1e3;
   c.max_buckets = MIN_BUCKETS + (k->events < SIZE_MAX / 4 ? (size_t)k->events * 2 : SIZE_MAX / 2);
-  tc_err e = compute(k, &c, m);
+  tc_err e = compute(k, map, &c, m);
   ctx_free(&c);
   if (e) {
     tc_trace_metrics_free(m);

@@ -2,10 +2,10 @@
  * helpers the metric files share. Not for use outside this folder.
  *
  * Feed only copies: per-thread task, Layout and script intervals (B/E
- * matched on the fly), thread names, the documents frames committed,
- * compositor frames, counters, marks and lifecycle events, each with its pid
- * and timestamp. Finish sorts and
- * decides; see tc_kfinish.c for the order of the steps. */
+ * matched on the fly), thread names, compositor frames, counters, marks and
+ * lifecycle events, each with its pid and timestamp. Which process is the
+ * page is the trace's process map's to say (procs/tc_procmap.h). Finish
+ * sorts and decides; see tc_kfinish.c for the order of the steps. */
 #ifndef TC_KSTATE_H
 #define TC_KSTATE_H
 
@@ -116,31 +116,6 @@ typedef struct {
 } tc_kthread;
 
 typedef struct {
-  const char *frame; /* NULL when the event named none */
-  int64_t pid;
-  double ts;
-} tc_kframe_ref;
-
-/* Evidence of a document in a frame, in the order the page rule trusts it. */
-enum {
-  TC_KDOC_COMMIT_LOAD,       /* the renderer committed it (CommitLoad) */
-  TC_KDOC_FRAME_COMMITTED,   /* the browser saw it commit (FrameCommittedInBrowser) */
-  TC_KDOC_NAVIGATION_START,  /* the renderer started loading it (navigationStart) */
-  TC_KDOC_PROCESS_READY,     /* the frame's renderer is ready (ProcessReadyInBrowser), no URL */
-  TC_KDOC_TRACING_STARTED,   /* a frame listed by TracingStartedInBrowser */
-};
-
-typedef struct {
-  const char *frame;  /* arena */
-  const char *url;    /* arena; NULL when the event named none */
-  const char *parent; /* arena; NULL when none was named */
-  int64_t pid;        /* the renderer: the event's pid, or its processId */
-  double ts;
-  uint8_t kind;       /* TC_KDOC_* */
-  int8_t main;        /* the outermost main frame: 1, a subframe: 0, unknown: -1 */
-} tc_kdoc;
-
-typedef struct {
   int64_t pid;
   const char *frame; /* NULL in old traces (sessionId instead) */
   int64_t layer_tree;
@@ -193,14 +168,6 @@ struct tc_kernels {
   TC_KVEC(tc_kthread) threads;
   uint32_t *slots; /* open-addressing index into threads, by (pid, tid) */
   size_t nslots;
-
-  /* Main-frame evidence, earliest by ts of each kind (Lighthouse's order). */
-  tc_kframe_ref started_in_browser; /* root frame and its processId */
-  int has_started_in_browser;
-  double started_in_browser_ts;
-  tc_kframe_ref started_in_page;
-  int has_started_in_page;
-  TC_KVEC(tc_kdoc) docs; /* every frame-document event, in feed order */
 
   TC_KVEC(tc_klayer_tree) layer_trees;
   TC_KVEC(tc_kframe_ev) draws;

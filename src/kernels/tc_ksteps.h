@@ -73,16 +73,7 @@ tc_err tc__klong_of(const tc_kctx *c, const tc_ktop *tops, size_t n, uint32_t *c
  * lowest tid when a name repeats), or NULL. */
 tc_kthread *tc__kmain_thread_of(tc_kernels *k, int64_t pid);
 
-/* Whether document event A comes before B: earlier ts, then lower pid, then
- * frame id, so that file order never decides. */
-int tc__kdoc_before(const tc_kdoc *a, const tc_kdoc *b);
-
-/* Whether URL is a web document (http:, https:, file:) or a browser page
- * (chrome:, devtools:, ...). */
-int tc__kurl_is_web(const char *url);
-int tc__kurl_is_browser(const char *url);
-
-tc_err tc__kmain_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__kmain_choose(tc_kernels *k, const tc_procmap *map, tc_kctx *c, tc_trace_metrics *m);
 void tc__kwindow_choose(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
 tc_err tc__kvalid_build(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
 tc_err tc__ktasks_collect(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
@@ -93,6 +84,7 @@ tc_err tc__kframes_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
 tc_err tc__kheap_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
 tc_err tc__kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
 tc_err tc__klayout_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
-tc_err tc__krenderers_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m);
+tc_err tc__krenderers_compute(tc_kernels *k, const tc_procmap *map, tc_kctx *c,
+                              tc_trace_metrics *m);
 
 #endif

@@ -23,58 +23,6 @@ const char *tc_na_text(tc_na na) {
   return (unsigned)na < TC_NA_COUNT_ ? na_texts[na] : "unknown";
 }
 
-static const char *const main_codes[TC_MAIN_RULE_COUNT_] = {
-    [TC_MAIN_NONE] = "none",
-    [TC_MAIN_TRACING_STARTED_IN_BROWSER] = "tracing_started_in_browser",
-    [TC_MAIN_TRACING_STARTED_IN_PAGE] = "tracing_started_in_page",
-    [TC_MAIN_NAVIGATION_START] = "navigation_start",
-    [TC_MAIN_ONLY_RENDERER] = "only_renderer",
-    [TC_MAIN_COMMIT_LOAD] = "commit_load",
-    [TC_MAIN_FRAME_COMMITTED_IN_BROWSER] = "frame_committed_in_browser",
-};
-
-#define WEB_DOCUMENT                                                           \
-  "main frame = the outermost main frame (isOutermostMainFrame, else isMainFrame "  \
-  "or isLoadingMainFrame) that committed a web document (an http:, https: or file: " \
-  "URL; never chrome:, chrome-untrusted:, devtools:, chrome-extension: or about:), the " \
-  "earliest such commit by ts (then lowest pid, then frame id); its renderers = every " \
-  "process that committed that frame; main thread = each renderer's CrRendererMain; "  \
-  "the evidence, in order: "
-
-static const char *const main_texts[TC_MAIN_RULE_COUNT_] = {
-    [TC_MAIN_NONE] = "no main thread chosen",
-    [TC_MAIN_TRACING_STARTED_IN_BROWSER] =
-        "main frame = the frame with no parent in the earliest TracingStartedInBrowser "
-        "args.data.frames[]; its renderers = args.data.processId of every "
-        "FrameCommittedInBrowser/ProcessReadyInBrowser for that frame, else the frame's "
-        "processId; main thread = each renderer's CrRendererMain (CrBrowserMain for "
-        "--single-process), as Lighthouse's TraceProcessor does (DevTools and CDP traces)",
-    [TC_MAIN_TRACING_STARTED_IN_PAGE] =
-        "main frame = args.data.page of the earliest TracingStartedInPage (pre-M62 traces); "
-        "renderers and thread as for TracingStartedInBrowser",
-    [TC_MAIN_NAVIGATION_START] =
-        WEB_DOCUMENT "CommitLoad, FrameCommittedInBrowser, then (this trace) a navigationStart "
-        "whose args.data.documentLoaderURL is the web document, in the renderer that wrote it",
-    [TC_MAIN_ONLY_RENDERER] =
-        "no main-frame event: the trace's only CrRendererMain thread",
-    [TC_MAIN_COMMIT_LOAD] =
-        WEB_DOCUMENT "(this trace) a CommitLoad of the renderer, args.data.frame and url, "
-        "then FrameCommittedInBrowser, then navigationStart (startup traces)",
-    [TC_MAIN_FRAME_COMMITTED_IN_BROWSER] =
-        WEB_DOCUMENT "CommitLoad, then (this trace) a FrameCommittedInBrowser, its "
-        "args.data.processId the renderer, then navigationStart",
-};
-
-#undef WEB_DOCUMENT
-
-const char *tc_main_rule_code(tc_main_rule r) {
-  return (unsigned)r < TC_MAIN_RULE_COUNT_ ? main_codes[r] : "unknown";
-}
-
-const char *tc_main_rule_text(tc_main_rule r) {
-  return (unsigned)r < TC_MAIN_RULE_COUNT_ ? main_texts[r] : "unknown";
-}
-
 const char *tc_window_rule_code(tc_window_rule r) {
   switch (r) {
   case TC_WINDOW_MARKS: return "marks";
@@ -89,17 +37,6 @@ uint32_t tc_min_samples(double q) {
   if (!(q > 0) || q >= 1)
     return 1;
   return (uint32_t)ceil(1.0 / (1.0 - q) - 1e-9);
-}
-
-const char *tc_renderer_role_code(tc_renderer_role r) {
-  switch (r) {
-  case TC_ROLE_PAGE: return "page";
-  case TC_ROLE_IFRAME: return "iframe";
-  case TC_ROLE_BROWSER_UI: return "browser_ui";
-  case TC_ROLE_OTHER: return "other";
-  case TC_ROLE_COUNT_: break;
-  }
-  return "unknown";
 }
 
 const char *tc_invalid_reason_code(tc_invalid_reason r) {

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "procs/tc_procmap.h"
+
 /* Why a metric is n/a: code (CSV/JSON, stable) and sentence (metrics.md). */
 #define TC_NA_MAP(X)                                                           \
   X(NONE, "", "measured")                                                      \
@@ -60,21 +62,6 @@ typedef enum {
 const char *tc_na_code(tc_na na); /* static; "" for TC_NA_NONE */
 const char *tc_na_text(tc_na na); /* static */
 
-/* How the main thread was chosen, named by the evidence that decided;
- * tc_main_rule_text says it in words. */
-typedef enum {
-  TC_MAIN_NONE,
-  TC_MAIN_TRACING_STARTED_IN_BROWSER,
-  TC_MAIN_TRACING_STARTED_IN_PAGE,
-  TC_MAIN_NAVIGATION_START,
-  TC_MAIN_ONLY_RENDERER,
-  TC_MAIN_COMMIT_LOAD,
-  TC_MAIN_FRAME_COMMITTED_IN_BROWSER,
-  TC_MAIN_RULE_COUNT_
-} tc_main_rule;
-
-const char *tc_main_rule_code(tc_main_rule r); /* static */
-const char *tc_main_rule_text(tc_main_rule r); /* static */
 
 /* TC_WINDOW_PAGE_COMMIT: a trace whose page was found by the document it
  * committed (a startup trace) starts at that commit, not with the browser. */
@@ -192,16 +179,6 @@ typedef struct {
   double forced_ms;  /* their summed duration */
 } tc_layout_metrics;
 
-/* What a renderer process is to the page under test. */
-typedef enum {
-  TC_ROLE_PAGE,       /* hosts the page's main frame */
-  TC_ROLE_IFRAME,     /* hosts a frame of the page's frame tree, not its main frame */
-  TC_ROLE_BROWSER_UI, /* committed only browser pages (chrome://, devtools://, ...) */
-  TC_ROLE_OTHER,      /* anything else: another page, a spare renderer, nothing committed */
-  TC_ROLE_COUNT_
-} tc_renderer_role;
-
-const char *tc_renderer_role_code(tc_renderer_role r); /* static */
 
 /* One renderer process's main thread over the page's window: never merged
  * into the page's figures, so an out-of-process iframe's work is its own. */

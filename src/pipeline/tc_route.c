@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "kernels/tc_kernels.h"
+#include "procs/tc_procmap.h"
 #include "util/tc_grow.h"
 #include "util/tc_map.h"
 
@@ -21,6 +22,9 @@ struct tc_router {
   /* by parser name id: tc_kernels_name_code + 1, 0 = not yet asked */
   int16_t *name_code1;
   size_t name_code_cap;
+  /* by parser name id: tc_procmap_name_code + 1, 0 = not yet asked */
+  int8_t *pm_code1;
+  size_t pm_code_cap;
   /* by parser cat id: tc_kernels_user_timing_cat + 1, 0 = not yet asked */
   int8_t *ut1;
   size_t ut_cap;
@@ -55,6 +59,7 @@ void tc_router_free(tc_router *r) {
   if (!r)
     return;
   free(r->name_code1);
+  free(r->pm_code1);
   free(r->ut1);
   tc_imap_free(&r->keys);
   free(r->at);
@@ -77,6 +82,18 @@ static tc_err kernel_route(tc_router *r, const tc_event *ev, char ph, int *route
   if (!*ut)
     *ut = (int8_t)(tc_kernels_user_timing_cat(ev->cat) + 1);
   *route = tc_kernels_route(*code - 1, *ut - 1, ph, task);
+  return TC_OK;
+}
+
+/* Whether the process map reads EV; its name's code is asked once per id. */
+static tc_err procs_route(tc_router *r, const tc_event *ev, char ph, int *wants) {
+  tc_err e = TC_GROW(r->pm_code1, r->pm_code_cap, (size_t)ev->name_id + 1);
+  if (e)
+    return e;
+  int8_t *code = &r->pm_code1[ev->name_id];
+  if (!*code)
+    *code = (int8_t)(tc_procmap_name_code(ev->name) + 1);
+  *wants = tc_procmap_wants(*code - 1, ph);
   return TC_OK;
 }
 
@@ -105,11 +122,13 @@ static tc_err route_event(tc_router *r, const tc_chunk *c, uint32_t i, const tc_
                         c->events[i].index, ph, (uint8_t)task};
     return tc_seq_push_task(seq, &t);
   }
-  int for_kernels = route == TC_KROUTE_EVENT;
-  if (for_kernels || needs_order(ph)) {
+  int for_kernels = route == TC_KROUTE_EVENT, for_procs;
+  if ((e = procs_route(r, ev, ph, &for_procs)))
+    return e;
+  if (for_kernels || for_procs || needs_order(ph)) {
     tc_kevent k = {ev->name, ev->cat, ph, ev->ts,
                    (ev->flags & TC_EV_HAS_DUR) ? ev->dur : -1, pid, tid, ev->id,
-                   c->events[i].index, for_kernels,
+                   c->events[i].index, (uint8_t)for_kernels, (uint8_t)for_procs,
                    ev->nwant ? p->wanted + ev->want_begin : NULL, ev->nwant};
     if ((e = tc_seq_push(seq, &k)))
       return e;

@@ -4,6 +4,9 @@
  *
  *   census   every event without an error (tc_census_add_chunk)
  *   pairing  every B/E/s/f/b/e/S/F, as a tc_kevent
+ *   procs    the events the trace's process map reads (thread and process
+ *            names, the documents frames committed), as a tc_kevent with
+ *            for_procs set, metrics on or off
  *   values   every argument value (tc_leaf), for the value profiles
  *            (tc_route_chunk_values)
  *   kernels  with metrics on: the complete ('X') task slices

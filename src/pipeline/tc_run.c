@@ -64,11 +64,13 @@ static tc_err setup(tc__run *r, const tc_corpus *corpus, const tc_run_opts *opts
   r->tmetrics = calloc(r->nslots, sizeof *r->tmetrics);
   r->done = calloc(r->nslots, 1);
   r->tvalues = calloc(r->nslots, sizeof *r->tvalues);
+  r->tmaps = calloc(r->nslots, sizeof *r->tmaps);
   r->free_slots = malloc(r->nslots * sizeof *r->free_slots);
   for (uint32_t i = 0; r->free_slots && i < r->nslots; i++)
     r->free_slots[r->nfree++] = r->nslots - 1 - i;
   r->fold = tc_corpus_fold_create(!r->opts.no_metrics);
-  if (!r->status || !r->tmetrics || !r->done || !r->tvalues || !r->free_slots || !r->fold)
+  if (!r->status || !r->tmetrics || !r->done || !r->tvalues || !r->tmaps || !r->free_slots ||
+      !r->fold)
     return TC_E_NOMEM;
   tc_err e = tc__engine_setup(r);
   if (!e && r->opts.state_dir &&
@@ -94,6 +96,8 @@ static void teardown(tc__run *r, tc_run_result *out) {
   tc__engine_teardown(r);
   for (uint32_t i = 0; r->tvalues && i < r->nslots; i++)
     tc__vtab_drop(r->tvalues[i]);
+  for (uint32_t i = 0; r->tmaps && i < r->nslots; i++)
+    tc_procmap_free(r->tmaps[i]);
   for (uint32_t i = 0; r->tmetrics && i < r->nslots; i++)
     tc_trace_metrics_free(r->tmetrics[i]);
   for (uint32_t i = 0; r->status && i < r->nslots; i++)
@@ -106,6 +110,7 @@ static void teardown(tc__run *r, tc_run_result *out) {
   }
   free(r->clocks);
   free(r->tvalues);
+  free(r->tmaps);
   free(r->status);
   free(r->tmetrics);
   free(r->done);

@@ -30,6 +30,7 @@
 #include "pipeline/tc_route.h"
 #include "pipeline/tc_run.h"
 #include "pool/tc_pool.h"
+#include "procs/tc_procmap.h"
 #include "reduce/tc_corpus_fold.h"
 
 /* One worker's parser and tables (lock: mu, see above). The parser's path
@@ -70,6 +71,7 @@ typedef struct {
   tc_trace_status *status;
   tc_trace_metrics **tmetrics;
   tc_vtab **tvalues;            /* each trace's table until its site is taken */
+  tc_procmap **tmaps;           /* each trace's finished process map, likewise */
   uint32_t *free_slots, nfree;  /* the main thread's */
   uint8_t *done;                /* by slot: TC__TRACE_*; under mu */
   uint32_t running;             /* traces started and not yet settled; under mu */

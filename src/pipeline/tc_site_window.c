@@ -107,6 +107,8 @@ static tc_err take_site(tc__run *r, uint32_t site, uint32_t first, const uint32_
   for (uint32_t i = 0; i < s->ntraces; i++) {
     tc__vtab_drop(r->tvalues[slots[i]]);
     r->tvalues[slots[i]] = NULL;
+    tc_procmap_free(r->tmaps[slots[i]]);
+    r->tmaps[slots[i]] = NULL;
   }
   return e;
 }

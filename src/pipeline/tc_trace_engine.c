@@ -75,6 +75,7 @@ typedef struct {
   slot *ring;           /* chunk seq % inflight */
   unsigned inflight;
   tc_pairing *pairing;  /* the folder's, see above */
+  tc_procmap *procs;    /* likewise; to run->tmaps when finalized */
   tc_kernels *kernels;  /* likewise; NULL with no_metrics */
   tc_vtab *values;      /* likewise; to run->tvalues when finalized */
 } trace_job;
@@ -115,7 +116,7 @@ static tc_err finish_kernels(trace_job *t) {
                       r->corpus->traces[t->idx].path, cut, st->bad_events > 0};
   tc_trace_metrics *m;
   tc_err e = st->fatal ? tc_metrics_unreadable(&ref, tc_strerror(st->fatal), &m)
-                       : tc_kernels_finish(t->kernels, &ref, &m);
+                       : tc_kernels_finish(t->kernels, t->procs, &ref, &m);
   if (!e)
     r->tmetrics[t->slot] = m;
   return e;
@@ -129,8 +130,14 @@ static void finalize_trace(trace_job *t, unsigned worker) {
   tc_err e = tc_pairing_finish(t->pairing, r->workers[worker].census,
                                r->corpus->traces[t->idx].site);
   pthread_mutex_unlock(&r->workers[worker].mu);
+  if (!e)
+    e = tc_procmap_finish(t->procs);
   if (!e && t->kernels)
     e = finish_kernels(t);
+  if (!e) {
+    r->tmaps[t->slot] = t->procs;
+    t->procs = NULL;
+  }
   if (e && !r->status[t->slot].fatal)
     r->status[t->slot].fatal = e;
   r->tvalues[t->slot] = t->values;
@@ -160,6 +167,8 @@ static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
     tc_err e = tc_pairing_feed(t->pairing, ev);
     if (e)
       return e;
+    if (ev->for_procs)
+      tc_procmap_feed(t->procs, ev);
     if (t->kernels && ev->for_kernels)
       tc_kernels_feed(t->kernels, ev);
   }
@@ -211,6 +220,7 @@ static void trace_job_free(trace_job *t) {
     tc_seq_free(&t->ring[i].seq);
   free(t->ring);
   tc_pairing_free(t->pairing);
+  tc_procmap_free(t->procs);
   tc_kernels_free(t->kernels);
   tc__vtab_drop(t->values);
   pthread_mutex_destroy(&t->mu);
@@ -445,6 +455,7 @@ static trace_job *trace_job_new(tc__run *r, uint32_t idx, uint32_t slot) {
   t->inflight = r->opts.inflight;
   t->ring = calloc(t->inflight, sizeof *t->ring);
   t->pairing = tc_pairing_create();
+  t->procs = tc_procmap_create();
   if (!r->opts.no_metrics)
     t->kernels = tc_kernels_create(&r->opts.kernels);
   if ((t->values = malloc(sizeof *t->values))) {
@@ -453,7 +464,8 @@ static trace_job *trace_job_new(tc__run *r, uint32_t idx, uint32_t slot) {
   }
   pthread_mutex_init(&t->mu, NULL);
   pthread_cond_init(&t->cv, NULL);
-  if (!t->ring || !t->pairing || !t->values || (!r->opts.no_metrics && !t->kernels)) {
+  if (!t->ring || !t->pairing || !t->procs || !t->values ||
+      (!r->opts.no_metrics && !t->kernels)) {
     trace_job_free(t);
     return NULL;
   }

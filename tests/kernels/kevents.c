@@ -20,22 +20,53 @@ void near(double got, double want, double eps, const char *what) {
   }
 }
 
+/* Each kernels object's process map, fed alongside as the run's fold feeds
+ * both (pipeline/tc_trace_engine.c); a test has a few kernels at a time. */
+static struct {
+  tc_kernels *k;
+  tc_procmap *map;
+} maps[16];
+
+static tc_procmap **map_of(tc_kernels *k) {
+  for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
+    if (maps[i].k == k)
+      return &maps[i].map;
+  fail_msg("no process map for these kernels");
+  return NULL;
+}
+
 tc_kernels *kernels(void) {
   tc_kernel_opts o;
   tc_kernel_opts_default(&o);
-  tc_kernels *k = tc_kernels_create(&o);
+  return kernels_with(&o);
+}
+
+tc_kernels *kernels_with(const tc_kernel_opts *o) {
+  tc_kernels *k = tc_kernels_create(o);
   assert_non_null(k);
+  size_t i = 0;
+  while (i < sizeof maps / sizeof *maps && maps[i].k)
+    i++;
+  assert_true(i < sizeof maps / sizeof *maps);
+  maps[i].k = k;
+  maps[i].map = tc_procmap_create();
+  assert_non_null(maps[i].map);
   return k;
 }
 
 static uint64_t next_index;
 
 void feed(tc_kernels *k, tc_kevent ev, const tc_argval *args, uint32_t nargs) {
-  assert_true(tc_kernels_wants(ev.name, ev.cat, ev.ph));
+  int procs = tc_procmap_wants(tc_procmap_name_code(ev.name), ev.ph);
+  int kern = tc_kernels_wants(ev.name, ev.cat, ev.ph);
+  assert_true(procs || kern);
   ev.args = args;
   ev.nargs = nargs;
   ev.index = next_index++;
-  tc_kernels_feed(k, &ev);
+  if (procs)
+    tc_procmap_feed(*map_of(k), &ev);
+  if (kern)
+    tc_kernels_feed(k, &ev);
 }
 
 /* The slot of an arg path in tc_kernels_arg_paths(). */
@@ -92,7 +123,14 @@ void span(tc_kernels *k, int64_t pid, int64_t tid, double from, double to) {
 tc_trace_metrics *finish_ref(tc_kernels *k, const char *site, const char *trace, int truncated) {
   tc_trace_ref ref = {.site = site, .trace = trace, .truncated = truncated};
   tc_trace_metrics *m = NULL;
-  assert_int_equal(tc_kernels_finish(k, &ref, &m), TC_OK);
+  tc_procmap **map = map_of(k);
+  assert_int_equal(tc_procmap_finish(*map), TC_OK);
+  assert_int_equal(tc_kernels_finish(k, *map, &ref, &m), TC_OK);
+  tc_procmap_free(*map);
+  *map = NULL;
+  for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
+    if (maps[i].k == k)
+      maps[i].k = NULL;
   tc_kernels_free(k);
   assert_non_null(m);
   return m;

@@ -17,6 +17,7 @@ void near(double got, double want, double eps, const char *what);
 #define NEAR(got, want) near((got), (want), 1e-6, #got)
 
 tc_kernels *kernels(void); /* default options */
+tc_kernels *kernels_with(const tc_kernel_opts *o);
 void feed(tc_kernels *k, tc_kevent ev, const tc_argval *args, uint32_t nargs);
 tc_argval str_arg(const char *path, const char *s, uint32_t elem);
 tc_argval num_arg(const char *path, double v, uint32_t elem);

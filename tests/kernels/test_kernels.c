@@ -154,7 +154,7 @@ static void window_from_marks(void **state) {
   tc_kernel_opts_default(&o);
   o.window_start_mark = "go";
   o.window_end_mark = "stop";
-  tc_kernels *k = tc_kernels_create(&o);
+  tc_kernels *k = kernels_with(&o);
   thread_name(k, PAGE, MAIN, "CrRendererMain");
   span(k, PAGE, MAIN, 0, 1000 * MS);
   mark(k, "stop", 700);
@@ -180,7 +180,7 @@ static void missing_mark_or_empty_window_is_na(void **state) {
   tc_kernel_opts_default(&o);
   o.window_start_mark = "go";
   o.window_end_mark = "stop";
-  tc_kernels *k = tc_kernels_create(&o);
+  tc_kernels *k = kernels_with(&o);
   thread_name(k, PAGE, MAIN, "CrRendererMain");
   span(k, PAGE, MAIN, 0, 1000 * MS);
   mark(k, "go", 300);
@@ -320,7 +320,7 @@ static void lag_counts_the_wait_beyond_the_window(void **state) {
   tc_kernel_opts o;
   tc_kernel_opts_default(&o);
   o.window_end_mark = "stop";
-  tc_kernels *k = tc_kernels_create(&o);
+  tc_kernels *k = kernels_with(&o);
   thread_name(k, PAGE, MAIN, "CrRendererMain");
   span(k, PAGE, MAIN, 0, 1300 * MS);
   task(k, 900, 400);
