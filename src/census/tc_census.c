@@ -7,13 +7,64 @@
 #include "util/tc_grow.h"
 #include "util/tc_json_valid.h"
 
+static const char *const scope_names[TC_SCOPE_COUNT_] = {"no-chrome-ui", "page", "all"};
+
+const char *tc_scope_name(tc_census_scope s) {
+  return (unsigned)s < TC_SCOPE_COUNT_ ? scope_names[s] : "unknown";
+}
+
+const char *tc_scope_text(tc_census_scope s) {
+  switch (s) {
+  case TC_SCOPE_NO_CHROME_UI:
+    return "every process but the renderers of Chrome's own UI (chrome://, chrome-untrusted://, "
+           "devtools://, chrome-extension://, chrome-search:// pages)";
+  case TC_SCOPE_PAGE:
+    return "the page under test's renderer and its iframes' renderers, with the browser, GPU and "
+           "utility processes (Chrome's own UI, other tabs and spare renderers left out)";
+  case TC_SCOPE_ALL:
+    return "every record of every process the traces hold";
+  case TC_SCOPE_COUNT_:
+    break;
+  }
+  return "unknown";
+}
+
+int tc_scope_parse(const char *name, tc_census_scope *out) {
+  for (int s = 0; s < TC_SCOPE_COUNT_; s++)
+    if (strcmp(name, scope_names[s]) == 0) {
+      *out = (tc_census_scope)s;
+      return 0;
+    }
+  return -1;
+}
+
+const char *tc_left_name(int why) {
+  return why == TC_LEFT_BROWSER_UI       ? "browser_ui"
+         : why == TC_LEFT_OTHER_RENDERER ? "other_renderer"
+                                         : "unknown";
+}
+
 /* Examples longer than this are kept only when nothing shorter exists. */
 #define TC_EXAMPLE_PREFERRED 2048
+
+/* A site's tables: one accumulator per (trace, process), so the site's
+ * extraction can leave out the processes its scope does not count. */
+typedef struct {
+  tc_imap idx;         /* trace << 32 | the worker's process id -> unit */
+  tc_census_unit *v;
+  size_t n, cap;
+} site_units;
 
 struct tc_census_worker {
   tc_parser *parser; /* borrowed: name, category and path ids are its */
   uint32_t nsites;
-  tc_site_acc **sites; /* by site index, lazily created */
+  site_units *sites; /* by site index */
+  tc_map pids;       /* every pid met, as 8 bytes -> the worker's process id */
+  /* The accumulator met last: the next event nearly always shares its
+   * trace and process. */
+  uint32_t last_site, last_trace;
+  int64_t last_pid;
+  tc_site_acc *last;
 };
 
 tc_census_worker *tc_census_worker_create(uint32_t nsites, tc_parser *parser) {
@@ -22,6 +73,7 @@ tc_census_worker *tc_census_worker_create(uint32_t nsites, tc_parser *parser) {
     return NULL;
   w->parser = parser;
   w->nsites = nsites;
+  tc_map_init(&w->pids);
   w->sites = calloc(nsites ? nsites : 1, sizeof *w->sites);
   if (!w->sites) {
     free(w);
@@ -30,7 +82,7 @@ tc_census_worker *tc_census_worker_create(uint32_t nsites, tc_parser *parser) {
   return w;
 }
 
-static void site_free(tc_site_acc *s) {
+void tc_site_acc_free(tc_site_acc *s) {
   if (!s)
     return;
   for (uint32_t i = 0; i < s->name_idx.count; i++) {
@@ -51,26 +103,62 @@ static void site_free(tc_site_acc *s) {
   free(s);
 }
 
+void tc_census_site_release(tc_census_worker *w, uint32_t site) {
+  if (site >= w->nsites)
+    return;
+  site_units *u = &w->sites[site];
+  for (size_t i = 0; i < u->n; i++)
+    tc_site_acc_free(u->v[i].acc);
+  free(u->v);
+  tc_imap_free(&u->idx);
+  memset(u, 0, sizeof *u);
+  if (w->last_site == site)
+    w->last = NULL;
+}
+
 void tc_census_worker_free(tc_census_worker *w) {
   if (!w)
     return;
   for (uint32_t s = 0; s < w->nsites; s++)
-    site_free(w->sites[s]);
+    tc_census_site_release(w, s);
   free(w->sites);
+  tc_map_free(&w->pids);
   free(w);
 }
 
-static tc_site_acc *site_of(tc_census_worker *w, uint32_t site) {
-  if (!w->sites[site])
-    w->sites[site] = calloc(1, sizeof(tc_site_acc));
-  return w->sites[site];
+/* The accumulator of (SITE, TRACE, PID), made on first sight; NULL when out
+ * of memory. */
+static tc_site_acc *acc_of(tc_census_worker *w, uint32_t site, uint32_t trace, int64_t pid) {
+  if (w->last && w->last_site == site && w->last_trace == trace && w->last_pid == pid)
+    return w->last;
+  uint32_t proc, unit;
+  int inserted;
+  if (tc_map_intern(&w->pids, (tc_str){(const char *)&pid, sizeof pid}, &proc, NULL))
+    return NULL;
+  site_units *u = &w->sites[site];
+  if (tc_imap_intern(&u->idx, (uint64_t)trace << 32 | proc, &unit, &inserted))
+    return NULL;
+  if (inserted) {
+    tc_site_acc *acc = calloc(1, sizeof *acc);
+    if (!acc || TC_GROW(u->v, u->cap, u->n + 1)) {
+      free(acc);
+      return NULL;
+    }
+    u->v[u->n++] = (tc_census_unit){trace, pid, acc};
+  }
+  w->last_site = site;
+  w->last_trace = trace;
+  w->last_pid = pid;
+  return w->last = u->v[unit].acc;
 }
 
-void tc_census_site_release(tc_census_worker *w, uint32_t site) {
-  if (site < w->nsites) {
-    site_free(w->sites[site]);
-    w->sites[site] = NULL;
+size_t tc_census_site_units(const tc_census_worker *w, uint32_t site, const tc_census_unit **out) {
+  if (site >= w->nsites) {
+    *out = NULL;
+    return 0;
   }
+  *out = w->sites[site].v;
+  return w->sites[site].n;
 }
 
 /* The slot of name ID in site S, made if new. */
@@ -221,12 +309,13 @@ static tc_err add_event(tc_site_acc *s, tc_origin o, const tc_chunk *c,
 
 tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
                            const tc_parsed *p) {
-  tc_site_acc *s = site_of(w, o.site);
-  if (!s)
-    return TC_E_NOMEM;
   for (uint32_t i = 0; i < p->nevents; i++) {
-    if (p->events[i].err)
+    const tc_event *ev = &p->events[i];
+    if (ev->err)
       continue;
+    tc_site_acc *s = acc_of(w, o.site, o.trace, (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID);
+    if (!s)
+      return TC_E_NOMEM;
     tc_err e = add_event(s, o, c, i, p);
     if (e)
       return e;
@@ -234,9 +323,9 @@ tc_err tc_census_add_chunk(tc_census_worker *w, tc_origin o, const tc_chunk *c,
   return TC_OK;
 }
 
-tc_err tc_census_add_pairs(tc_census_worker *w, uint32_t site, tc_str name,
-                           const uint64_t pairs[TC_PAIR_COUNT]) {
-  tc_site_acc *s = site_of(w, site);
+tc_err tc_census_add_pairs(tc_census_worker *w, uint32_t site, uint32_t trace, int64_t pid,
+                           tc_str name, const uint64_t pairs[TC_PAIR_COUNT]) {
+  tc_site_acc *s = acc_of(w, site, trace, pid);
   if (!s)
     return TC_E_NOMEM;
   uint32_t id, slot;
@@ -252,6 +341,74 @@ const tc_map *tc_census_names(const tc_census_worker *w) { return tc_parser_name
 const tc_map *tc_census_cats(const tc_census_worker *w) { return tc_parser_cats(w->parser); }
 const tc_parser *tc_census_parser(const tc_census_worker *w) { return w->parser; }
 
-const tc_site_acc *tc_census_site(const tc_census_worker *w, uint32_t site) {
-  return site < w->nsites ? w->sites[site] : NULL;
+
+/* ---- one worker's accumulators added up ---- */
+
+typedef struct {
+  tc_site_acc *dst;
+  const tc_site_acc *src;
+  tc_err err;
+} absorb_ctx;
+
+static void absorb_cat(void *ctx, uint64_t key, uint32_t idx) {
+  absorb_ctx *a = ctx;
+  uint32_t d;
+  if (a->err || (a->err = tc_imap_intern(&a->dst->cat_idx, key, &d, NULL)) ||
+      (a->err = TC_GROW(a->dst->cat_counts, a->dst->cat_cap, (size_t)d + 1)))
+    return;
+  a->dst->cat_counts[d] += a->src->cat_counts[idx];
+}
+
+static void absorb_path(void *ctx, uint64_t key, uint32_t idx) {
+  absorb_ctx *a = ctx;
+  uint32_t d;
+  if (a->err || (a->err = tc_imap_intern(&a->dst->path_idx, key, &d, NULL)) ||
+      (a->err = TC_GROW(a->dst->paths, a->dst->paths_cap, (size_t)d + 1)))
+    return;
+  a->dst->paths[d].records += a->src->paths[idx].records;
+  a->dst->paths[d].types |= a->src->paths[idx].types;
+}
+
+tc_err tc_site_acc_absorb(tc_site_acc *dst, const tc_site_acc *src) {
+  for (uint32_t slot = 0; slot < src->name_idx.count; slot++) {
+    uint32_t d;
+    tc_err e = site_slot(dst, src->name_ids[slot], &d);
+    if (e)
+      return e;
+    const tc_name_counts *nc = &src->names[slot];
+    tc_name_counts *to = &dst->names[d];
+    for (int k = 0; k < TC_PH_COUNT; k++) {
+      to->ph[k] += nc->ph[k];
+      to->ph_args[k] += nc->ph_args[k];
+    }
+    for (int k = 0; k < TC_PAIR_COUNT; k++)
+      to->pairs[k] += nc->pairs[k];
+    const tc_name_detail *sd = &src->detail[slot];
+    tc_name_detail *dd = &dst->detail[d];
+    if ((e = tc_sketch_merge(&dd->dur, &sd->dur)))
+      return e;
+    for (int k = 0; k < TC_DUR_NLIMITS; k++)
+      dd->dur_below[k] += sd->dur_below[k];
+    if (sd->ex.have && tc_example_cmp(&sd->ex, &dd->ex) < 0) {
+      char *raw = malloc(sd->ex.len ? sd->ex.len : 1);
+      if (!raw)
+        return TC_E_NOMEM;
+      memcpy(raw, sd->ex.raw, sd->ex.len);
+      free(dd->ex.raw);
+      dd->ex = sd->ex;
+      dd->ex.raw = raw;
+    }
+  }
+  absorb_ctx a = {dst, src, TC_OK};
+  tc_imap_each(&src->cat_idx, absorb_cat, &a);
+  tc_imap_each(&src->path_idx, absorb_path, &a);
+  return a.err;
+}
+
+uint64_t tc_site_acc_records(const tc_site_acc *s) {
+  uint64_t n = 0;
+  for (uint32_t slot = 0; slot < s->name_idx.count; slot++)
+    for (int k = 0; k < TC_PH_COUNT; k++)
+      n += s->names[slot].ph[k];
+  return n;
 }

@@ -21,9 +21,14 @@ typedef struct {
   int64_t open; /* begins - ends so far */
 } id_counts;
 
+/* A pair is counted for the process of the record that opened its key (the
+ * B of a B/E pair, the thread being in one process; for flows and async
+ * spans, which may cross processes, the key's first record), and an
+ * unpaired record for its own; so the census can scope pairs by process as
+ * it scopes records. */
 struct tc_pairing {
-  tc_map names;
-  uint64_t (*pairs)[TC_PAIR_COUNT]; /* by name id */
+  tc_map names; /* pid (8 bytes) then name -> counter id */
+  uint64_t (*pairs)[TC_PAIR_COUNT]; /* by counter id */
   size_t pairs_cap;
   tc_map threads; /* (pid, tid) as 16 bytes -> stack index */
   be_stack *stacks;
@@ -61,8 +66,16 @@ void tc_pairing_free(tc_pairing *p) {
   free(p);
 }
 
-static tc_err name_of(tc_pairing *p, tc_str name, uint32_t *id) {
-  tc_err e = tc_map_intern(&p->names, name, id, NULL);
+/* The counter of NAME in process PID. */
+static tc_err name_of(tc_pairing *p, tc_str name, int64_t pid, uint32_t *id) {
+  size_t need = sizeof pid + name.len;
+  tc_err e = TC_GROW(p->keybuf, p->keybuf_cap, need);
+  if (e)
+    return e;
+  memcpy(p->keybuf, &pid, sizeof pid);
+  if (name.len)
+    memcpy(p->keybuf + sizeof pid, name.ptr, name.len);
+  e = tc_map_intern(&p->names, (tc_str){p->keybuf, need}, id, NULL);
   if (!e)
     e = TC_GROW(p->pairs, p->pairs_cap, (size_t)*id + 1);
   return e;
@@ -170,7 +183,7 @@ tc_err tc_pairing_feed(tc_pairing *p, const tc_kevent *ev) {
   default: return TC_OK;
   }
   uint32_t name;
-  tc_err e = name_of(p, ev->name, &name);
+  tc_err e = name_of(p, ev->name, ev->pid, &name);
   if (e)
     return e;
   if (kind == TC_PAIR_BEGIN_END)
@@ -178,7 +191,7 @@ tc_err tc_pairing_feed(tc_pairing *p, const tc_kevent *ev) {
   return feed_id(p, ev, name, kind, begin);
 }
 
-tc_err tc_pairing_finish(tc_pairing *p, tc_census_worker *w, uint32_t site) {
+tc_err tc_pairing_finish(tc_pairing *p, tc_census_worker *w, uint32_t site, uint32_t trace) {
   for (uint32_t t = 0; t < tc_map_count(&p->threads); t++)
     for (size_t i = 0; i < p->stacks[t].n; i++)
       p->pairs[p->stacks[t].names[i]][TC_PAIR_BE_UNMATCHED]++;
@@ -192,7 +205,11 @@ tc_err tc_pairing_finish(tc_pairing *p, tc_census_worker *w, uint32_t site) {
       any |= p->pairs[n][k] != 0;
     if (!any)
       continue;
-    tc_err e = tc_census_add_pairs(w, site, tc_map_key(&p->names, n), p->pairs[n]);
+    tc_str key = tc_map_key(&p->names, n);
+    int64_t pid;
+    memcpy(&pid, key.ptr, sizeof pid);
+    tc_str name = {key.ptr + sizeof pid, key.len - sizeof pid};
+    tc_err e = tc_census_add_pairs(w, site, trace, pid, name, p->pairs[n]);
     if (e)
       return e;
   }

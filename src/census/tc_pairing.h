@@ -17,7 +17,8 @@ void tc_pairing_free(tc_pairing *p);
 /* Ignores events of other phases. */
 tc_err tc_pairing_feed(tc_pairing *p, const tc_kevent *ev);
 
-/* Adds the trace's pair counts to W's table of SITE. Call once. */
-tc_err tc_pairing_finish(tc_pairing *p, tc_census_worker *w, uint32_t site);
+/* Adds the trace's pair counts to W's tables of TRACE (a corpus index) of
+ * SITE, each for its process. Call once. */
+tc_err tc_pairing_finish(tc_pairing *p, tc_census_worker *w, uint32_t site, uint32_t trace);
 
 #endif

@@ -88,7 +88,7 @@ static void print_problems(const tc_corpus *c, const tc_run_result *r) {
   for (uint32_t i = 0; i < c->ntraces; i++) {
     tc_trace_status status;
     const tc_trace_status *st = &status;
-    if (tc_trace_rows_get(&r->tables.traces, i, &status, NULL, &buf, &cap))
+    if (tc_trace_rows_get(&r->tables.traces, i, &status, NULL, NULL, &buf, &cap))
       fprintf(stderr, "tracecensus: %s: its status could not be read back\n", c->traces[i].path);
     const char *path = c->traces[i].path;
     if (st->fatal == TC_E_NOT_TRACE)
@@ -121,7 +121,7 @@ static void print_traces(const tc_corpus *c, const tc_run_result *r) {
   for (uint32_t i = 0; i < c->ntraces; i++) {
     tc_trace_status status;
     const tc_trace_status *st = &status;
-    tc_trace_rows_get(&r->tables.traces, i, &status, NULL, &buf, &cap);
+    tc_trace_rows_get(&r->tables.traces, i, &status, NULL, NULL, &buf, &cap);
     fprintf(stderr,
             "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64 " skipped, %" PRIu64
             " bytes on disk, %" PRIu64 " bytes of JSON, %s\n",
@@ -181,8 +181,8 @@ static void print_inputs(const tc_census_outcome *o, const census_cli *cli) {
     fprintf(stderr, "tracecensus: no INPUT exists (%d named above); nothing written\n",
             o->nmissing);
   if (!o->err && cli->verbosity > 0) {
-    fprintf(stderr, "tracecensus: %d inputs into %s; schema %s; metrics %s", j->ninputs, j->outdir,
-            j->schema, j->run.no_metrics ? "off" : "on");
+    fprintf(stderr, "tracecensus: %d inputs into %s; schema %s; metrics %s; scope %s", j->ninputs,
+            j->outdir, j->schema, j->run.no_metrics ? "off" : "on", tc_scope_name(j->run.scope));
     if (j->run.chunk_bytes)
       fprintf(stderr, "; chunks of %zu bytes", j->run.chunk_bytes);
     if (j->run.state_dir)
@@ -428,6 +428,8 @@ static int cmd_census(const tc_args *a) {
     opts.value_flags |= TC_VP_WHOLE_URLS;
   if (a->value_sites_set)
     opts.value_sites = a->value_sites;
+  if (a->scope_set)
+    opts.scope = a->scope;
   tc_census_opts j = {.inputs = a->inputs, .ninputs = a->ninputs, .manifest = a->manifest,
                       .schema = a->schema, .outdir = a->outdir, .run = opts,
                       .state_only = a->nshards > 0};
@@ -464,6 +466,8 @@ static int cmd_bench(const tc_args *a) {
   apply_common(a, &j.run);
   j.run.chunk_bytes = a->chunk_bytes;
   j.run.no_metrics = a->no_metrics;
+  if (a->scope_set)
+    j.run.scope = a->scope;
   tc_bench_opts bo = {a->runs, a->warmup, a->baseline};
   tc_bench_result r;
   tc_err e = tc_bench_run(&j, &bo, &r);

@@ -12,14 +12,18 @@
 
 static const char usage_census[] =
     "usage: tracecensus census [-T N] [-q | -v] [--manifest FILE] [--schema FILE]\n"
-    "                          [--chunk-bytes B] [--no-metrics] [--whole-urls]\n"
-    "                          [--value-sites N] [--state DIR [--shard I/N]]\n"
-    "                          -o OUTDIR [--] INPUT...\n"
+    "                          [--scope no-chrome-ui|page|all] [--chunk-bytes B]\n"
+    "                          [--no-metrics] [--whole-urls] [--value-sites N]\n"
+    "                          [--state DIR [--shard I/N]] -o OUTDIR [--] INPUT...\n"
     "\n"
     "Counts every event of every trace under INPUT (corpus directories, one\n"
     "subdirectory per site, or single trace files, each its own site) and writes\n"
-    "census.json, census.csv, census.md, run.json and metrics.csv, metrics.json,\n"
-    "metrics.md (runtime metrics per trace and site) into OUTDIR.\n"
+    "into OUTDIR: census.json, census.csv, census.md (every event name: records,\n"
+    "sites, phases, categories, durations, DevTools' view), census_args.csv (one\n"
+    "row per event and argument path with its value profile), run.json (every\n"
+    "input's status, the settings), metrics.csv, metrics.json, metrics.md\n"
+    "(runtime metrics per trace and site) and report.html (all of it on one\n"
+    "page, with plots).\n"
     "\n"
     "  -T, --threads=N      worker threads, 0 = one per online CPU (default 0)\n"
     "  -o, --output=OUTDIR  output folder, replaced as a whole when the run ends:\n"
@@ -28,6 +32,12 @@ static const char usage_census[] =
     "      --manifest=FILE  TSV listing every site of the crawl (column `site`), so\n"
     "                       sites that left no trace still count in \"of S sites\"\n"
     "      --schema=FILE    DevTools schema (default: the bundled data/devtools-schema.tsv)\n"
+    "      --scope=SCOPE    which processes of each trace the census counts:\n"
+    "                       no-chrome-ui (default) every process but the renderers\n"
+    "                       of Chrome's own UI (chrome:// pages such as the omnibox\n"
+    "                       popup); page: the page under test and its iframes, with\n"
+    "                       the browser, GPU and utility processes; all: every record.\n"
+    "                       What is left out is counted apart in every output\n"
     "      --chunk-bytes=B  size of the chunks big traces are split into\n"
     "                       (4096 to 1073741824, default 1048576)\n"
     "      --no-metrics     census only, no metric kernels (to measure what they cost)\n"
@@ -49,8 +59,9 @@ static const char usage_run[] =
     "usage: tracecensus run [-T N] [-q | -v] [--state DIR] [--shard I/N] [--] JOB\n"
     "\n"
     "Runs the census described by a job file (jobs/*.job: corpus, manifest, output,\n"
-    "threads, chunk_bytes, schema, state, bucket_ms, refresh_hz, window_start_mark,\n"
-    "window_end_mark), exactly as `census` would with the same settings.\n"
+    "threads, chunk_bytes, schema, state, scope, bucket_ms, refresh_hz,\n"
+    "window_start_mark, window_end_mark), exactly as `census` would with the same\n"
+    "settings.\n"
     "\n"
     "  -T, --threads=N  worker threads, overriding the job's `threads`\n"
     "      --state=DIR  partial state folder, overriding the job's `state`\n"
@@ -63,7 +74,7 @@ static const char usage_bench[] =
     "usage: tracecensus bench [-T N] [--runs K] [--warmup W] [--baseline]\n"
     "                         [--export-json FILE] [--export-markdown FILE]\n"
     "                         [--manifest FILE] [--schema FILE] [--chunk-bytes B]\n"
-    "                         [--no-metrics] [--] INPUT...\n"
+    "                         [--no-metrics] [--scope SCOPE] [--] INPUT...\n"
     "\n"
     "Runs the whole census over INPUT (as `census` reads it) K times after W\n"
     "warm-ups and prints, per stage (read + decompress, chunk, parse, census\n"
@@ -160,6 +171,7 @@ enum {
   OPT_NO_METRICS,
   OPT_WHOLE_URLS,
   OPT_VALUE_SITES,
+  OPT_SCOPE,
   OPT_STATE,
   OPT_SHARD,
   OPT_RUNS,
@@ -177,6 +189,7 @@ static const struct option census_opts[] = {
     {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
     {"whole-urls", no_argument, NULL, OPT_WHOLE_URLS},
     {"value-sites", required_argument, NULL, OPT_VALUE_SITES},
+    {"scope", required_argument, NULL, OPT_SCOPE},
     {"state", required_argument, NULL, OPT_STATE}, {"shard", required_argument, NULL, OPT_SHARD},
     {"quiet", no_argument, NULL, 'q'}, {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
@@ -193,6 +206,7 @@ static const struct option bench_opts[] = {
     {"schema", required_argument, NULL, OPT_SCHEMA},
     {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
     {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
+    {"scope", required_argument, NULL, OPT_SCOPE},
     {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
@@ -315,6 +329,11 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
         return usage_error(why, cap, "--value-sites needs a site count from 0, not '%s'", optarg);
       a->value_sites = (uint32_t)n;
       a->value_sites_set = 1;
+      break;
+    case OPT_SCOPE:
+      if (tc_scope_parse(optarg, &a->scope))
+        return usage_error(why, cap, "--scope is no-chrome-ui, page or all, not '%s'", optarg);
+      a->scope_set = 1;
       break;
     case OPT_RUNS:
       if (!parse_uint(optarg, 1, 100000, &n))

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "census/tc_census.h"
 #include "util/tc_error.h"
 
 typedef enum {
@@ -28,6 +29,8 @@ typedef struct {
   size_t chunk_bytes;/* 0 = the run's default */
   int no_metrics;
   int whole_urls;        /* --whole-urls */
+  int scope_set;         /* --scope given */
+  tc_census_scope scope;
   int value_sites_set;   /* --value-sites given */
   uint32_t value_sites;
   const char *outdir, *manifest, *schema; /* census (outdir: diff too); NULL when not given */

@@ -41,7 +41,7 @@ static int parse_size(const char *v, size_t *out) {
 static const char *const keys[] = {"corpus",      "manifest",   "output",
                                    "schema",      "threads",    "chunk_bytes",
                                    "bucket_ms",   "refresh_hz", "window_start_mark",
-                                   "window_end_mark", "state"};
+                                   "window_end_mark", "state", "scope"};
 
 /* Edit distance (insertions, deletions, substitutions, swaps of neighbours)
  * between two short keys, capped at 3: enough to tell a typo from a
@@ -128,6 +128,10 @@ static int apply(tc_job *job, const char *key, const char *val, char *why, size_
   } else if (strcmp(key, "refresh_hz") == 0) {
     if (!parse_double(val, &job->run.kernels.refresh_hz))
       job->run.kernels.refresh_hz = REFUSED_RATE;
+  } else if (strcmp(key, "scope") == 0) {
+    numeric = 0;
+    if (tc_scope_parse(val, &job->run.scope))
+      return snprintf(why, cap, "scope must be no-chrome-ui, page or all"), BAD_VALUE;
   } else if (strcmp(key, "window_start_mark") == 0 || strcmp(key, "window_end_mark") == 0) {
     numeric = 0;
     int i = strstr(key, "end") != NULL;

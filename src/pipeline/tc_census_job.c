@@ -246,7 +246,8 @@ static tc_err write_and_commit(const set_ops *ops, const tc_census_opts *opts,
 }
 
 static tc_err begin_state(const tc_census_opts *opts, tc_census_outcome *o) {
-  char *settings = tc_partial_settings(!opts->run.no_metrics, &opts->run.kernels);
+  char *settings = tc_partial_settings(!opts->run.no_metrics, &opts->run.kernels, opts->run.scope,
+                                        opts->run.value_flags);
   if (!settings)
     return TC_E_NOMEM;
   tc_err e = tc_state_begin(opts->run.state_dir, &o->corpus, settings, opts->run.shard,

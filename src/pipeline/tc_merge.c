@@ -215,7 +215,9 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
   }
   /* The privacy rule is the report's: a merge prints by the default one. */
   if (!e) {
-    e = tc_corpus_fold_finish(fold, TC_VALUE_SITES_DEFAULT, out);
+    tc_census_scope scope = TC_SCOPE_NO_CHROME_UI;
+    tc_partial_settings_scope(rec->settings, &scope);
+    e = tc_corpus_fold_finish(fold, scope, TC_VALUE_SITES_DEFAULT, out);
     fold = NULL;
   }
   tc_corpus_fold_free(fold);

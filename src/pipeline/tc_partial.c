@@ -31,18 +31,75 @@ uint32_t tc_partial_shard_of(const char *site, uint32_t n) {
   return n > 1 ? (uint32_t)(tc_xxh64(site, strlen(site), 0) % n) : 0;
 }
 
-static const char settings_fmt[] =
-    "metrics=%s bucket_ms=%.17g refresh_hz=%.17g start_mark=%zu:%s end_mark=%zu:%s";
+/* Space-separated key=value, in this order; a mark is its length, ':' and
+ * its bytes, so any text reads back. */
+static const char settings_fmt[] = "metrics=%s bucket_ms=%.17g refresh_hz=%.17g start_mark=%zu:%s "
+                                   "end_mark=%zu:%s scope=%s whole_urls=%s";
 
-char *tc_partial_settings(int metrics, const tc_kernel_opts *k) {
+char *tc_partial_settings(int metrics, const tc_kernel_opts *k, tc_census_scope scope,
+                          uint32_t value_flags) {
   const char *s = k->window_start_mark, *e = k->window_end_mark;
+  const char *whole = value_flags & TC_VP_WHOLE_URLS ? "yes" : "no";
   int n = snprintf(NULL, 0, settings_fmt, metrics ? "on" : "off", k->bucket_ms, k->refresh_hz,
-                   s ? strlen(s) : 0, s ? s : "", e ? strlen(e) : 0, e ? e : "");
+                   s ? strlen(s) : 0, s ? s : "", e ? strlen(e) : 0, e ? e : "",
+                   tc_scope_name(scope), whole);
   char *out = malloc((size_t)n + 1);
   if (out)
     snprintf(out, (size_t)n + 1, settings_fmt, metrics ? "on" : "off", k->bucket_ms,
-             k->refresh_hz, s ? strlen(s) : 0, s ? s : "", e ? strlen(e) : 0, e ? e : "");
+             k->refresh_hz, s ? strlen(s) : 0, s ? s : "", e ? strlen(e) : 0, e ? e : "",
+             tc_scope_name(scope), whole);
   return out;
+}
+
+/* The next key=value of settings text *P: the key and the value's bytes;
+ * 0 at the end or on text no writer made. */
+static int next_setting(const char **p, tc_str *key, tc_str *val) {
+  const char *s = *p;
+  while (*s == ' ')
+    s++;
+  const char *eq = strchr(s, '=');
+  if (!*s || !eq)
+    return 0;
+  *key = (tc_str){s, (size_t)(eq - s)};
+  const char *v = eq + 1;
+  char *end;
+  unsigned long long len = strtoull(v, &end, 10);
+  if (end != v && *end == ':' && len <= strlen(end + 1) &&
+      ((key->len == 10 && !memcmp(s, "start_mark", 10)) || (key->len == 8 && !memcmp(s, "end_mark", 8)))) {
+    *val = (tc_str){v, (size_t)(end + 1 + len - v)};
+  } else {
+    size_t n = strcspn(v, " ");
+    *val = (tc_str){v, n};
+  }
+  *p = val->ptr + val->len;
+  return 1;
+}
+
+int tc_partial_settings_scope(const char *settings, tc_census_scope *out) {
+  tc_str k, v;
+  for (const char *p = settings; p && next_setting(&p, &k, &v);)
+    if (tc_str_eqc(k, "scope")) {
+      char name[32];
+      if (v.len >= sizeof name)
+        return -1;
+      memcpy(name, v.ptr, v.len);
+      name[v.len] = '\0';
+      return tc_scope_parse(name, out);
+    }
+  return -1;
+}
+
+void tc_partial_settings_differ(const char *a, const char *b, char *name, size_t cap) {
+  const char *pa = a ? a : "", *pb = b ? b : "";
+  tc_str ka, va, kb, vb;
+  for (;;) {
+    int ha = next_setting(&pa, &ka, &va), hb = next_setting(&pb, &kb, &vb);
+    if (!ha || !hb || !tc_str_eq(ka, kb) || !tc_str_eq(va, vb)) {
+      tc_str k = ha ? ka : hb ? kb : (tc_str){"settings", 8};
+      snprintf(name, cap, "%.*s", (int)k.len, k.ptr);
+      return;
+    }
+  }
 }
 
 void tc_partial_site_free(tc_partial_site *p) {
@@ -158,6 +215,7 @@ static void c_event(tc_codec *c, tc_site_census *s, tc_sc_event *ev, size_t *cat
   else if (!c->r->err)
     tc_sketch_decode(c->r, &ev->dur);
   c_u64s(c, ev->dur_below, TC_DUR_NLIMITS);
+  c_u64s(c, ev->left, TC_LEFT_COUNT);
   tc_sc_example *x = &ev->ex;
   x->have = (int)tc_codec_small(c, (unsigned)x->have, 1);
   if (x->have) {
@@ -229,6 +287,7 @@ static void c_trace(tc_codec *c, tc_unit_trace *t) {
     else if (!c->r->err)
       tc_metrics_decode(c->r, &t->metrics);
   }
+  tc_left_list_codec(c, &t->left);
 }
 
 /* The site's value profiles: tc_vtab_encode's bytes, read back into a

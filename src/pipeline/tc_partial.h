@@ -41,11 +41,12 @@
 #include <stdint.h>
 
 #include "io/tc_corpus.h"
+#include "census/tc_census.h"
 #include "kernels/tc_kernels.h"
 #include "reduce/tc_site_unit.h"
 #include "util/tc_bin.h"
 
-#define TC_PARTIAL_VERSION 2u
+#define TC_PARTIAL_VERSION 3u
 
 /* A site partial: the unit and the settings it was made with. */
 typedef struct {
@@ -68,10 +69,21 @@ typedef struct {
 
 void tc_partial_record_free(tc_partial_record *r);
 
-/* The settings that change what a site's partial holds, as text compared
- * byte for byte (METRICS on or off, and K's bucket_ms, refresh_hz, window
- * marks). Malloc'd; NULL when out of memory. */
-char *tc_partial_settings(int metrics, const tc_kernel_opts *k);
+/* The settings that change what a site's partial holds or how its outputs
+ * read, as text compared byte for byte: METRICS on or off, K's bucket_ms,
+ * refresh_hz and window marks, the census SCOPE, and whether URLs are kept
+ * whole (VALUE_FLAGS' TC_VP_WHOLE_URLS). Malloc'd; NULL when out of
+ * memory. */
+char *tc_partial_settings(int metrics, const tc_kernel_opts *k, tc_census_scope scope,
+                          uint32_t value_flags);
+
+/* The scope a settings text names into *OUT: 0, or -1 when it names none. */
+int tc_partial_settings_scope(const char *settings, tc_census_scope *out);
+
+/* The key of the first setting texts A and B disagree on ("scope",
+ * "whole_urls", "metrics", ...) into NAME (CAP bytes); "settings" when
+ * they differ in a way no key names. */
+void tc_partial_settings_differ(const char *a, const char *b, char *name, size_t cap);
 
 /* The shard of SITE among N: xxh64 (seed 0) of its name modulo N. A site's
  * shard depends on nothing but its name and N, so adding sites to a crawl

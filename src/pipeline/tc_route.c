@@ -154,6 +154,7 @@ tc_err tc_route_chunk(tc_router *r, const tc_chunk *c, const tc_parsed *p, int k
 static tc_err route_values(tc_router *rv, const tc_event *ev, const tc_parsed *p,
                            tc_seq *seq) {
   uint32_t name = ev->name_id;
+  int64_t pid = (ev->flags & TC_EV_HAS_PID) ? ev->pid : TC_NO_ID;
   tc_err e;
   for (uint32_t k = 0; k < ev->nleaf; k++) {
     const tc_leaf *lf = &p->leaves[ev->leaf_begin + k];
@@ -173,7 +174,7 @@ static tc_err route_values(tc_router *rv, const tc_event *ev, const tc_parsed *p
         return e;
       at->stamp = rv->chunk;
     }
-    if ((e = tc_seq_val_add(seq, at->key, lf->type, lf->num, lf->str)))
+    if ((e = tc_seq_val_add(seq, at->key, pid, lf->type, lf->num, lf->str)))
       return e;
   }
   return TC_OK;

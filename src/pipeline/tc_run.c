@@ -74,7 +74,8 @@ static tc_err setup(tc__run *r, const tc_corpus *corpus, const tc_run_opts *opts
     return TC_E_NOMEM;
   tc_err e = tc__engine_setup(r);
   if (!e && r->opts.state_dir &&
-      !(r->settings = tc_partial_settings(!r->opts.no_metrics, &r->opts.kernels)))
+      !(r->settings = tc_partial_settings(!r->opts.no_metrics, &r->opts.kernels, r->opts.scope,
+                                          r->opts.value_flags)))
     e = TC_E_NOMEM;
   if (!e && r->opts.time_stages) {
     r->clocks = aligned_alloc(_Alignof(tc__worker_clock), r->nw * sizeof *r->clocks);
@@ -95,7 +96,7 @@ static void teardown(tc__run *r, tc_run_result *out) {
   tc_pool_free(r->pool);
   tc__engine_teardown(r);
   for (uint32_t i = 0; r->tvalues && i < r->nslots; i++)
-    tc__vtab_drop(r->tvalues[i]);
+    tc_trace_values_free(r->tvalues[i]);
   for (uint32_t i = 0; r->tmaps && i < r->nslots; i++)
     tc_procmap_free(r->tmaps[i]);
   for (uint32_t i = 0; r->tmetrics && i < r->nslots; i++)
@@ -134,7 +135,7 @@ tc_err tc_run(const tc_corpus *corpus, const tc_run_opts *opts, tc_run_result *o
   teardown(&r, out);
   uint64_t fold0 = timed ? tc_clock_cpu_ns() : 0;
   if (!e)
-    e = tc_corpus_fold_finish(r.fold, r.opts.value_sites, &out->tables);
+    e = tc_corpus_fold_finish(r.fold, r.opts.scope, r.opts.value_sites, &out->tables);
   else
     tc_corpus_fold_free(r.fold);
   if (timed)

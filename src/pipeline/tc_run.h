@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "census/tc_census.h"
 #include "io/tc_corpus.h"
 #include "kernels/tc_kernels.h"
 #include "pipeline/tc_stage_clock.h"
@@ -35,6 +36,7 @@ typedef struct {
   int no_metrics;        /* census only: no kernel runs (to measure their cost) */
   uint32_t value_flags;  /* TC_VP_* of the value profiles (TC_VP_WHOLE_URLS) */
   uint32_t value_sites;  /* a string value is printed when seen on this many sites */
+  tc_census_scope scope; /* which processes the census counts (census/tc_census.h) */
   tc_progress *progress; /* optional */
   int time_stages;       /* fill tc_run_result.stage_ns (tc_stage_clock.h) */
   /* Partial state (pipeline/tc_partial.h): each finished site's partial is

@@ -29,6 +29,7 @@
 #include "json/tc_parser.h"
 #include "pipeline/tc_route.h"
 #include "pipeline/tc_run.h"
+#include "pipeline/tc_trace_values.h"
 #include "pool/tc_pool.h"
 #include "procs/tc_procmap.h"
 #include "reduce/tc_corpus_fold.h"
@@ -70,7 +71,7 @@ typedef struct {
   uint32_t nslots;
   tc_trace_status *status;
   tc_trace_metrics **tmetrics;
-  tc_vtab **tvalues;            /* each trace's table until its site is taken */
+  tc_trace_values **tvalues;    /* each trace's tables until its site is taken */
   tc_procmap **tmaps;           /* each trace's finished process map, likewise */
   uint32_t *free_slots, nfree;  /* the main thread's */
   uint8_t *done;                /* by slot: TC__TRACE_*; under mu */
@@ -97,9 +98,6 @@ tc_err tc__engine_start(tc__run *r, uint32_t idx, uint32_t slot);
 /* Marks the trace in SLOT settled (TC__TRACE_FINALIZED or _SKIPPED) and
  * wakes the main thread. */
 void tc__engine_settle(tc__run *r, uint32_t slot, uint8_t how);
-
-/* Frees a value table and the table itself; accepts NULL. */
-void tc__vtab_drop(tc_vtab *v);
 
 /* Stage timing around whole operations; a branch when not asked. */
 static inline uint64_t tc__clock_start(const tc__run *r) {

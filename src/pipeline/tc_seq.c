@@ -149,12 +149,14 @@ tc_err tc_seq_vkey_add(tc_seq *s, tc_str name, tc_str path, uint32_t *key) {
   return TC_OK;
 }
 
-tc_err tc_seq_val_add(tc_seq *s, uint32_t key, unsigned type, double num, tc_str str) {
+tc_err tc_seq_val_add(tc_seq *s, uint32_t key, int64_t pid, unsigned type, double num,
+                      tc_str str) {
   tc_err e = room((void **)&s->vals, &s->vals_cap, s->nvals + 1, sizeof *s->vals);
   if (e)
     return e;
   tc_seq_val *v = &s->vals[s->nvals];
   v->num = num;
+  v->pid = pid;
   v->str_off = 0;
   v->str_len = (uint32_t)str.len;
   v->key = key;
@@ -165,22 +167,35 @@ tc_err tc_seq_val_add(tc_seq *s, uint32_t key, unsigned type, double num, tc_str
   return TC_OK;
 }
 
-tc_err tc_seq_fold_values(const tc_seq *s, tc_vtab *t) {
+tc_err tc_seq_fold_values(const tc_seq *s, tc_vtab *(*tab_of)(void *ctx, int64_t pid), void *ctx) {
   if (!s->nvals)
     return TC_OK;
-  uint32_t *id = malloc(s->nvkeys * sizeof *id); /* seq key -> table key */
-  if (!id)
+  /* By seq key: the table key in the table it was asked of last (most keys
+   * are one process's). */
+  struct key_in {
+    const tc_vtab *tab;
+    uint32_t id;
+  } *in = calloc(s->nvkeys, sizeof *in);
+  if (!in)
     return TC_E_NOMEM;
   tc_err e = TC_OK;
-  for (size_t k = 0; !e && k < s->nvkeys; k++) {
-    const tc_seq_vkey *vk = &s->vkeys[k];
-    e = tc_vtab_key(t, tc_seq_vtext(s, vk->name_off, vk->name_len),
-                    tc_seq_vtext(s, vk->path_off, vk->path_len), &id[k]);
-  }
   for (size_t i = 0; !e && i < s->nvals; i++) {
     const tc_seq_val *v = &s->vals[i];
-    e = tc_vtab_add(t, id[v->key], v->type, v->num, tc_seq_vtext(s, v->str_off, v->str_len));
+    tc_vtab *t = tab_of(ctx, v->pid);
+    if (!t) {
+      e = TC_E_NOMEM;
+      break;
+    }
+    struct key_in *k = &in[v->key];
+    if (k->tab != t) {
+      const tc_seq_vkey *vk = &s->vkeys[v->key];
+      if ((e = tc_vtab_key(t, tc_seq_vtext(s, vk->name_off, vk->name_len),
+                           tc_seq_vtext(s, vk->path_off, vk->path_len), &k->id)))
+        break;
+      k->tab = t;
+    }
+    e = tc_vtab_add(t, k->id, v->type, v->num, tc_seq_vtext(s, v->str_off, v->str_len));
   }
-  free(id);
+  free(in);
   return e;
 }

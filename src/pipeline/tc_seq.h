@@ -33,6 +33,7 @@ typedef struct {
 /* One argument value (tc_leaf) in trace order. */
 typedef struct {
   double num;       /* NUMBER, and BOOL as 0/1 */
+  int64_t pid;      /* its event's process (TC_NO_ID: none) */
   uint64_t str_off; /* STRING: its bytes in vtext */
   uint32_t str_len;
   uint32_t key;     /* index into vkeys */
@@ -77,18 +78,21 @@ tc_err tc_seq_vals_reserve(tc_seq *s, size_t nvals, size_t text_bytes);
 /* Appends an (event name, argument path) for values; *KEY gets its index. */
 tc_err tc_seq_vkey_add(tc_seq *s, tc_str name, tc_str path, uint32_t *key);
 
-/* Appends a value of key KEY: TYPE one TC_JT_* bit, NUM and STR as tc_leaf
- * has them (STR copied). */
-tc_err tc_seq_val_add(tc_seq *s, uint32_t key, unsigned type, double num, tc_str str);
+/* Appends a value of key KEY of an event of process PID: TYPE one TC_JT_*
+ * bit, NUM and STR as tc_leaf has them (STR copied). */
+tc_err tc_seq_val_add(tc_seq *s, uint32_t key, int64_t pid, unsigned type, double num,
+                      tc_str str);
 
 /* Text at OFF, LEN in vtext (valid until the seq changes). */
 static inline tc_str tc_seq_vtext(const tc_seq *s, uint64_t off, uint32_t len) {
   return (tc_str){s->vtext + off, len};
 }
 
-/* Adds S's values to T, the trace's value profiles, after every value
- * folded into it before. */
-tc_err tc_seq_fold_values(const tc_seq *s, tc_vtab *t);
+/* Adds S's values to the trace's value profiles, after every value folded
+ * into them before: each value to the table TAB_OF gives its process (the
+ * same table for every process, or one per process, as the census scope
+ * needs). NULL from TAB_OF is out of memory. */
+tc_err tc_seq_fold_values(const tc_seq *s, tc_vtab *(*tab_of)(void *ctx, int64_t pid), void *ctx);
 
 /* Widens the extent of thread (pid, tid) to cover [ts, end] and counts the
  * event. */

@@ -24,6 +24,7 @@
 #include "pipeline/tc_partial.h"
 #include "pipeline/tc_run_ctx.h"
 #include "pipeline/tc_state.h"
+#include "reduce/tc_site_census.h"
 
 /* Windows' worth of traces folded between two malloc_trim calls. */
 #define TC_TRIM_WINDOWS 64
@@ -51,12 +52,97 @@ static char *copy(const char *s, tc_err *e) {
   return c;
 }
 
+/* What the census scope does with process PID of a trace whose process
+ * map is MAP: TC_SCOPE_KEEP, or why it is left out. A trace without a map
+ * (it could not be read to its end) keeps everything, as does a process
+ * the map knows nothing of or does not take for a renderer. */
+static int left_why(tc_census_scope scope, const tc_procmap *map, int64_t pid) {
+  if (scope == TC_SCOPE_ALL || !map)
+    return TC_SCOPE_KEEP;
+  const tc_proc *p = tc_procmap_find(map, pid);
+  if (!p || !p->renderer || p->role == TC_ROLE_PAGE || p->role == TC_ROLE_IFRAME)
+    return TC_SCOPE_KEEP;
+  if (p->role == TC_ROLE_BROWSER_UI)
+    return TC_LEFT_BROWSER_UI;
+  return scope == TC_SCOPE_PAGE ? TC_LEFT_OTHER_RENDERER : TC_SCOPE_KEEP;
+}
+
+/* The extraction's scope over one site: the answers, and each trace's
+ * processes left out with their records (tc_scope_fn). */
+typedef struct {
+  const tc__run *r;
+  const uint32_t *slots; /* by trace of the site */
+  tc_site_unit *u;
+  tc_err err;
+} site_scope;
+
+/* Names P (of the map) in the left entry E. */
+static tc_err describe(tc_left_proc *e, const tc_proc *p) {
+  e->kind = (uint8_t)p->kind;
+  if (p->name && !(e->name = strdup(p->name)))
+    return TC_E_NOMEM;
+  for (int k = 0; k < TC_LEFT_URLS && p->urls[k]; k++)
+    if (!(e->urls[k] = strdup(p->urls[k])))
+      return TC_E_NOMEM;
+  return TC_OK;
+}
+
+static int scope_of(void *ctx, uint32_t trace, int64_t pid, uint64_t records) {
+  site_scope *s = ctx;
+  const tc_procmap *map = s->r->tmaps[s->slots[trace]];
+  int why = left_why(s->r->opts.scope, map, pid);
+  if (why == TC_SCOPE_KEEP || !records || s->err)
+    return why;
+  tc_left_list *l = &s->u->traces[trace].left;
+  uint32_t i = 0;
+  while (i < l->n && l->v[i].pid != pid)
+    i++;
+  if (i == l->n) {
+    tc_left_proc *v = realloc(l->v, (l->n + 1) * sizeof *v);
+    if (!v) {
+      s->err = TC_E_NOMEM;
+      return why;
+    }
+    l->v = v;
+    memset(&v[l->n], 0, sizeof *v);
+    v[l->n].pid = pid;
+    v[l->n].why = (uint8_t)why;
+    l->n++;
+    s->err = describe(&v[i], tc_procmap_find(map, pid));
+  }
+  l->v[i].records += records;
+  return why;
+}
+
+static int left_cmp(const void *a, const void *b) {
+  int64_t x = ((const tc_left_proc *)a)->pid, y = ((const tc_left_proc *)b)->pid;
+  return (x > y) - (x < y);
+}
+
+/* The site's value profiles: each trace's tables in trace order, and in a
+ * trace its processes' in the order of their first values, those the scope
+ * keeps; moved rather than copied where the site has no entry yet. */
+static tc_err take_values(tc__run *r, const tc_site *s, const uint32_t *slots, tc_site_unit *u) {
+  if (!(u->values = malloc(sizeof *u->values)))
+    return TC_E_NOMEM;
+  tc_vtab_init(u->values, r->opts.value_flags, 0);
+  tc_err e = TC_OK;
+  for (uint32_t i = 0; !e && i < s->ntraces; i++) {
+    const tc_trace_values *tv = r->tvalues[slots[i]];
+    for (size_t k = 0; !e && tv && k < tv->n; k++)
+      if (tv->one || left_why(r->opts.scope, r->tmaps[slots[i]], tv->pids[k]) == TC_SCOPE_KEEP)
+        e = tc_vtab_absorb(u->values, tv->tabs[k]);
+  }
+  return e;
+}
+
 /* Site SITE's unit out of the run, into U (empty): its traces' statuses
- * and metrics out of their SLOTS (the slots left empty), its value
- * profiles (its traces' tables in trace order), and its census tables out
- * of the workers, which then forget the site. The workers go on with
- * later sites meanwhile: each is held at its lock, all of them at once in
- * worker order, only while the site's tables leave them (tc_run_ctx.h). */
+ * and metrics out of their SLOTS (the slots left empty), its census tables
+ * out of the workers (the processes the scope keeps; the records of the
+ * others counted per event and listed per trace), which then forget the
+ * site, and its value profiles likewise. The workers go on with later
+ * sites meanwhile: each is held at its lock, all of them at once in worker
+ * order, only while the site's tables leave them (tc_run_ctx.h). */
 static tc_err take_site(tc__run *r, uint32_t site, uint32_t first, const uint32_t *slots,
                         const tc_file_id *ids, tc_site_unit *u) {
   const tc_site *s = &r->corpus->sites[site];
@@ -85,27 +171,26 @@ static tc_err take_site(tc__run *r, uint32_t site, uint32_t first, const uint32_
     free(cw);
     return TC_E_NOMEM;
   }
+  site_scope sc = {r, slots, u, TC_OK};
   for (unsigned i = 0; i < r->nw; i++) {
     pthread_mutex_lock(&r->workers[i].mu);
     cw[i] = r->workers[i].census;
   }
-  e = tc_site_census_extract(cw, r->nw, site, first, &u->census);
+  e = tc_site_census_extract(cw, r->nw, site, first, scope_of, &sc, &u->census);
   for (unsigned i = 0; i < r->nw; i++) {
     tc_census_site_release(cw[i], site);
     pthread_mutex_unlock(&r->workers[i].mu);
   }
   free(cw);
-  /* Moved rather than copied where the site has no entry yet. */
-  if (!e && !(u->values = malloc(sizeof *u->values)))
-    e = TC_E_NOMEM;
-  if (!e) {
-    tc_vtab_init(u->values, r->opts.value_flags, 0);
-    for (uint32_t i = 0; !e && i < s->ntraces; i++)
-      if (r->tvalues[slots[i]])
-        e = tc_vtab_absorb(u->values, r->tvalues[slots[i]]);
-  }
+  if (!e)
+    e = sc.err;
+  for (uint32_t i = 0; i < s->ntraces; i++)
+    if (u->traces[i].left.n > 1)
+      qsort(u->traces[i].left.v, u->traces[i].left.n, sizeof *u->traces[i].left.v, left_cmp);
+  if (!e)
+    e = take_values(r, s, slots, u);
   for (uint32_t i = 0; i < s->ntraces; i++) {
-    tc__vtab_drop(r->tvalues[slots[i]]);
+    tc_trace_values_free(r->tvalues[slots[i]]);
     r->tvalues[slots[i]] = NULL;
     tc_procmap_free(r->tmaps[slots[i]]);
     r->tmaps[slots[i]] = NULL;

@@ -26,6 +26,7 @@
 #include "json/tc_chunker.h"
 #include "pipeline/tc_run_ctx.h"
 #include "pipeline/tc_seq.h"
+#include "pipeline/tc_trace_values.h"
 #include "util/tc_time.h"
 
 #define TC_MAX_EVENT ((size_t)512 << 20)
@@ -77,7 +78,7 @@ typedef struct {
   tc_pairing *pairing;  /* the folder's, see above */
   tc_procmap *procs;    /* likewise; to run->tmaps when finalized */
   tc_kernels *kernels;  /* likewise; NULL with no_metrics */
-  tc_vtab *values;      /* likewise; to run->tvalues when finalized */
+  tc_trace_values *values; /* likewise; to run->tvalues when finalized */
 } trace_job;
 
 typedef struct {
@@ -128,7 +129,7 @@ static void finalize_trace(trace_job *t, unsigned worker) {
   uint64_t t0 = tc__clock_start(r);
   pthread_mutex_lock(&r->workers[worker].mu);
   tc_err e = tc_pairing_finish(t->pairing, r->workers[worker].census,
-                               r->corpus->traces[t->idx].site);
+                               r->corpus->traces[t->idx].site, t->idx);
   pthread_mutex_unlock(&r->workers[worker].mu);
   if (!e)
     e = tc_procmap_finish(t->procs);
@@ -149,7 +150,7 @@ static void finalize_trace(trace_job *t, unsigned worker) {
 }
 
 static tc_err fold_seq(trace_job *t, const tc_seq *seq) {
-  tc_err ve = tc_seq_fold_values(seq, t->values);
+  tc_err ve = tc_seq_fold_values(seq, tc_trace_values_of, t->values);
   if (ve)
     return ve;
   if (t->kernels)
@@ -208,13 +209,6 @@ static int fold_ready(trace_job *t, unsigned worker) {
   return 0;
 }
 
-void tc__vtab_drop(tc_vtab *v) {
-  if (v) {
-    tc_vtab_free(v);
-    free(v);
-  }
-}
-
 static void trace_job_free(trace_job *t) {
   for (unsigned i = 0; t->ring && i < t->inflight; i++)
     tc_seq_free(&t->ring[i].seq);
@@ -222,7 +216,7 @@ static void trace_job_free(trace_job *t) {
   tc_pairing_free(t->pairing);
   tc_procmap_free(t->procs);
   tc_kernels_free(t->kernels);
-  tc__vtab_drop(t->values);
+  tc_trace_values_free(t->values);
   pthread_mutex_destroy(&t->mu);
   pthread_cond_destroy(&t->cv);
   free(t);
@@ -458,10 +452,9 @@ static trace_job *trace_job_new(tc__run *r, uint32_t idx, uint32_t slot) {
   t->procs = tc_procmap_create();
   if (!r->opts.no_metrics)
     t->kernels = tc_kernels_create(&r->opts.kernels);
-  if ((t->values = malloc(sizeof *t->values))) {
-    const char *site = r->corpus->sites[r->corpus->traces[idx].site].name;
-    tc_vtab_init(t->values, r->opts.value_flags, tc_vtab_site_tag((tc_str){site, strlen(site)}));
-  }
+  const char *site = r->corpus->sites[r->corpus->traces[idx].site].name;
+  t->values = tc_trace_values_new(r->opts.value_flags, tc_vtab_site_tag((tc_str){site, strlen(site)}),
+                                  r->opts.scope == TC_SCOPE_ALL);
   pthread_mutex_init(&t->mu, NULL);
   pthread_cond_init(&t->cv, NULL);
   if (!t->ring || !t->pairing || !t->procs || !t->values ||

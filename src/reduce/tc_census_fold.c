@@ -172,17 +172,24 @@ tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census
   f->nrecs = 0;
   for (size_t i = 0; !e && i < s->nevents; i++) {
     const tc_sc_event *se = &s->events[i];
-    uint64_t recs = 0, pairs = 0;
+    uint64_t recs = 0, pairs = 0, left = 0;
     for (int k = 0; k < TC_PH_COUNT; k++)
       recs += se->counts.ph[k];
     for (int k = 0; k < TC_PAIR_COUNT; k++)
       pairs += se->counts.pairs[k];
-    if (!recs && !pairs)
+    for (int k = 0; k < TC_LEFT_COUNT; k++)
+      left += se->left[k];
+    if (!recs && !pairs && !left)
       continue;
     uint32_t ev;
     if ((e = fold_event_index(f, se->name, &ev)))
       break;
     tc_res_event *re = &f->r.events[ev];
+    for (int k = 0; k < TC_LEFT_COUNT; k++) {
+      re->left[k] += se->left[k];
+      re->left_sites[k] += se->left[k] > 0;
+      f->r.left[k] += se->left[k];
+    }
     for (int k = 0; k < TC_PH_COUNT; k++) {
       re->ph[k] += se->counts.ph[k];
       re->ph_args[k] += se->counts.ph_args[k];
@@ -267,7 +274,8 @@ static int cmp_name(const void *key, const void *ev) {
 /* The heat map's data (tc_census_result.top), from the kept per-site
  * records; R's events are sorted by name by now, the records' event
  * indexes still the fold's, so the top events are found again by name. */
-static tc_err top_sites(tc_census_fold *f, tc_census_result *r, tc_str *names) {
+static tc_err top_sites(tc_census_fold *f, tc_census_result *r, const tc_str *names,
+                        size_t nnames) {
   /* most records first, then by name: the order of categories */
   tc_res_cat *all = malloc((r->nevents ? r->nevents : 1) * sizeof *all);
   if (!all)
@@ -277,19 +285,19 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, tc_str *names) {
   qsort(all, r->nevents, sizeof *all, cmp_cat);
   size_t k = r->nevents < TC_TOP_EVENTS ? r->nevents : TC_TOP_EVENTS;
   uint32_t nsites = f->nsites;
-  /* column of each fold index, or k for none */
-  size_t *col = malloc((r->nevents ? r->nevents : 1) * sizeof *col);
+  /* column of each fold index (NNAMES of them), or k for none */
+  size_t *col = malloc((nnames ? nnames : 1) * sizeof *col);
   uint64_t *cells = calloc((size_t)nsites * k ? (size_t)nsites * k : 1, sizeof *cells);
   uint32_t *top = malloc((k ? k : 1) * sizeof *top);
   tc_err e = TC_E_NOMEM;
   if (col && cells && top) {
-    for (size_t i = 0; i < r->nevents; i++)
+    for (size_t i = 0; i < nnames; i++)
       col[i] = k;
     for (size_t t = 0; t < k; t++) {
       const tc_res_event *ev = bsearch(&all[t].cat, r->events, r->nevents, sizeof *r->events,
                                        cmp_name);
       top[t] = (uint32_t)(ev - r->events);
-      for (size_t i = 0; i < r->nevents; i++)
+      for (size_t i = 0; i < nnames; i++)
         if (tc_str_eq(names[i], all[t].cat))
           col[i] = t;
     }
@@ -324,6 +332,38 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, tc_str *names) {
   return e;
 }
 
+/* Whether the scope counts anything of EV: a record or a pair. */
+static int counted(const tc_res_event *ev) {
+  int any = ev->records != 0;
+  for (int k = 0; k < TC_PAIR_COUNT; k++)
+    any |= ev->pairs[k] != 0;
+  return any;
+}
+
+/* Moves the events the scope left out whole from R's events to its
+ * outside list, both staying in name order. */
+static tc_err split_outside(tc_census_result *r) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->nevents; i++)
+    n += !counted(&r->events[i]);
+  if (!n)
+    return TC_OK;
+  if (!(r->outside = malloc(n * sizeof *r->outside)))
+    return TC_E_NOMEM;
+  size_t kept = 0;
+  for (size_t i = 0; i < r->nevents; i++) {
+    tc_res_event *ev = &r->events[i];
+    if (counted(ev)) {
+      r->events[kept++] = *ev;
+    } else {
+      tc_sketch_free(&ev->dur);
+      r->outside[r->noutside++] = *ev;
+    }
+  }
+  r->nevents = kept;
+  return TC_OK;
+}
+
 tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out) {
   tc_census_result *r = &f->r;
   void *all;
@@ -356,10 +396,13 @@ tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out) {
     e = TC_E_NOMEM;
   for (size_t i = 0; !e && i < r->nevents; i++)
     names[i] = r->events[i].name;
+  size_t nnames = r->nevents;
   if (!e && r->nevents > 1)
     qsort(r->events, r->nevents, sizeof *r->events, cmp_event);
   if (!e)
-    e = top_sites(f, r, names);
+    e = split_outside(r);
+  if (!e)
+    e = top_sites(f, r, names, nnames);
   free(names);
   if (!e) {
     *out = *r;

@@ -16,6 +16,7 @@ void tc_census_result_free(tc_census_result *r) {
   for (size_t i = 0; i < r->nevents; i++)
     tc_sketch_free(&r->events[i].dur);
   free(r->events);
+  free(r->outside);
   free(r->top);
   free(r->site_records);
   tc_map_free(&r->strings);

@@ -39,16 +39,25 @@ typedef struct {
   tc_sketch dur;    /* of the "dur" field, microseconds */
   uint64_t dur_below[TC_DUR_NLIMITS]; /* exact counts below TC_DUR_LIMITS */
   tc_str example;   /* raw JSON of the chosen example event */
+  /* Records the scope left out (TC_LEFT_*: Chrome's own UI, other
+   * renderers), and the sites with any. */
+  uint64_t left[TC_LEFT_COUNT], left_sites[TC_LEFT_COUNT];
 } tc_res_event;
 
 typedef struct {
-  tc_res_event *events; /* by name */
+  tc_res_event *events; /* by name: every event the scope counts */
   size_t nevents;
-  uint64_t records;     /* all parsed event records */
+  uint64_t records;     /* the records the scope counts */
+  /* Events whose every record the scope left out, by name: only their
+   * names and `left` counts are set. */
+  tc_res_event *outside;
+  size_t noutside;
+  uint64_t left[TC_LEFT_COUNT]; /* all records left out, by why */
   tc_res_cat *all_cats; /* owns every event's cats slice */
   tc_res_arg *all_args; /* owns every event's args slice */
   tc_map strings;       /* owns every string above */
   tc_vtab *values;      /* owns every arg's profile (tc_census_take_values); or NULL */
+  tc_census_scope scope; /* the processes the tables count (census/tc_census.h) */
   uint32_t value_sites; /* the profiles' privacy rule: a string value is shown
                            when seen on this many sites (tc_valprof_render;
                            TC_VALUE_SITES_DEFAULT unless asked) */

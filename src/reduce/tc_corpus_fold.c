@@ -74,17 +74,19 @@ tc_err tc_corpus_fold_add(tc_corpus_fold *f, uint32_t site, tc_site_unit *u) {
     e = tc_census_fold_add_values(f->census, u->values);
   for (uint32_t i = 0; !e && i < u->ntraces; i++) {
     tc_corpus_count_trace(&f->t.totals, &u->traces[i].status);
-    e = tc_trace_rows_add(&f->t.traces, &u->traces[i].status);
+    e = tc_trace_rows_add(&f->t.traces, &u->traces[i].status, &u->traces[i].left);
   }
   if (!e && f->t.metrics)
     e = add_metrics(f->t.metrics, u);
   return e;
 }
 
-tc_err tc_corpus_fold_finish(tc_corpus_fold *f, uint32_t value_sites, tc_corpus_tables *out) {
+tc_err tc_corpus_fold_finish(tc_corpus_fold *f, tc_census_scope scope, uint32_t value_sites,
+                             tc_corpus_tables *out) {
   memset(out, 0, sizeof *out);
   tc_err e = tc_census_fold_finish(f->census, &f->t.census);
   f->census = NULL;
+  f->t.census.scope = scope;
   f->t.census.value_sites = value_sites;
   if (!e && f->t.metrics)
     e = tc_metrics_reduction_seal(f->t.metrics);

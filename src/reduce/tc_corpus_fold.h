@@ -46,10 +46,12 @@ tc_corpus_fold *tc_corpus_fold_create(int metrics);
  * its traces' metadata (U is left without them); the rest stays U's. */
 tc_err tc_corpus_fold_add(tc_corpus_fold *f, uint32_t site, tc_site_unit *u);
 
-/* Ends the fold into *OUT, every table sealed; VALUE_SITES is the value
- * profiles' privacy rule (a string value is shown when seen on this many
- * sites). Frees F whatever happens; on failure *OUT is zeroed. */
-tc_err tc_corpus_fold_finish(tc_corpus_fold *f, uint32_t value_sites, tc_corpus_tables *out);
+/* Ends the fold into *OUT, every table sealed; SCOPE says which processes
+ * the units counted, VALUE_SITES is the value profiles' privacy rule (a
+ * string value is shown when seen on this many sites), both for the
+ * writers. Frees F whatever happens; on failure *OUT is zeroed. */
+tc_err tc_corpus_fold_finish(tc_corpus_fold *f, tc_census_scope scope, uint32_t value_sites,
+                             tc_corpus_tables *out);
 
 /* Without finishing; accepts NULL. */
 void tc_corpus_fold_free(tc_corpus_fold *f);

@@ -34,6 +34,27 @@ typedef struct {
   uint64_t chunks;
 } tc_trace_status;
 
+/* A process of a trace that the census scope left out, for run.json. */
+#define TC_LEFT_URLS 3
+typedef struct {
+  int64_t pid;
+  uint8_t why;              /* TC_LEFT_* (census/tc_census.h) */
+  uint8_t kind;             /* tc_proc_kind (procs/tc_procmap.h) */
+  uint64_t records;         /* its records the census did not count */
+  char *name;               /* its process_name, or NULL */
+  char *urls[TC_LEFT_URLS]; /* the first outermost documents it committed,
+                               by time, NULL-padded */
+} tc_left_proc;
+
+/* A trace's processes left out, by pid; the list owns its strings. */
+typedef struct {
+  tc_left_proc *v;
+  uint32_t n;
+} tc_left_list;
+
+/* Frees what L holds and empties it; accepts NULL. */
+void tc_left_list_free(tc_left_list *l);
+
 /* The run's totals over every trace, and how it ran. */
 typedef struct {
   unsigned threads;

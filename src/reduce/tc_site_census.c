@@ -248,24 +248,99 @@ static tc_err extract_finish(extract_ctx *x, uint32_t first_trace) {
   return e;
 }
 
+/* The records of ACC's names, left out for REASON, into their events. */
+static tc_err add_left(extract_ctx *x, const tc_census_worker *w, const tc_site_acc *acc,
+                       int reason) {
+  for (uint32_t slot = 0; slot < acc->name_idx.count; slot++) {
+    uint64_t recs = 0;
+    for (int k = 0; k < TC_PH_COUNT; k++)
+      recs += acc->names[slot].ph[k];
+    uint32_t ev;
+    tc_err e = event_of(x, tc_map_key(tc_census_names(w), acc->name_ids[slot]), &ev);
+    if (e)
+      return e;
+    x->s->events[ev].left[reason] += recs;
+  }
+  return TC_OK;
+}
+
+/* One worker's tables of the site: the processes SCOPE keeps, added up
+ * (one of them as it is), into *KEPT (NULL: none; *MERGED is then what the
+ * caller frees), and the records of the others into their events' left
+ * counts. */
+static tc_err scope_worker(extract_ctx *x, const tc_census_worker *w, uint32_t site,
+                           uint32_t first_trace, tc_scope_fn scope, void *ctx,
+                           const tc_site_acc **kept, tc_site_acc **merged) {
+  const tc_census_unit *u;
+  size_t n = tc_census_site_units(w, site, &u);
+  *kept = NULL;
+  *merged = NULL;
+  for (size_t i = 0; i < n; i++) {
+    int why = scope ? scope(ctx, u[i].trace - first_trace, u[i].pid, tc_site_acc_records(u[i].acc))
+                    : TC_SCOPE_KEEP;
+    tc_err e = TC_OK;
+    if (why != TC_SCOPE_KEEP) {
+      e = add_left(x, w, u[i].acc, why);
+    } else if (!*kept) {
+      *kept = u[i].acc;
+    } else {
+      if (!*merged) {
+        if (!(*merged = calloc(1, sizeof **merged)))
+          return TC_E_NOMEM;
+        e = tc_site_acc_absorb(*merged, *kept);
+        *kept = *merged;
+      }
+      if (!e)
+        e = tc_site_acc_absorb(*merged, u[i].acc);
+    }
+    if (e)
+      return e;
+  }
+  return TC_OK;
+}
+
+/* Whether any process of SITE in W is left out (names then repeat across a
+ * worker's tables, so the extraction needs its name table). */
+static int any_left(const tc_census_worker *w, uint32_t site, uint32_t first_trace,
+                    tc_scope_fn scope, void *ctx) {
+  const tc_census_unit *u;
+  size_t n = tc_census_site_units(w, site, &u);
+  for (size_t i = 0; scope && i < n; i++)
+    if (scope(ctx, u[i].trace - first_trace, u[i].pid, 0) != TC_SCOPE_KEEP)
+      return 1;
+  return 0;
+}
+
 tc_err tc_site_census_extract(tc_census_worker *const *workers, size_t nw, uint32_t site,
-                              uint32_t first_trace, tc_site_census *out) {
+                              uint32_t first_trace, tc_scope_fn scope, void *ctx,
+                              tc_site_census *out) {
   extract_ctx x;
   memset(&x, 0, sizeof x);
   x.s = out;
   tc_map_init(&x.ev_keys);
   size_t with_site = 0;
-  for (size_t k = 0; k < nw; k++)
-    with_site += tc_census_site(workers[k], site) != NULL;
-  x.one_worker = with_site == 1;
-  tc_err e = TC_OK;
+  int left = 0;
+  for (size_t k = 0; k < nw; k++) {
+    const tc_census_unit *u;
+    with_site += tc_census_site_units(workers[k], site, &u) != 0;
+    left |= any_left(workers[k], site, first_trace, scope, ctx);
+  }
+  x.one_worker = with_site == 1 && !left;
+  /* The tables added up live until the end: the extraction borrows their
+   * examples' bytes. */
+  tc_site_acc **merged = calloc(nw ? nw : 1, sizeof *merged);
+  tc_err e = merged ? TC_OK : TC_E_NOMEM;
   for (size_t k = 0; k < nw && !e; k++) {
-    const tc_site_acc *acc = tc_census_site(workers[k], site);
-    if (acc)
+    const tc_site_acc *acc;
+    e = scope_worker(&x, workers[k], site, first_trace, scope, ctx, &acc, &merged[k]);
+    if (!e && acc)
       e = extract_worker(&x, workers[k], acc);
   }
   if (!e)
     e = extract_finish(&x, first_trace);
+  for (size_t k = 0; merged && k < nw; k++)
+    tc_site_acc_free(merged[k]);
+  free(merged);
   tc_map_free(&x.ev_keys);
   free(x.cats.v);
   free(x.args.v);
@@ -275,4 +350,3 @@ tc_err tc_site_census_extract(tc_census_worker *const *workers, size_t nw, uint3
     tc_site_census_free(out);
   return e;
 }
-

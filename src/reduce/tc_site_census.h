@@ -54,6 +54,8 @@ typedef struct {
   tc_sketch dur;
   uint64_t dur_below[TC_DUR_NLIMITS];
   tc_sc_example ex;
+  uint64_t left[TC_LEFT_COUNT]; /* records of processes the scope left out, by
+                                   why; an event may have these alone */
 } tc_sc_event;
 
 typedef struct {
@@ -69,11 +71,22 @@ typedef struct {
 void tc_site_census_init(tc_site_census *s);
 void tc_site_census_free(tc_site_census *s);
 
-/* Gathers SITE's tables from NW workers into *OUT (initialised, empty).
- * FIRST_TRACE is the corpus index of the site's first trace, to make the
- * example's trace local. The workers are only read. */
+/* What the extraction does with one process of one of the site's traces
+ * (TRACE its place among them): TC_SCOPE_KEEP to count it, else the
+ * TC_LEFT_* reason it is left out. Asked once per worker that holds
+ * records of the process, with RECORDS the worker's records of it, and
+ * once more, RECORDS 0, before; the answer must be the same each time. */
+typedef int (*tc_scope_fn)(void *ctx, uint32_t trace, int64_t pid, uint64_t records);
+#define TC_SCOPE_KEEP (-1)
+
+/* Gathers SITE's tables from NW workers into *OUT (initialised, empty):
+ * the processes SCOPE keeps (NULL keeps every one) added up, and the
+ * records of the others, per event and reason, in `left`. FIRST_TRACE is
+ * the corpus index of the site's first trace, to make the example's trace
+ * local. The workers are only read. */
 tc_err tc_site_census_extract(tc_census_worker *const *workers, size_t nw, uint32_t site,
-                              uint32_t first_trace, tc_site_census *out);
+                              uint32_t first_trace, tc_scope_fn scope, void *ctx,
+                              tc_site_census *out);
 
 /* A decoder fills the struct directly: events, all_cats and all_args from
  * malloc, strings interned into `strings`, and each event's slices pointing

@@ -17,6 +17,7 @@ void tc_site_unit_free(tc_site_unit *u) {
   for (uint32_t i = 0; u->traces && i < u->ntraces; i++) {
     free(u->traces[i].path);
     free(u->traces[i].status.meta);
+    tc_left_list_free(&u->traces[i].left);
     tc_trace_metrics_free(u->traces[i].metrics);
   }
   free(u->traces);

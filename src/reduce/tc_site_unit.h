@@ -29,6 +29,7 @@ typedef struct {
                                 the run keeps no state */
   tc_trace_status status;    /* status.meta owned */
   tc_trace_metrics *metrics; /* NULL with metrics off */
+  tc_left_list left;         /* its processes the census scope left out */
 } tc_unit_trace;
 
 typedef struct {

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "census/tc_census.h"
+#include "procs/tc_procmap.h"
 #include "util/tc_grow.h"
 
 void tc_trace_status_codec(tc_codec *c, tc_trace_status *st,
@@ -39,6 +41,36 @@ void tc_trace_status_codec(tc_codec *c, tc_trace_status *st,
   tc_codec_u64(c, &st->chunks);
 }
 
+void tc_left_list_free(tc_left_list *l) {
+  if (!l)
+    return;
+  for (uint32_t i = 0; i < l->n; i++) {
+    free(l->v[i].name);
+    for (int k = 0; k < TC_LEFT_URLS; k++)
+      free(l->v[i].urls[k]);
+  }
+  free(l->v);
+  l->v = NULL;
+  l->n = 0;
+}
+
+/* Names and URLs come from traces: bounded like the rest of a record. */
+#define LEFT_STR_MAX ((size_t)1 << 16)
+
+void tc_left_list_codec(tc_codec *c, tc_left_list *l) {
+  l->n = tc_codec_array(c, (void **)&l->v, l->n, sizeof *l->v, 4);
+  for (uint32_t i = 0; i < l->n; i++) {
+    tc_left_proc *p = &l->v[i];
+    tc_codec_i64(c, &p->pid);
+    p->why = (uint8_t)tc_codec_small(c, p->why, TC_LEFT_COUNT - 1);
+    p->kind = (uint8_t)tc_codec_small(c, p->kind, TC_PROC_KIND_COUNT_ - 1);
+    tc_codec_u64(c, &p->records);
+    tc_codec_str(c, &p->name, LEFT_STR_MAX);
+    for (int k = 0; k < TC_LEFT_URLS; k++)
+      tc_codec_str(c, &p->urls[k], LEFT_STR_MAX);
+  }
+}
+
 void tc_trace_rows_init(tc_trace_rows *t) {
   memset(t, 0, sizeof *t);
   tc_spill_init(&t->rows);
@@ -53,7 +85,7 @@ void tc_trace_rows_free(tc_trace_rows *t) {
   memset(t, 0, sizeof *t);
 }
 
-tc_err tc_trace_rows_add(tc_trace_rows *t, tc_trace_status *st) {
+tc_err tc_trace_rows_add(tc_trace_rows *t, tc_trace_status *st, const tc_left_list *left) {
   uint32_t block = TC_NO_BLOCK;
   tc_err e = TC_OK;
   if (st->meta && st->shape.metadata.len) {
@@ -79,6 +111,8 @@ tc_err tc_trace_rows_add(tc_trace_rows *t, tc_trace_status *st) {
   tc_codec c = {&b, NULL};
   tc_trace_status_codec(&c, st, NULL);
   tc_bin_put_uvar(&b, block == TC_NO_BLOCK ? 0 : (uint64_t)block + 1);
+  tc_left_list none = {NULL, 0};
+  tc_left_list_codec(&c, left ? (tc_left_list *)left : &none);
   e = b.err ? b.err : tc_spill_append(&t->rows, b.ptr, b.len);
   tc_bin_buf_free(&b);
   return e;
@@ -87,8 +121,9 @@ tc_err tc_trace_rows_add(tc_trace_rows *t, tc_trace_status *st) {
 tc_err tc_trace_rows_seal(tc_trace_rows *t) { return tc_spill_flush(&t->rows); }
 
 tc_err tc_trace_rows_get(const tc_trace_rows *t, size_t i, tc_trace_status *out, uint32_t *block,
-                         unsigned char **buf, size_t *cap) {
+                         tc_left_list *left, unsigned char **buf, size_t *cap) {
   memset(out, 0, sizeof *out);
+  tc_left_list got = {NULL, 0};
   if (block)
     *block = TC_NO_BLOCK;
   size_t len;
@@ -102,10 +137,16 @@ tc_err tc_trace_rows_get(const tc_trace_rows *t, size_t i, tc_trace_status *out,
   uint64_t b = tc_bin_get_uvar(&r);
   if (b > tc_trace_rows_blocks(t))
     tc_bin_fail_at(&r, r.pos, "metadata block out of range");
+  tc_left_list_codec(&c, &got);
   if ((e = tc_bin_finish(&r))) {
     memset(out, 0, sizeof *out);
+    tc_left_list_free(&got);
     return e;
   }
+  if (left)
+    *left = got;
+  else
+    tc_left_list_free(&got);
   if (b) {
     tc_str m = tc_trace_rows_block(t, (uint32_t)(b - 1));
     out->meta = (char *)m.ptr;

@@ -35,21 +35,28 @@ void tc_trace_rows_free(tc_trace_rows *t);
 static inline size_t tc_trace_rows_count(const tc_trace_rows *t) { return tc_spill_count(&t->rows); }
 static inline size_t tc_trace_rows_blocks(const tc_trace_rows *t) { return tc_map_count(&t->metas); }
 
-/* Appends ST as trace tc_trace_rows_count(T). Its metadata (st->meta, may
- * be NULL) is interned and ST's copy freed: ST is left without metadata.
- * TC_E_NOMEM or TC_E_WRITE (the records), T then only fit to be freed. */
-tc_err tc_trace_rows_add(tc_trace_rows *t, tc_trace_status *st);
+/* Appends ST, with the processes the census scope left out of the trace
+ * (LEFT, may be NULL: none), as trace tc_trace_rows_count(T). Its metadata
+ * (st->meta, may be NULL) is interned and ST's copy freed: ST is left
+ * without metadata. TC_E_NOMEM or TC_E_WRITE (the records), T then only fit
+ * to be freed. */
+tc_err tc_trace_rows_add(tc_trace_rows *t, tc_trace_status *st, const tc_left_list *left);
 
 /* Makes every record readable from any thread. */
 tc_err tc_trace_rows_seal(tc_trace_rows *t);
 
-/* Trace I into *OUT, its block in *BLOCK (TC_NO_BLOCK: none; may be NULL):
- * out->meta and out->shape.metadata point into T, valid while T lives.
+/* Trace I into *OUT, its block in *BLOCK (TC_NO_BLOCK: none; may be NULL)
+ * and its processes left out in *LEFT (may be NULL; the caller frees it
+ * with tc_left_list_free): out->meta and out->shape.metadata point into T,
+ * valid while T lives.
  * *BUF (*CAP bytes) is the caller's scratch, grown as needed and freed by
  * the caller. TC_E_IO or TC_E_BAD_BINARY when the record cannot be read
  * back; *OUT is then zeroed. */
 tc_err tc_trace_rows_get(const tc_trace_rows *t, size_t i, tc_trace_status *out, uint32_t *block,
-                         unsigned char **buf, size_t *cap);
+                         tc_left_list *left, unsigned char **buf, size_t *cap);
+
+/* A left list in both directions, as the rows and partial files have it. */
+void tc_left_list_codec(tc_codec *c, tc_left_list *l);
 
 /* Block B's metadata text (tc_map_key of the rows' map). */
 static inline tc_str tc_trace_rows_block(const tc_trace_rows *t, uint32_t b) {

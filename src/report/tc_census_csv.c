@@ -107,6 +107,9 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
   } else {
     tc_wbuf_putc(b, ',');
   }
+  const uint64_t left[] = {ev->left[TC_LEFT_BROWSER_UI] + ev->left[TC_LEFT_OTHER_RENDERER],
+                           ev->left[TC_LEFT_BROWSER_UI], ev->left[TC_LEFT_OTHER_RENDERER]};
+  counts(b, left, 3);
   tc_wbuf_putc(b, '\n');
 }
 
@@ -122,7 +125,8 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir, tc_why *w
                   "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
                   "dur_records,dur_median_us,dur_p95_us,duration,arg_paths,devtools_known,"
                   "in_devtools_recording,undeclared_args,begin_end_unmatched,devtools_recording,"
-                  "categories_list,undeclared_args_list\n");
+                  "categories_list,undeclared_args_list,records_outside_scope,"
+                  "records_browser_ui,records_other_renderers\n");
   for (size_t i = 0; i < r->nevents; i++)
     row(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL);
   tc_wbuf_flush(&b);

@@ -115,6 +115,22 @@ static void write_devtools(tc_jsonw *w, const tc_devtools_view *v) {
   tc_jsonw_arr_end(w);
 }
 
+/* The records of E that the scope left out: their sum, and by why. */
+static void write_outside(tc_jsonw *w, const tc_res_event *e) {
+  uint64_t n = 0;
+  for (int k = 0; k < TC_LEFT_COUNT; k++)
+    n += e->left[k];
+  tc_jsonw_kuint(w, "records_outside_scope", n);
+  tc_jsonw_kobj(w, "outside_scope");
+  for (int k = 0; k < TC_LEFT_COUNT; k++) {
+    tc_jsonw_kobj(w, tc_left_name(k));
+    tc_jsonw_kuint(w, "records", e->left[k]);
+    tc_jsonw_kuint(w, "sites", e->left_sites[k]);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_obj_end(w);
+}
+
 /* ORDER: the phase keys in output order (tc_phase_sorted, once per file);
  * R: the result, for the value profiles' privacy rule and their reason. */
 static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total,
@@ -123,6 +139,7 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
   tc_jsonw_kstrn(w, "name", e->name);
   tc_jsonw_kuint(w, "records", e->records);
   tc_jsonw_kuint(w, "sites", e->sites);
+  write_outside(w, e);
   char sentence[1024];
   tc_phase_sentence(e, sites_total, sentence, sizeof sentence);
   tc_jsonw_kstr(w, "sentence", sentence);
@@ -192,12 +209,31 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir, tc_why *
   tc_jsonw_kuint(&w, "sites_with_traces", with_traces);
   tc_jsonw_kuint(&w, "traces", c->corpus->ntraces);
   tc_jsonw_kuint(&w, "records", r->records);
+  tc_jsonw_kstr(&w, "scope", tc_scope_name(r->scope));
+  tc_jsonw_kstr(&w, "scope_counts", tc_scope_text(r->scope));
+  uint64_t left = 0;
+  for (int k = 0; k < TC_LEFT_COUNT; k++)
+    left += r->left[k];
+  tc_jsonw_kuint(&w, "records_outside_scope", left);
+  tc_jsonw_kobj(&w, "outside_scope");
+  for (int k = 0; k < TC_LEFT_COUNT; k++)
+    tc_jsonw_kuint(&w, tc_left_name(k), r->left[k]);
+  tc_jsonw_obj_end(&w);
   tc_jsonw_karr(&w, "events");
   int order[TC_PH_COUNT];
   tc_phase_sorted(order);
   for (size_t i = 0; i < r->nevents; i++)
     write_event(&w, &r->events[i], c->corpus->nsites,
                 c->devtools ? &c->devtools->events[i] : NULL, order, c->census);
+  tc_jsonw_arr_end(&w);
+  /* Events the scope left out whole: their names and counts only. */
+  tc_jsonw_karr(&w, "events_outside_scope");
+  for (size_t i = 0; i < r->noutside; i++) {
+    tc_jsonw_obj(&w);
+    tc_jsonw_kstrn(&w, "name", r->outside[i].name);
+    write_outside(&w, &r->outside[i]);
+    tc_jsonw_obj_end(&w);
+  }
   tc_jsonw_arr_end(&w);
   tc_jsonw_key(&w, "declared_never_observed");
   if (c->devtools) {

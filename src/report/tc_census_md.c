@@ -230,7 +230,21 @@ static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
   thousands(b, r->records);
   tc_wbuf_puts(b, " event records of ");
   thousands(b, r->nevents);
-  tc_wbuf_puts(b, " names  \n**Chrome** ");
+  tc_wbuf_puts(b, " names in the scope  \n**scope** ");
+  tc_wbuf_puts(b, tc_scope_name(r->scope));
+  tc_wbuf_puts(b, ": ");
+  tc_wbuf_puts(b, tc_scope_text(r->scope));
+  uint64_t left = r->left[TC_LEFT_BROWSER_UI] + r->left[TC_LEFT_OTHER_RENDERER];
+  if (left) {
+    tc_wbuf_puts(b, "; ");
+    thousands(b, left);
+    tc_wbuf_puts(b, " records left out (");
+    thousands(b, r->left[TC_LEFT_BROWSER_UI]);
+    tc_wbuf_puts(b, " of Chrome's own UI, ");
+    thousands(b, r->left[TC_LEFT_OTHER_RENDERER]);
+    tc_wbuf_puts(b, " of other renderers; run.json names each process)");
+  }
+  tc_wbuf_puts(b, "  \n**Chrome** ");
   tc_version_count *v;
   size_t nv = tc_chrome_versions(c, &v);
   for (size_t i = 0; i < nv; i++) {
@@ -281,8 +295,34 @@ static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
       "- [Events by category](#by-category)\n"
       "- One section per event, in name order without regard to case (A to Z, `a` and `A` "
       "together)\n");
+  if (r->noutside)
+    tc_wbuf_puts(b, "- [Seen only outside the scope](#outside-scope)\n");
   if (c->devtools && c->devtools->nnever)
     tc_wbuf_puts(b, "- [Declared by DevTools, never observed](#never-observed)\n");
+  tc_wbuf_putc(b, '\n');
+}
+
+/* The events the scope left out whole, with where their records were. */
+static void md_outside(tc_wbuf *b, const tc_census_result *r) {
+  tc_wbuf_puts(b, "<a id=\"outside-scope\"></a>\n\n## Seen only outside the scope\n\n");
+  thousands(b, r->noutside);
+  tc_wbuf_puts(b, " event names occur only in processes the scope (");
+  tc_wbuf_puts(b, tc_scope_name(r->scope));
+  tc_wbuf_puts(b, ") leaves out; they are counted nowhere above.\n\n"
+                  "| event | records of Chrome's own UI | sites | records of other renderers | sites |\n"
+                  "|---|---:|---:|---:|---:|\n");
+  for (size_t i = 0; i < r->noutside; i++) {
+    const tc_res_event *ev = &r->outside[i];
+    tc_wbuf_puts(b, "| ");
+    md_text(b, ev->name);
+    for (int k = 0; k < TC_LEFT_COUNT; k++) {
+      tc_wbuf_puts(b, " | ");
+      thousands(b, ev->left[k]);
+      tc_wbuf_puts(b, " | ");
+      thousands(b, ev->left_sites[k]);
+    }
+    tc_wbuf_puts(b, " |\n");
+  }
   tc_wbuf_putc(b, '\n');
 }
 
@@ -369,6 +409,8 @@ tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir, tc_why *wh
     md_event(&b, order[i], c->corpus->nsites,
              c->devtools ? &c->devtools->events[order[i] - r->events] : NULL, c->census);
   free(order);
+  if (r->noutside)
+    md_outside(&b, r);
   if (c->devtools && c->devtools->nnever) {
     tc_wbuf_puts(&b, "<a id=\"never-observed\"></a>\n\n## Declared by DevTools, never observed\n\n");
     tc_wbuf_u64(&b, c->devtools->nnever);

@@ -60,7 +60,21 @@ static void header(FILE *fp, const tc_report_ctx *c) {
   count(fp, r->records);
   fputs(" event records of ", fp);
   count(fp, r->nevents);
-  fputs(" names<br>\n<b>Chrome</b> ", fp);
+  fputs(" names in the scope<br>\n<b>scope</b> ", fp);
+  text(fp, tc_scope_name(r->scope));
+  fputs(": ", fp);
+  text(fp, tc_scope_text(r->scope));
+  uint64_t left = r->left[TC_LEFT_BROWSER_UI] + r->left[TC_LEFT_OTHER_RENDERER];
+  if (left) {
+    fputs("; ", fp);
+    count(fp, left);
+    fputs(" records left out (", fp);
+    count(fp, r->left[TC_LEFT_BROWSER_UI]);
+    fputs(" of Chrome's own UI, ", fp);
+    count(fp, r->left[TC_LEFT_OTHER_RENDERER]);
+    fputs(" of other renderers; <a href=\"#s-outside\">events seen only there</a>)", fp);
+  }
+  fputs("<br>\n<b>Chrome</b> ", fp);
   tc_version_count *v;
   size_t nv = tc_chrome_versions(c, &v);
   for (size_t i = 0; i < nv; i++) {
@@ -96,7 +110,8 @@ static const char *const parts[][2] = {{"summary", "Census summary"},
                                        {"heatmap", "Sites \u00d7 top events"},
                                        {"distributions", "Distributions across sites"},
                                        {"timelines", "Busy-rate timelines"},
-                                       {"events", "Events"}};
+                                       {"events", "Events"},
+                                       {"outside", "Seen only outside the scope"}};
 
 static void toc(FILE *fp) {
   tc_html_toc_begin(fp, "Contents");
@@ -408,6 +423,37 @@ static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *
   tc_html_section_end(fp);
 }
 
+/* The events the scope left out whole, with where their records were. */
+static void outside(FILE *fp, const tc_census_result *r) {
+  fputs("<p>", fp);
+  count(fp, r->noutside);
+  fputs(" event names occur only in processes the scope (", fp);
+  text(fp, tc_scope_name(r->scope));
+  fputs(") leaves out; they are counted nowhere above.</p>\n", fp);
+  if (!r->noutside)
+    return;
+  fputs("<table class=\"tc-table\"><thead><tr><th>event</th>"
+        "<th class=\"num\">records of Chrome's own UI</th><th class=\"num\">sites</th>"
+        "<th class=\"num\">records of other renderers</th><th class=\"num\">sites</th></tr>"
+        "</thead><tbody>\n",
+        fp);
+  for (size_t i = 0; i < r->noutside; i++) {
+    const tc_res_event *ev = &r->outside[i];
+    fputs("<tr><td><code>", fp);
+    tc_html_escape(fp, ev->name);
+    fputs("</code></td>", fp);
+    for (int k = 0; k < TC_LEFT_COUNT; k++) {
+      fputs("<td class=\"num\">", fp);
+      count(fp, ev->left[k]);
+      fputs("</td><td class=\"num\">", fp);
+      count(fp, ev->left_sites[k]);
+      fputs("</td>", fp);
+    }
+    fputs("</tr>\n", fp);
+  }
+  fputs("</tbody></table>\n", fp);
+}
+
 static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction *m,
                    const tc_res_event **order, const example_out *x) {
   const tc_census_result *r = c->census;
@@ -434,6 +480,9 @@ static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction 
         fp);
   for (size_t i = 0; i < r->nevents; i++)
     event_section(fp, c, order[i], x);
+  tc_html_section_end(fp);
+  part_begin(fp, 5);
+  outside(fp, r);
   tc_html_section_end(fp);
   tc_html_end(fp);
   return e;

@@ -8,11 +8,32 @@
 #include "util/tc_json_valid.h"
 #include "util/tc_sysinfo.h"
 
+/* The processes of a trace the census scope left out. */
+static void write_left(tc_jsonw *w, const tc_left_list *left) {
+  tc_jsonw_karr(w, "processes_outside_scope");
+  for (uint32_t k = 0; k < left->n; k++) {
+    const tc_left_proc *p = &left->v[k];
+    tc_jsonw_obj(w);
+    tc_jsonw_kint(w, "pid", p->pid);
+    tc_jsonw_kstr(w, "left_out_as", tc_left_name(p->why));
+    tc_jsonw_kstr(w, "kind", tc_proc_kind_code((tc_proc_kind)p->kind));
+    tc_jsonw_kstr(w, "process_name", p->name);
+    tc_jsonw_karr(w, "urls");
+    for (int u = 0; u < TC_LEFT_URLS && p->urls[u]; u++)
+      tc_jsonw_str(w, p->urls[u]);
+    tc_jsonw_arr_end(w);
+    tc_jsonw_kuint(w, "records", p->records);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+}
+
 /* File I, whose status is ST and whose metadata names VERSION; SAME_AS the
  * first file with the same metadata block, or UINT32_MAX when it is the
  * first (the block is written once, with it). */
 static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
-                        const tc_trace_status *st, tc_str version, uint32_t same_as) {
+                        const tc_trace_status *st, const tc_left_list *left, tc_str version,
+                        uint32_t same_as) {
   const tc_trace *t = &c->corpus->traces[i];
   tc_jsonw_obj(w);
   tc_jsonw_kstr(w, "path", t->path);
@@ -65,6 +86,7 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
     tc_jsonw_null(w);
   }
   tc_jsonw_kuint(w, "events_arrays", st->shape.events_arrays);
+  write_left(w, left);
   tc_jsonw_key(w, "chrome_version");
   if (version.len)
     tc_jsonw_strn(w, version);
@@ -138,6 +160,7 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
   tc_jsonw_kuint(&w, "threads", r->threads);
   tc_jsonw_kstr(&w, "simdjson_kernel", r->simd_kernel);
   tc_jsonw_knum(&w, "seconds", r->seconds);
+  tc_jsonw_kstr(&w, "scope", tc_scope_name(c->census->scope));
   tc_jsonw_kuint(&w, "sites_total", c->corpus->nsites);
   tc_jsonw_kuint(&w, "traces", c->corpus->ntraces);
   tc_jsonw_kuint(&w, "file_bytes", c->corpus->bytes);
@@ -174,16 +197,18 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
   size_t cap = 0;
   for (uint32_t i = 0; !e && i < c->corpus->ntraces; i++) {
     tc_trace_status st;
+    tc_left_list left;
     uint32_t block;
-    e = tc_trace_rows_get(c->traces, i, &st, &block, &buf, &cap);
+    e = tc_trace_rows_get(c->traces, i, &st, &block, &left, &buf, &cap);
     if (e)
       break;
     if (block == TC_NO_BLOCK)
-      write_trace(&w, c, i, &st, (tc_str){NULL, 0}, UINT32_MAX);
+      write_trace(&w, c, i, &st, &left, (tc_str){NULL, 0}, UINT32_MAX);
     else
-      write_trace(&w, c, i, &st, versions[block],
+      write_trace(&w, c, i, &st, &left, versions[block],
                   c->traces->block_first[block] != i ? c->traces->block_first[block]
                                                       : UINT32_MAX);
+    tc_left_list_free(&left);
   }
   free(buf);
   free(versions);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "census/tc_census.h"
+#include "site_tables.h"
 #include "json/tc_chunker.h"
 #include "json/tc_parser.h"
 
@@ -79,8 +80,8 @@ static uint32_t path_id(const char *path) {
 
 static void phases_and_records_with_args(void **state) {
   (void)state;
-  assert_null(tc_census_site(worker, 0)); /* nothing of site 0 */
-  const tc_site_acc *s = tc_census_site(worker, 1);
+  assert_null(site_tables(worker, 0)); /* nothing of site 0 */
+  const tc_site_acc *s = site_tables(worker, 1);
   assert_non_null(s);
   const tc_name_counts *paint = tc_site_name(s, name_id("Paint"));
   assert_int_equal(paint->ph[tc_phase_index(tc_str_c("X"))], 3);
@@ -96,7 +97,7 @@ static void phases_and_records_with_args(void **state) {
 
 static void categories_as_written(void **state) {
   (void)state;
-  const tc_site_acc *s = tc_census_site(worker, 1);
+  const tc_site_acc *s = site_tables(worker, 1);
   const tc_map *cats = tc_census_cats(worker);
   struct {
     const char *name, *cat;
@@ -114,7 +115,7 @@ static void categories_as_written(void **state) {
 
 static void argument_paths_and_types(void **state) {
   (void)state;
-  const tc_site_acc *s = tc_census_site(worker, 1);
+  const tc_site_acc *s = site_tables(worker, 1);
   struct {
     const char *name, *path;
     uint64_t n;
@@ -135,7 +136,7 @@ static void argument_paths_and_types(void **state) {
 
 /* The duration and example details of NAME in site 1, where the chunk went. */
 static const tc_name_detail *detail(const char *name) {
-  const tc_site_acc *s = tc_census_site(worker, 1);
+  const tc_site_acc *s = site_tables(worker, 1);
   const tc_name_counts *c = tc_site_name(s, name_id(name));
   assert_non_null(c);
   return &s->detail[c - s->names];
@@ -186,13 +187,13 @@ static void pairs_from_the_fold(void **state) {
   (void)state;
   uint64_t pairs[TC_PAIR_COUNT] = {0};
   pairs[TC_PAIR_BEGIN_END] = 1;
-  assert_int_equal(tc_census_add_pairs(worker, 1, tc_str_c("Layout"), pairs), TC_OK);
-  assert_int_equal(tc_census_add_pairs(worker, 1, tc_str_c("Layout"), pairs), TC_OK);
-  const tc_name_counts *layout = tc_site_name(tc_census_site(worker, 1), name_id("Layout"));
+  assert_int_equal(tc_census_add_pairs(worker, 1, 0, 7, tc_str_c("Layout"), pairs), TC_OK);
+  assert_int_equal(tc_census_add_pairs(worker, 1, 0, 7, tc_str_c("Layout"), pairs), TC_OK);
+  const tc_name_counts *layout = tc_site_name(site_tables(worker, 1), name_id("Layout"));
   assert_int_equal(layout->pairs[TC_PAIR_BEGIN_END], 2);
   /* a name the fold saw first (pairs of a name with no record here) */
-  assert_int_equal(tc_census_add_pairs(worker, 0, tc_str_c("Flow"), pairs), TC_OK);
-  assert_non_null(tc_census_site(worker, 0));
+  assert_int_equal(tc_census_add_pairs(worker, 0, 0, 7, tc_str_c("Flow"), pairs), TC_OK);
+  assert_non_null(site_tables(worker, 0));
 }
 
 int main(void) {

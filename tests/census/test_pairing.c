@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "census/tc_census.h"
+#include "site_tables.h"
 #include "census/tc_pairing.h"
 
 #define NSITES 3
@@ -78,14 +79,14 @@ static void run_trace(tc_census_worker *w, uint32_t site, const tc_kevent *evs, 
   assert_non_null(p);
   for (size_t i = 0; i < n; i++)
     assert_int_equal(tc_pairing_feed(p, &evs[i]), TC_OK);
-  assert_int_equal(tc_pairing_finish(p, w, site), TC_OK);
+  assert_int_equal(tc_pairing_finish(p, w, site, 0), TC_OK);
   tc_pairing_free(p);
 }
 
 static const uint64_t zeros[TC_PAIR_COUNT];
 
 static const uint64_t *pairs_of(const tc_census_worker *w, uint32_t site, tc_str name) {
-  const tc_site_acc *acc = tc_census_site(w, site);
+  const tc_site_acc *acc = site_tables(w, site);
   uint32_t id = tc_map_find(tc_census_names(w), name);
   const tc_name_counts *nc = acc && id != UINT32_MAX ? tc_site_name(acc, id) : NULL;
   return nc ? nc->pairs : zeros;
@@ -254,9 +255,9 @@ static void test_sites_and_sums(void **state) {
   run_trace(f->w, 2, evs, N_OF(evs));
   run_trace(f->w, 2, evs, N_OF(evs));
   check_site(f->w, 2, ws, N_OF(ws), 3);
-  assert_null(tc_census_site(f->w, 0));
-  assert_null(tc_census_site(f->w, 1));
-  assert_null(tc_census_site(f->w, NSITES));
+  assert_null(site_tables(f->w, 0));
+  assert_null(site_tables(f->w, 1));
+  assert_null(site_tables(f->w, NSITES));
 }
 
 /* Threads are keyed by the (pid, tid) pair itself: two threads whose mixed
@@ -294,7 +295,7 @@ static void test_many_unique_flows(void **state) {
   tc_kevent late_end = ev('f', "flow", "c", "late", 1, 1), late_start = ev('s', "flow", "c", "late", 1, 1);
   assert_int_equal(tc_pairing_feed(p, &late_end), TC_OK);
   assert_int_equal(tc_pairing_feed(p, &late_start), TC_OK);
-  assert_int_equal(tc_pairing_finish(p, f->w, 1), TC_OK);
+  assert_int_equal(tc_pairing_finish(p, f->w, 1, 0), TC_OK);
   tc_pairing_free(p);
   const uint64_t *got = pairs_of(f->w, 1, tc_str_c("flow"));
   assert_int_equal(got[TC_PAIR_FLOW], N - N / 10 + 1);

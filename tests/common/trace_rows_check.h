@@ -13,7 +13,7 @@ static inline const tc_trace_status *run_status(const tc_trace_rows *rows, size_
   static unsigned char *buf;
   static size_t cap;
   tc_trace_status *st = &copies[next++ % 4];
-  assert_int_equal(tc_trace_rows_get(rows, i, st, NULL, &buf, &cap), TC_OK);
+  assert_int_equal(tc_trace_rows_get(rows, i, st, NULL, NULL, &buf, &cap), TC_OK);
   return st;
 }
 

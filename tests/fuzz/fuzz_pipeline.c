@@ -150,7 +150,7 @@ static void check_good(const tc_corpus *c, const tc_run_result *r, const char *s
     const tc_trace_status *st = &status;
     unsigned char *buf = NULL;
     size_t cap = 0;
-    tc_err e = tc_trace_rows_get(&r->tables.traces, i, &status, NULL, &buf, &cap);
+    tc_err e = tc_trace_rows_get(&r->tables.traces, i, &status, NULL, NULL, &buf, &cap);
     free(buf);
     if (e || st->fatal || st->stream_err || st->bad_events || st->events != events ||
         st->shape.trailing_bytes)
@@ -179,7 +179,7 @@ static void census(unsigned threads, size_t chunk, const char *out, outputs *o) 
   size_t cap = 0;
   for (uint32_t i = 0; i < c.ntraces; i++) {
     tc_trace_status st;
-    if (tc_trace_rows_get(&r.tables.traces, i, &st, NULL, &buf, &cap) ||
+    if (tc_trace_rows_get(&r.tables.traces, i, &st, NULL, NULL, &buf, &cap) ||
         st.events + st.bad_events > st.elements)
       abort();
   }

@@ -39,7 +39,7 @@ static void run_with_state(const tc_corpus *c, const char *state, tc_run_result 
   o.threads = 2;
   o.state_dir = state;
   tc_why why;
-  char *settings = tc_partial_settings(!o.no_metrics, &o.kernels);
+  char *settings = tc_partial_settings(!o.no_metrics, &o.kernels, o.scope, o.value_flags);
   assert_non_null(settings);
   assert_int_equal(tc_state_begin(state, c, settings, 0, 1, NULL, NULL, &why), TC_OK);
   free(settings);

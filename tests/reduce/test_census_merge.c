@@ -40,7 +40,7 @@ static tc_err merge_workers(tc_census_worker *const *workers, size_t nw, uint32_
   for (uint32_t s = 0; s < nsites && !e; s++) {
     tc_site_census sc;
     tc_site_census_init(&sc);
-    if (!(e = tc_site_census_extract(workers, nw, s, 0, &sc)))
+    if (!(e = tc_site_census_extract(workers, nw, s, 0, NULL, NULL, &sc)))
       e = tc_census_fold_add(f, s, &sc);
     tc_site_census_free(&sc);
   }
@@ -212,7 +212,7 @@ static void run_trace(workers *ws, uint32_t t) {
     tc_seq_free(&seq);
     tc_chunk_free(chunks[c]);
   }
-  assert_int_equal(tc_pairing_finish(pairing, ws->w[trace_folder[t]], trace_site[t]), TC_OK);
+  assert_int_equal(tc_pairing_finish(pairing, ws->w[trace_folder[t]], trace_site[t], (uint32_t)t), TC_OK);
   tc_pairing_free(pairing);
   free(text);
 }
