@@ -270,6 +270,18 @@ static void compare_conditions(diff_impl *d, const tc_diff_side *a, const tc_dif
                       (int)a->schema.len, a->schema.ptr, (int)b->schema.len, b->schema.ptr));
 }
 
+/* The census scope: the events of crawls counted over other processes do
+ * not compare (the metrics do: the kernels never depended on it). */
+static void compare_scope(diff_impl *d, const tc_diff_side *a, const tc_diff_side *b,
+                          const char **events_why) {
+  if (tc_str_eq(a->scope, b->scope))
+    return;
+  const char *t = keep(d, "the census scope differs (%.*s -> %.*s): they count other processes",
+                       (int)a->scope.len, a->scope.ptr, (int)b->scope.len, b->scope.ptr);
+  condition(d, t);
+  join(d, events_why, t);
+}
+
 static int same_opt(const tc_dside_opt *x, const tc_dside_opt *y) {
   return x->n == y->n && x->more == y->more && !memcmp(x->v, y->v, x->n * sizeof *x->v);
 }
@@ -420,6 +432,7 @@ tc_err tc_diff_compute(const tc_diff_side *a, const tc_diff_side *b, const char 
   p->records_b = b->records;
   compare_conditions(d, a, b, &p->events_why);
   p->metrics_why = p->events_why;
+  compare_scope(d, a, b, &p->events_why);
   if (a->metrics && b->metrics)
     compare_options(d, a, b, &p->metrics_why);
   if (!a->metrics || !b->metrics)

@@ -128,6 +128,11 @@ static tc_err read_census(tc_diff_side *s, tc_why *why) {
     return e;
   if (!tc_jstr(tc_jget(tc_jget(root, "devtools_schema"), "generator"), &s->schema))
     s->schema = (tc_str){"", 0};
+  /* Before scopes, a census counted every record. */
+  if (!tc_jget(root, "scope"))
+    s->scope = (tc_str){"all", 3};
+  else if (!tc_jstr(tc_jget(root, "scope"), &s->scope))
+    return bad(why, F, "`scope` is not a string");
   const tc_jval *ev = tc_jget(root, "events");
   if (!ev || ev->type != TC_JARR)
     return bad(why, F, "`events` is missing or not an array");

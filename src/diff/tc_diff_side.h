@@ -39,6 +39,7 @@ struct tc_diff_side {
   tc_jtree *census, *run, *metrics; /* metrics NULL when the run wrote none */
   double sites_total, traces, records;
   tc_str schema; /* census.json devtools_schema.generator, empty if none */
+  tc_str scope;  /* census.json scope; "all" for outputs written before scopes */
   tc_dside_event *events; /* sorted by name */
   uint32_t nevents;
   tc_dside_site *sites; /* sorted by name */

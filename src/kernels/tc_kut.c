@@ -183,6 +183,7 @@ tc_err tc__kut_compute(tc_kernels *k, tc_kctx *c, tc_trace_metrics *m) {
     }
     u->nmeasures++;
     g->count = (uint32_t)(j - i);
+    u->count += g->count;
     tc__ksummary(vals, j - i, &g->mean_ms, &g->p50_ms, &g->p95_ms, &g->max_ms);
     i = j;
   }

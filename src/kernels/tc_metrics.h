@@ -210,7 +210,8 @@ typedef struct {
 
 typedef struct {
   tc_na na;
-  uint32_t nmeasures;
+  uint32_t count;          /* measures: every closed one in the window */
+  uint32_t nmeasures;      /* their distinct names */
   tc_ut_measure *measures; /* by name, bytewise */
   uint32_t nunclosed;
   tc_ut_unclosed *unclosed; /* by name: measures begun and never ended, and

@@ -112,6 +112,7 @@ static void walk(tc_codec *c, tc_trace_metrics *m) {
 
   tc_ut_metrics *u = &m->user_timing;
   TC_CODEC_ENUM(c, u->na, TC_NA_COUNT_);
+  tc_codec_u32(c, &u->count);
   u->nmeasures = tc_codec_array(c, (void **)&u->measures, u->nmeasures, sizeof *u->measures, 34);
   for (uint32_t i = 0; i < u->nmeasures; i++) {
     tc_ut_measure *x = &u->measures[i];

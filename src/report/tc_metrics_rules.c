@@ -58,8 +58,10 @@ static const tc_metrics_rule rules[] = {
      "at each bucket's end"},
     {"user_timing",
      "blink.user_timing async begin/end pairs (b/e, legacy S/F) of the main renderer(s) "
-     "paired on pid, name and id, beginning in the window; per name count, mean, median, "
-     "p95, max; unclosed = begins without end and '<x>:start' marks without '<x>:end'"},
+     "paired on pid, name and id, beginning in the window; user_timing_measures counts "
+     "every such measure (a name measured four times is 4), user_timing_measure_names its "
+     "distinct names; per name count, mean, median, p95, max; unclosed = begins without end "
+     "and '<x>:start' marks without '<x>:end'"},
     {"layout",
      "Layout slices of the main thread(s) starting in the window; forced = those starting "
      "inside a FunctionCall, EvaluateScript or v8.evaluateModule slice of the same thread "
