@@ -170,17 +170,23 @@ static tc_dside_site *find_site(tc_diff_side *s, tc_str name) {
 }
 
 /* The major version in TEXT: the digits after "Chrome/" (a product-version
- * or a user agent, HeadlessChrome included); 0 when there are none. */
+ * or a user agent, HeadlessChrome included), else after "Chromium " or
+ * "Chrome " (`chromium --version`, as a manifest records it); 0 when there
+ * are none. */
 static uint32_t chrome_major(tc_str text) {
-  static const char key[] = "Chrome/";
-  for (size_t i = 0; i + sizeof key - 1 < text.len; i++) {
-    if (memcmp(text.ptr + i, key, sizeof key - 1))
-      continue;
-    uint32_t v = 0;
-    size_t j = i + sizeof key - 1, start = j;
-    while (j < text.len && text.ptr[j] >= '0' && text.ptr[j] <= '9' && v < 100000000)
-      v = v * 10 + (uint32_t)(text.ptr[j++] - '0');
-    return j > start ? v : 0;
+  static const char *const keys[] = {"Chrome/", "Chromium ", "Chrome "};
+  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+    size_t kl = strlen(keys[k]);
+    for (size_t i = 0; i + kl < text.len; i++) {
+      if (memcmp(text.ptr + i, keys[k], kl))
+        continue;
+      uint32_t v = 0;
+      size_t j = i + kl, start = j;
+      while (j < text.len && text.ptr[j] >= '0' && text.ptr[j] <= '9' && v < 100000000)
+        v = v * 10 + (uint32_t)(text.ptr[j++] - '0');
+      if (j > start)
+        return v;
+    }
   }
   return 0;
 }

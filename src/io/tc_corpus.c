@@ -429,7 +429,7 @@ static tc_err read_manifest(builder *b, const char *path) {
   char *line = NULL, **f = NULL;
   size_t cap = 0, fcap = 0, nf;
   ssize_t n;
-  int col_site = -1, col_status = -1, col_reason = -1, header = 1;
+  int col_site = -1, col_status = -1, col_reason = -1, col_version = -1, header = 1;
   uint32_t lineno = 0;
   tc_err e = TC_OK;
   while (!e && (n = getline(&line, &cap, fp)) >= 0) {
@@ -448,6 +448,7 @@ static tc_err read_manifest(builder *b, const char *path) {
       col_site = tc_tsv_column(f, nf, "site");
       col_status = tc_tsv_column(f, nf, "status");
       col_reason = tc_tsv_column(f, nf, "reason");
+      col_version = tc_tsv_column(f, nf, "chrome_version");
       header = 0;
       if (col_site < 0)
         e = TC_E_BAD_MANIFEST;
@@ -467,6 +468,9 @@ static tc_err read_manifest(builder *b, const char *path) {
       e = TC_E_NOMEM;
     if (col_reason >= 0 && (size_t)col_reason < nf && f[col_reason][0] && !s->reason &&
         !(s->reason = strdup(f[col_reason])))
+      e = TC_E_NOMEM;
+    if (col_version >= 0 && (size_t)col_version < nf && f[col_version][0] && !s->chrome_version &&
+        !(s->chrome_version = strdup(f[col_version])))
       e = TC_E_NOMEM;
   }
   free(line);
@@ -567,6 +571,7 @@ static tc_err drop_phantom_sites(tc_corpus *c) {
       free(s->name);
       free(s->status);
       free(s->reason);
+      free(s->chrome_version);
       continue;
     }
     renum[i] = ns;
@@ -640,6 +645,7 @@ void tc_corpus_free(tc_corpus *c) {
     free(c->sites[i].name);
     free(c->sites[i].status);
     free(c->sites[i].reason);
+    free(c->sites[i].chrome_version);
   }
   for (uint32_t i = 0; i < c->ntraces; i++)
     free(c->traces[i].path);

@@ -30,6 +30,7 @@ typedef struct {
   char *name;
   char *status; /* from the manifest, or NULL */
   char *reason; /* from the manifest, or NULL */
+  char *chrome_version; /* the manifest's chrome_version of the site, or NULL */
   int in_manifest;
   int from_dir; /* a site folder exists for it */
   uint32_t ntraces;

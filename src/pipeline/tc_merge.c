@@ -151,7 +151,8 @@ static tc_err add_site(tc_corpus *c, size_t *traces_cap, tc_corpus_fold *fold, u
   site->name = p->name;
   site->status = p->status;
   site->reason = p->reason;
-  p->name = p->status = p->reason = NULL;
+  site->chrome_version = p->chrome_version;
+  p->name = p->status = p->reason = p->chrome_version = NULL;
   site->in_manifest = p->in_manifest;
   site->from_dir = p->from_dir;
   site->ntraces = p->ntraces;

@@ -315,6 +315,7 @@ static void c_site(tc_codec *c, tc_partial_site *ps) {
   tc_codec_str(c, &p->name, MAX_STR);
   tc_codec_str(c, &p->status, MAX_STR);
   tc_codec_str(c, &p->reason, MAX_STR);
+  tc_codec_str(c, &p->chrome_version, MAX_STR);
   if (c->r && !p->name)
     tc_bin_fail_at(c->r, c->r->pos, "a site without a name");
   p->in_manifest = (int)tc_codec_small(c, (unsigned)p->in_manifest, 1);

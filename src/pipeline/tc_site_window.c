@@ -150,6 +150,7 @@ static tc_err take_site(tc__run *r, uint32_t site, uint32_t first, const uint32_
   u->name = copy(s->name, &e);
   u->status = copy(s->status, &e);
   u->reason = copy(s->reason, &e);
+  u->chrome_version = copy(s->chrome_version, &e);
   u->in_manifest = s->in_manifest;
   u->from_dir = s->from_dir;
   u->traces = calloc(s->ntraces ? s->ntraces : 1, sizeof *u->traces);

@@ -31,6 +31,7 @@ static int still_valid(const tc_partial_site *ps, const tc_corpus *c, uint32_t s
   const tc_site_unit *p = &ps->unit;
   if (!same_str(ps->settings, settings) || !same_str(p->name, s->name) ||
       !same_str(p->status, s->status) || !same_str(p->reason, s->reason) ||
+      !same_str(p->chrome_version, s->chrome_version) ||
       p->in_manifest != s->in_manifest || p->from_dir != s->from_dir ||
       p->ntraces != s->ntraces)
     return 0;

@@ -14,6 +14,7 @@ void tc_site_unit_free(tc_site_unit *u) {
   free(u->name);
   free(u->status);
   free(u->reason);
+  free(u->chrome_version);
   for (uint32_t i = 0; u->traces && i < u->ntraces; i++) {
     free(u->traces[i].path);
     free(u->traces[i].status.meta);

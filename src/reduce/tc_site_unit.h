@@ -34,6 +34,7 @@ typedef struct {
 
 typedef struct {
   char *name, *status, *reason; /* as tc_site; status and reason may be NULL */
+  char *chrome_version;      /* the manifest's, as tc_site; may be NULL */
   int in_manifest, from_dir;
   uint32_t ntraces;
   tc_unit_trace *traces;     /* by path, as the corpus orders them */

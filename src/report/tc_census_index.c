@@ -109,26 +109,62 @@ tc_str tc_chrome_version(tc_str meta) {
 }
 
 static int cmp_version(const void *a, const void *b) {
-  return tc_str_cmp(((const tc_version_count *)a)->version, ((const tc_version_count *)b)->version);
+  const tc_version_count *x = a, *y = b;
+  int r = tc_str_cmp(x->version, y->version);
+  return r ? r : x->from_manifest - y->from_manifest;
+}
+
+tc_str *tc_block_versions(const tc_report_ctx *c) {
+  size_t n = tc_trace_rows_blocks(c->traces);
+  tc_str *v = malloc((n ? n : 1) * sizeof *v);
+  for (uint32_t b = 0; v && b < n; b++)
+    v[b] = tc_chrome_version(tc_trace_rows_block(c->traces, b));
+  return v;
+}
+
+tc_str tc_trace_chrome_version(const tc_report_ctx *c, const tc_str *versions, uint32_t trace,
+                               uint32_t block, int *from_manifest) {
+  tc_str v = block == TC_NO_BLOCK ? (tc_str){"", 0} : versions[block];
+  *from_manifest = 0;
+  const char *m = c->corpus->sites[c->corpus->traces[trace].site].chrome_version;
+  if (!v.len && m) {
+    v = tc_str_c(m);
+    *from_manifest = 1;
+  }
+  return v;
 }
 
 size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out) {
-  /* By metadata block: the traces that carry one block name one version. */
-  size_t n = tc_trace_rows_blocks(c->traces);
-  size_t k = 0;
+  /* Each trace's version: its metadata's, else its site's in the manifest
+   * (a --trace-startup trace names none itself). */
+  size_t n = c->corpus->ntraces;
   tc_version_count *v = malloc((n ? n : 1) * sizeof *v);
+  tc_str *blocks = tc_block_versions(c);
   *out = v;
-  if (!v)
+  if (!v || !blocks) {
+    free(blocks);
     return 0;
-  for (uint32_t b = 0; b < n; b++) {
-    tc_str s = tc_chrome_version(tc_trace_rows_block(c->traces, b));
-    if (s.len)
-      v[k++] = (tc_version_count){s, c->traces->block_traces[b]};
   }
+  size_t k = 0;
+  unsigned char *buf = NULL;
+  size_t cap = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    tc_trace_status st;
+    uint32_t block = TC_NO_BLOCK;
+    if (tc_trace_rows_get(c->traces, i, &st, &block, NULL, &buf, &cap))
+      continue;
+    int from_manifest;
+    tc_str s = tc_trace_chrome_version(c, blocks, i, block, &from_manifest);
+    if (s.len)
+      v[k++] = (tc_version_count){s, 1, from_manifest};
+  }
+  free(buf);
+  free(blocks);
   qsort(v, k, sizeof *v, cmp_version);
   size_t m = 0;
   for (size_t i = 0; i < k; i++) {
-    if (m && tc_str_eq(v[m - 1].version, v[i].version))
+    if (m && tc_str_eq(v[m - 1].version, v[i].version) &&
+        v[m - 1].from_manifest == v[i].from_manifest)
       v[m - 1].traces += v[i].traces;
     else
       v[m++] = v[i];

@@ -253,11 +253,12 @@ static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
     md_text(b, v[i].version);
     tc_wbuf_puts(b, " (");
     thousands(b, v[i].traces);
-    tc_wbuf_puts(b, v[i].traces == 1 ? " trace)" : " traces)");
+    tc_wbuf_puts(b, v[i].traces == 1 ? " trace" : " traces");
+    tc_wbuf_puts(b, v[i].from_manifest ? ", from the manifest)" : ")");
   }
   free(v);
   if (!nv)
-    tc_wbuf_puts(b, "n/a (no trace's metadata names its product-version)");
+    tc_wbuf_puts(b, "n/a (no trace's metadata names its product-version, nor does a manifest)");
   tc_wbuf_puts(b, "  \n**DevTools schema** ");
   if (c->schema_error) {
     tc_wbuf_puts(b, "n/a: ");

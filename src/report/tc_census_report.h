@@ -76,13 +76,28 @@ tc_str tc_corpus_root(const tc_corpus *c);
 tc_str tc_chrome_version(tc_str meta);
 
 typedef struct {
-  tc_str version; /* points into a trace's metadata */
+  tc_str version;    /* points into a trace's metadata or the corpus */
   uint32_t traces;
+  int from_manifest; /* the traces name none: their sites' manifest rows do */
 } tc_version_count;
 
-/* Each Chrome version the traces name, bytewise, with how many traces name
- * it (its metadata's "product-version"; a --trace-startup trace has none). *OUT receives a malloc'd array the caller frees; returns the count
- * (0 with *OUT NULL when memory fails). */
+/* Each metadata block's Chrome version (tc_chrome_version), by block: a
+ * block is often tens of KB shared by many traces, so each is read once.
+ * Malloc'd; NULL when memory fails. */
+tc_str *tc_block_versions(const tc_report_ctx *c);
+
+/* Trace TRACE's Chrome version: its metadata's "product-version" (BLOCK:
+ * its metadata block, or TC_NO_BLOCK; VERSIONS from tc_block_versions),
+ * else, as a --trace-startup trace names none, its site's chrome_version in
+ * the manifest (*FROM_MANIFEST set); empty when neither says. Points into
+ * the rows or the corpus. */
+tc_str tc_trace_chrome_version(const tc_report_ctx *c, const tc_str *versions, uint32_t trace,
+                               uint32_t block, int *from_manifest);
+
+/* Each Chrome version of the traces (tc_trace_chrome_version), bytewise,
+ * with how many traces have it; one named by the manifest apart from the
+ * same text named by metadata. *OUT receives a malloc'd array the caller
+ * frees; returns the count (0 with *OUT NULL when memory fails). */
 size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out);
 
 /* The manual's sentence for one event: "Observed 145,565 times on 182 of

@@ -83,11 +83,12 @@ static void header(FILE *fp, const tc_report_ctx *c) {
     tc_html_escape(fp, v[i].version);
     fputs(" (", fp);
     count(fp, v[i].traces);
-    fputs(v[i].traces == 1 ? " trace)" : " traces)", fp);
+    fputs(v[i].traces == 1 ? " trace" : " traces", fp);
+    fputs(v[i].from_manifest ? ", from the manifest)" : ")", fp);
   }
   free(v);
   if (!nv)
-    fputs("n/a (no trace's metadata names its product-version)", fp);
+    fputs("n/a (no trace's metadata names its product-version, nor does a manifest)", fp);
   fputs("<br>\n<b>DevTools schema</b> ", fp);
   if (c->schema_error) {
     fputs("n/a: it could not be read (", fp);

@@ -31,8 +31,8 @@ static void write_left(tc_jsonw *w, const tc_left_list *left) {
 /* File I, whose status is ST and whose metadata names VERSION; SAME_AS the
  * first file with the same metadata block, or UINT32_MAX when it is the
  * first (the block is written once, with it). */
-static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
-                        const tc_trace_status *st, const tc_left_list *left, tc_str version,
+static void write_trace(tc_jsonw *w, const tc_report_ctx *c, const tc_str *versions, uint32_t i,
+                        const tc_trace_status *st, const tc_left_list *left, uint32_t block,
                         uint32_t same_as) {
   const tc_trace *t = &c->corpus->traces[i];
   tc_jsonw_obj(w);
@@ -87,11 +87,15 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
   }
   tc_jsonw_kuint(w, "events_arrays", st->shape.events_arrays);
   write_left(w, left);
+  int from_manifest;
+  tc_str version = tc_trace_chrome_version(c, versions, i, block, &from_manifest);
   tc_jsonw_key(w, "chrome_version");
   if (version.len)
     tc_jsonw_strn(w, version);
   else
     tc_jsonw_null(w);
+  tc_jsonw_kstr(w, "chrome_version_from",
+                !version.len ? NULL : from_manifest ? "manifest" : "metadata");
   tc_jsonw_key(w, "metadata");
   if (same_as != UINT32_MAX) {
     /* Written once, with the first file that has it. */
@@ -110,14 +114,20 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
   tc_jsonw_obj_end(w);
 }
 
-/* Each Chrome version seen, sorted, with how many traces carry it. */
+/* Each Chrome version seen, sorted, with how many traces carry it (the
+ * manifest's and the metadata's of one text together). */
 static void write_versions(tc_jsonw *w, const tc_report_ctx *c) {
   tc_version_count *v;
   size_t n = tc_chrome_versions(c, &v);
   tc_jsonw_obj(w);
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n;) {
+    uint32_t traces = 0;
+    size_t j = i;
+    for (; j < n && tc_str_eq(v[j].version, v[i].version); j++)
+      traces += v[j].traces;
     tc_jsonw_keyn(w, v[i].version);
-    tc_jsonw_uint(w, v[i].traces);
+    tc_jsonw_uint(w, traces);
+    i = j;
   }
   tc_jsonw_obj_end(w);
   free(v);
@@ -181,18 +191,15 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
     tc_jsonw_kuint(&w, "traces", s->ntraces);
     tc_jsonw_kstr(&w, "manifest_status", s->status);
     tc_jsonw_kstr(&w, "manifest_reason", s->reason);
+    tc_jsonw_kstr(&w, "manifest_chrome_version", s->chrome_version);
     tc_jsonw_obj_end(&w);
   }
   tc_jsonw_arr_end(&w);
   tc_jsonw_karr(&w, "files");
-  /* One status at a time, read back from the rows; each block's version
-   * found once (a block is often tens of KB, shared by many traces). */
-  size_t nblocks = tc_trace_rows_blocks(c->traces);
-  tc_str *versions = malloc((nblocks ? nblocks : 1) * sizeof *versions);
+  /* One status at a time, read back from the rows. */
+  tc_str *versions = tc_block_versions(c);
   if (!versions)
     e = TC_E_NOMEM;
-  for (uint32_t b = 0; !e && b < nblocks; b++)
-    versions[b] = tc_chrome_version(tc_trace_rows_block(c->traces, b));
   unsigned char *buf = NULL;
   size_t cap = 0;
   for (uint32_t i = 0; !e && i < c->corpus->ntraces; i++) {
@@ -202,12 +209,10 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
     e = tc_trace_rows_get(c->traces, i, &st, &block, &left, &buf, &cap);
     if (e)
       break;
-    if (block == TC_NO_BLOCK)
-      write_trace(&w, c, i, &st, &left, (tc_str){NULL, 0}, UINT32_MAX);
-    else
-      write_trace(&w, c, i, &st, &left, versions[block],
-                  c->traces->block_first[block] != i ? c->traces->block_first[block]
-                                                      : UINT32_MAX);
+    write_trace(&w, c, versions, i, &st, &left, block,
+                block != TC_NO_BLOCK && c->traces->block_first[block] != i
+                    ? c->traces->block_first[block]
+                    : UINT32_MAX);
     tc_left_list_free(&left);
   }
   free(buf);
