@@ -130,7 +130,7 @@ static tc_err take_values(tc__run *r, const tc_site *s, const uint32_t *slots, t
   for (uint32_t i = 0; !e && i < s->ntraces; i++) {
     const tc_trace_values *tv = r->tvalues[slots[i]];
     for (size_t k = 0; !e && tv && k < tv->n; k++)
-      if (tv->one || left_why(r->opts.scope, r->tmaps[slots[i]], tv->pids[k]) == TC_SCOPE_KEEP)
+      if (left_why(r->opts.scope, r->tmaps[slots[i]], tv->pids[k]) == TC_SCOPE_KEEP)
         e = tc_vtab_absorb(u->values, tv->tabs[k]);
   }
   return e;

@@ -453,8 +453,7 @@ static trace_job *trace_job_new(tc__run *r, uint32_t idx, uint32_t slot) {
   if (!r->opts.no_metrics)
     t->kernels = tc_kernels_create(&r->opts.kernels);
   const char *site = r->corpus->sites[r->corpus->traces[idx].site].name;
-  t->values = tc_trace_values_new(r->opts.value_flags, tc_vtab_site_tag((tc_str){site, strlen(site)}),
-                                  r->opts.scope == TC_SCOPE_ALL);
+  t->values = tc_trace_values_new(r->opts.value_flags, tc_vtab_site_tag((tc_str){site, strlen(site)}));
   pthread_mutex_init(&t->mu, NULL);
   pthread_cond_init(&t->cv, NULL);
   if (!t->ring || !t->pairing || !t->procs || !t->values ||

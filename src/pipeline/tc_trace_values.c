@@ -4,10 +4,9 @@
 
 #include "util/tc_grow.h"
 
-tc_trace_values *tc_trace_values_new(uint32_t flags, uint64_t tag, int one) {
+tc_trace_values *tc_trace_values_new(uint32_t flags, uint64_t tag) {
   tc_trace_values *v = calloc(1, sizeof *v);
   if (v) {
-    v->one = one;
     v->flags = flags;
     v->tag = tag;
   }
@@ -28,7 +27,7 @@ void tc_trace_values_free(tc_trace_values *v) {
 
 tc_vtab *tc_trace_values_of(void *ctx, int64_t pid) {
   tc_trace_values *v = ctx;
-  if (v->n && (v->one || v->pids[v->last] == pid))
+  if (v->n && v->pids[v->last] == pid)
     return v->tabs[v->last];
   for (size_t i = 0; i < v->n; i++)
     if (v->pids[i] == pid) {

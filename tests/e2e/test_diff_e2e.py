@@ -21,7 +21,7 @@ import subprocess
 import tempfile
 import unittest
 
-from e2e_common import BINARY, HERE, THIRD_PARTY, load
+from e2e_common import ROOT, BINARY, HERE, THIRD_PARTY, load
 
 REMOVED = 'artifacts__perflog'            # its trace is removed in B (the site stays in the manifest)
 EDITED = 'artifacts__user-timing'          # one event renamed, one argument added in B
@@ -433,6 +433,37 @@ class Diff(unittest.TestCase):
             self.assertEqual(p.returncode, 2, content[:40])
             self.assertRegex(p.stderr, want)
             self.assertEqual(p.stdout, '')
+
+    def test_manifest_names_a_chrome_upgrade(self):
+        # Two startup-trace crawls (their traces name no Chrome version) whose
+        # manifests record different Chromium builds for one site.
+        crawl = os.path.join(ROOT, 'corpus', 'crawl')
+        sites = ['long-tasks', 'user-timing', 'root-404']
+        for side, version in (('upA', '156.0.8078.114'), ('upB', '157.0.8100.2')):
+            corpus = self.path(side)
+            os.makedirs(corpus)
+            with open(os.path.join(crawl, 'manifest.tsv'), encoding='utf-8') as f:
+                lines = f.read().splitlines()
+            rows = [lines[0]]
+            for line in lines[1:]:
+                cells = line.split('\t')
+                if cells[0] not in sites:
+                    continue
+                if cells[0] == 'user-timing':
+                    cells[6] = 'Chromium %s built on Debian GNU/Linux 12 (bookworm)' % version
+                rows.append('\t'.join(cells))
+                os.makedirs(os.path.join(corpus, cells[0]))
+                for t in os.listdir(os.path.join(crawl, cells[0])):
+                    os.symlink(os.path.join(crawl, cells[0], t), os.path.join(corpus, cells[0], t))
+            with open(os.path.join(corpus, 'manifest.tsv'), 'w', encoding='utf-8') as f:
+                f.write('\n'.join(rows) + '\n')
+            p = run('census', '-q', '--no-metrics', '--manifest', os.path.join(corpus, 'manifest.tsv'),
+                    '-o', self.path('out' + side), corpus)
+            self.assertIn(p.returncode, (0, 1), p.stderr)
+        rc, d = self.diff('outupA', 'outupB', 'diffup')
+        self.assertEqual(rc, 1)
+        self.assertEqual(d['conditions_differ'], ['site user-timing: Chrome major 156 -> 157'])
+        self.assertEqual(d['events_not_comparable'], 'site user-timing: Chrome major 156 -> 157')
 
     def test_usage(self):
         p = run('diff', self.path('outA'))

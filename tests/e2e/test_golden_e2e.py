@@ -1,7 +1,9 @@
 """The golden test: the bundled job (jobs/bundled.job, the census and metrics
 of corpus/crawl with its manifest) run into a temp dir must write exactly the
 committed reports/bundled/, file for file and byte for byte, except the
-run.json fields that are facts of this run and this host, named below.
+run.json fields that are facts of this run and this host, named below; and
+so must the same job at -T 1 and at -T 2, run again over a state folder it
+saved (every site reused), and the merge of its four shards.
 
 A change that alters any output fails here; when it is meant to, regenerate
 reports/bundled/ (bash scripts/main.sh) and commit it with the change."""
@@ -49,37 +51,56 @@ def diff_run_json(golden, fresh):
     return problems
 
 
-def main():
-    tmp = tempfile.mkdtemp(prefix='tc-golden-')
-    outdir = os.path.join(tmp, 'out')
-    job = os.path.join(tmp, 'bundled.job')
-    job_into(outdir, job)
-    p = subprocess.run([BINARY, 'run', '-q', '-T', '2', job], cwd=ROOT, capture_output=True,
-                       text=True, timeout=600)
-    if p.returncode != 0:
-        sys.exit('the bundled job failed (%d): %s' % (p.returncode, p.stderr))
+def compare(outdir, how):
     golden = sorted(os.listdir(GOLDEN))
     fresh = sorted(os.listdir(outdir))
     problems = []
     if golden != fresh:
-        problems.append('files: golden %s, now %s' % (golden, fresh))
+        problems.append('%s: files: golden %s, now %s' % (how, golden, fresh))
     for name in sorted(set(golden) & set(fresh)):
         with open(os.path.join(GOLDEN, name), encoding='utf-8') as f:
             a = f.read()
         with open(os.path.join(outdir, name), encoding='utf-8') as f:
             b = f.read()
         if name == 'run.json':
-            problems += diff_run_json(a, b)
+            problems += ['%s: %s' % (how, p) for p in diff_run_json(a, b)]
         elif a != b:
             al, bl = a.splitlines(), b.splitlines()
             first = next((i for i, (x, y) in enumerate(zip(al, bl)) if x != y), min(len(al), len(bl)))
-            problems.append('%s differs from line %d (golden %d lines, now %d)'
-                            % (name, first + 1, len(al), len(bl)))
+            problems.append('%s: %s differs from line %d (golden %d lines, now %d)'
+                            % (how, name, first + 1, len(al), len(bl)))
+    return problems
+
+
+def run(args, how):
+    p = subprocess.run([BINARY, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        sys.exit('%s failed (%d): %s' % (how, p.returncode, p.stderr))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix='tc-golden-')
+    problems = []
+    state = os.path.join(tmp, 'state')
+    for threads, extra, how in (('2', [], '-T 2'), ('1', ['--state', state], '-T 1'),
+                                ('2', ['--state', state], 'resumed')):
+        outdir = os.path.join(tmp, 'out-' + how.replace(' ', ''))
+        job = os.path.join(tmp, 'bundled.job')
+        job_into(outdir, job)
+        run(['run', '-q', '-T', threads, *extra, job], how)
+        problems += compare(outdir, how)
+    shards = [os.path.join(tmp, 'shard-%d' % i) for i in range(4)]
+    for i, st in enumerate(shards):
+        run(['run', '-q', '-T', '2', '--state', st, '--shard', '%d/4' % i, job], 'shard %d/4' % i)
+    merged = os.path.join(tmp, 'merged')
+    run(['merge', '-q', '-o', merged, *reversed(shards)], 'merge')
+    # A merge prints by the default --value-sites and knows no job's timings.
+    problems += compare(merged, 'merged')
     subprocess.run(['rm', '-rf', tmp], check=False)
     if problems:
         sys.exit('reports/bundled differs:\n  ' + '\n  '.join(problems[:40]))
-    print('golden: %d files identical to reports/bundled (run.json less %s)'
-          % (len(golden), ', '.join(HOST_FACTS)))
+    print('golden: reports/bundled identical at -T 2, -T 1, resumed and merged (run.json less %s)'
+          % ', '.join(HOST_FACTS))
 
 
 if __name__ == '__main__':

@@ -554,8 +554,36 @@ static void user_timing_measures(void **state) {
   tc_trace_metrics_free(m);
 }
 
+/* One name measured four times: four measures of one name, in the
+ * columns a reader takes them for. */
+static void one_name_measured_four_times(void **state) {
+  (void)state;
+  tc_kernels *k = page(0, 1000);
+  task(k, 0, 10);
+  const char *ids[] = {"0x1", "0x2", "0x3", "0x4"};
+  for (int i = 0; i < 4; i++) {
+    measure_edge(k, "work", ids[i], 'b', 100 + 100 * i);
+    measure_edge(k, "work", ids[i], 'e', 150 + 100 * i);
+  }
+  tc_trace_metrics *m = finish(k);
+  assert_int_equal(m->user_timing.count, 4);
+  assert_int_equal(m->user_timing.nmeasures, 1);
+  size_t nf;
+  const tc_metric_field *f = tc_metric_fields(&nf);
+  int seen = 0;
+  for (size_t i = 0; i < nf; i++) {
+    if (!strcmp(f[i].column, "user_timing_measures"))
+      seen += tc_metric_value(m, &f[i]) == 4;
+    if (!strcmp(f[i].column, "user_timing_measure_names"))
+      seen += tc_metric_value(m, &f[i]) == 1;
+  }
+  assert_int_equal(seen, 2);
+  tc_trace_metrics_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(one_name_measured_four_times),
       cmocka_unit_test(two_renderers_pick_main_frame),
       cmocka_unit_test(two_renderers_without_frame_are_ambiguous),
       cmocka_unit_test(no_renderer_is_na_everywhere),

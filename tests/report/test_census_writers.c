@@ -78,6 +78,10 @@ static void every_writer(void **state) {
   ev.ph[tc_phase_index(tc_str_c("X"))] = 4;
   ev.ph[tc_phase_index(tc_str_c("B"))] = 2;
   ev.pairs[TC_PAIR_BEGIN_END] = 1;
+  ev.left[TC_LEFT_BROWSER_UI] = 3; /* records the scope left out, by why */
+  ev.left_sites[TC_LEFT_BROWSER_UI] = 1;
+  ev.left[TC_LEFT_OTHER_RENDERER] = 1;
+  ev.left_sites[TC_LEFT_OTHER_RENDERER] = 1;
   ev.cats = cats;
   ev.ncats = 2;
   tc_sketch_init(&ev.dur);
@@ -99,8 +103,9 @@ static void every_writer(void **state) {
   assert_true(median >= 50 * 0.995 && median <= 50 * 1.005); /* the sketch's bound */
   assert_true(p95 >= 5000 * 0.995 && p95 <= 5000 * 1.005);
   /* no DevTools view: its three cells empty, never false or 0 (and so the
-   * undeclared list, after the categories' list) */
-  assert_string_equal(rest, "short,0,,,,0,,\"[\"\"b\"\",\"\"a\"\"]\",");
+   * undeclared list, after the categories' list); then the records left
+   * out: 4 in all, 3 of Chrome's own UI, 1 of other renderers */
+  assert_string_equal(rest, "short,0,,,,0,,\"[\"\"b\"\",\"\"a\"\"]\",,4,3,1");
   free(csv);
 
   char *json = read_back("census.json");
@@ -108,6 +113,8 @@ static void every_writer(void **state) {
   assert_non_null(strstr(json, "\"sites_total\": 4"));
   assert_non_null(strstr(json, "\"sites_with_traces\": 1"));
   assert_non_null(strstr(json, "\"name\": \"Paint\\\"x\""));
+  assert_non_null(strstr(json, "\"records_outside_scope\": 4"));
+  assert_non_null(strstr(json, "\"browser_ui\": {\n"));
   assert_non_null(strstr(json, "\"declared_never_observed\": null"));
   assert_non_null(strstr(json, "\"error\": \"no schema here\""));
   free(json);
