@@ -236,8 +236,12 @@ class BundledCensus(unittest.TestCase):
         self.assertIn("trace_engine", head)
         self.assertIn(c["devtools_schema"]["generator"], head)
         self.assertIn("**corpus** " + tracekit.CRAWL.replace("_", "\\_"), head)
-        # The startup traces carry no metadata, so no product-version.
-        self.assertIn("**Chrome** n/a (no trace's metadata names its product-version)", head)
+        # The startup traces carry no metadata: the version is the manifest's.
+        versions = {r["chrome_version"] for r in self.rows if r["status"] == "recorded"}
+        self.assertEqual(len(versions), 1)
+        self.assertIn("**Chrome** %s (%d traces, from the manifest)" % (versions.pop(), c["traces"]),
+                      head)
+        self.assertIn("**scope** no-chrome-ui: ", head)
 
     def test_census_md_summary_rows_are_the_json_figures(self):
         table = self.md.split("## Summary\n\n", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
@@ -259,7 +263,8 @@ class BundledCensus(unittest.TestCase):
         sections = names[start:start + len(self.census["events"])]
         want = sorted((e["name"] for e in self.census["events"]), key=lambda n: (n.encode().lower(), n.encode()))
         self.assertEqual(sections, want)
-        self.assertEqual(names[start + len(want):], ["Declared by DevTools, never observed"])
+        self.assertEqual(names[start + len(want):],
+                         ["Seen only outside the scope", "Declared by DevTools, never observed"])
 
     def test_census_md_category_index(self):
         index = self.md.split("## Events by category\n\n", 1)[1].split("\n\n<a id=", 1)[0]
