@@ -258,8 +258,9 @@ static tc_err offer_example(tc_name_detail *d, tc_origin o, const tc_chunk *c, u
   if (tc_example_cmp(&cand, cur) >= 0)
     return TC_OK;
   /* The parser skips values it does not read: only bytes that are JSON
-   * through and through may become the example that reports copy out. */
-  if (!tc_json_valid((tc_str){c->buf + ce->start, len}))
+   * through and through, and within the bounds every reader of reports
+   * takes, may become the example that reports copy out. */
+  if (!tc_json_example_ok((tc_str){c->buf + ce->start, len}))
     return TC_OK;
   char *raw = malloc(len);
   if (!raw)

@@ -14,6 +14,7 @@
 #include "reduce/tc_trace_rows.h"
 #include "util/tc_bin_codec.h"
 #include "util/tc_fdio.h"
+#include "util/tc_json_valid.h"
 #include "util/tc_sketch_bin.h"
 #include "util/tc_xxh64.h"
 
@@ -226,7 +227,12 @@ static void c_event(tc_codec *c, tc_site_census *s, tc_sc_event *ev, size_t *cat
     if (c->r && x->trace >= ntraces)
       tc_bin_fail_at(c->r, at, "example from a trace the site does not have");
     tc_codec_u64(c, &x->index);
-    c_tstr(c, &x->raw, &s->strings, MAX_EVENT);
+    at = c->r ? c->r->pos : 0;
+    c_tstr(c, &x->raw, &s->strings, TC_EXAMPLE_MAX_BYTES);
+    /* It goes into census.json as it is: it must be what the census could
+     * have chosen. */
+    if (c->r && !c->r->err && !tc_json_example_ok(x->raw))
+      tc_bin_fail_at(c->r, at, "example is not one JSON object within the example limits");
   }
 }
 

@@ -7,6 +7,10 @@
  * many elements; arrays holding objects or arrays get one element per line
  * and the caller's MAX_ITEMS. */
 #define TC_PRETTY_INLINE_ITEMS 8
+/* The deepest value re-indented; deeper input is written as it is (the
+ * recursion below is bounded by it, whatever the input). Examples are at
+ * most TC_EXAMPLE_MAX_DEPTH deep. */
+#define TC_PRETTY_MAX_DEPTH 128
 
 typedef struct {
   const char *p, *end;
@@ -104,6 +108,10 @@ static void inline_array(pp *s, int depth) {
 }
 
 static void container(pp *s, int depth, int emit, char close) {
+  if (depth >= TC_PRETTY_MAX_DEPTH) {
+    s->ok = 0;
+    return;
+  }
   int is_obj = close == '}';
   if (emit && !is_obj && scalars_only(s)) {
     inline_array(s, depth);

@@ -2,7 +2,7 @@
  * events: two spaces per level, one member per line, and arrays longer than
  * MAX_ITEMS cut to their first MAX_ITEMS elements followed by the string
  * "... [N more items]", and an empty object or array on one line. Input
- * that is not valid JSON is written as it is. */
+ * that is not valid JSON, or nested deeper than 128, is written as it is. */
 #ifndef TC_PRETTY_H
 #define TC_PRETTY_H
 

@@ -102,13 +102,14 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, const tc_str *versi
     tc_jsonw_null(w);
     tc_jsonw_kuint(w, "metadata_of", same_as);
   } else if (st->shape.metadata.len && !st->shape.metadata_cut &&
-             tc_json_valid(st->shape.metadata)) {
+             tc_json_valid_within(st->shape.metadata, TC_EXAMPLE_MAX_DEPTH)) {
     tc_jsonw_raw(w, st->shape.metadata);
   } else {
     tc_jsonw_null(w);
     if (st->shape.metadata.len) {
       tc_jsonw_kstr(w, "metadata_error",
-                    st->shape.metadata_cut ? "longer than the 1 MiB kept" : "not valid JSON");
+                    st->shape.metadata_cut ? "longer than the 1 MiB kept"
+                                           : "not valid JSON, or nested deeper than 64");
     }
   }
   tc_jsonw_obj_end(w);

@@ -4,7 +4,7 @@
 
 typedef struct {
   const unsigned char *p, *end;
-  int depth;
+  int depth, max_depth;
 } jv;
 
 static void ws(jv *j) {
@@ -122,7 +122,7 @@ static int literal(jv *j, const char *lit) {
 static int value(jv *j);
 
 static int container(jv *j, unsigned char close) {
-  if (++j->depth > TC_JSON_MAX_DEPTH)
+  if (++j->depth > j->max_depth)
     return 0;
   j->p++;
   ws(j);
@@ -173,10 +173,17 @@ static int value(jv *j) {
   }
 }
 
-int tc_json_valid(tc_str s) {
-  jv j = {(const unsigned char *)s.ptr, (const unsigned char *)s.ptr + s.len, 0};
+int tc_json_valid_within(tc_str s, int max_depth) {
+  jv j = {(const unsigned char *)s.ptr, (const unsigned char *)s.ptr + s.len, 0, max_depth};
   if (!value(&j))
     return 0;
   ws(&j);
   return j.p == j.end;
+}
+
+int tc_json_valid(tc_str s) { return tc_json_valid_within(s, TC_JSON_MAX_DEPTH); }
+
+int tc_json_example_ok(tc_str s) {
+  return s.len && s.len <= TC_EXAMPLE_MAX_BYTES && s.ptr[0] == '{' &&
+         tc_json_valid_within(s, TC_EXAMPLE_MAX_DEPTH);
 }
