@@ -251,7 +251,8 @@ static tc_err begin_state(const tc_census_opts *opts, tc_census_outcome *o) {
   if (!settings)
     return TC_E_NOMEM;
   tc_err e = tc_state_begin(opts->run.state_dir, &o->corpus, settings, opts->run.shard,
-                            opts->run.nshards, opts->manifest, opts->job, &o->state_why);
+                            opts->run.nshards, opts->run.value_sites, opts->manifest, opts->job,
+                            &o->state_why);
   free(settings);
   return e;
 }

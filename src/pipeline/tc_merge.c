@@ -42,7 +42,8 @@ static int same_notes(const tc_corpus_note *a, uint32_t na, const tc_corpus_note
 }
 
 static int same_corpus(const tc_partial_record *a, const tc_partial_record *b) {
-  if (!same_str(a->settings, b->settings) || a->nshards != b->nshards || a->nsites != b->nsites ||
+  if (!same_str(a->settings, b->settings) || a->nshards != b->nshards ||
+      a->value_sites != b->value_sites || a->nsites != b->nsites ||
       !same_notes(a->skipped, a->nskipped, b->skipped, b->nskipped) ||
       !same_notes(a->warnings, a->nwarnings, b->warnings, b->nwarnings))
     return 0;
@@ -64,8 +65,16 @@ static tc_err read_records(const char *const *dirs, int ndirs, tc_partial_record
     if (e)
       return e;
     if (d && !same_corpus(&recs[0], &recs[d])) {
-      say(&why->missing, "%s and %s are shards of different runs (settings, shard count or corpus differ)",
-          dirs[0], dirs[d]);
+      char what[64];
+      if (!same_str(recs[0].settings, recs[d].settings))
+        tc_partial_settings_differ(recs[0].settings, recs[d].settings, what, sizeof what);
+      else
+        snprintf(what, sizeof what, "%s",
+                 recs[0].nshards != recs[d].nshards       ? "shard count"
+                 : recs[0].value_sites != recs[d].value_sites ? "value-sites"
+                                                          : "corpus");
+      say(&why->missing, "%s and %s are shards of different runs: their %s differs", dirs[0],
+          dirs[d], what);
       return TC_E_STATE_MISMATCH;
     }
   }
@@ -214,11 +223,11 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
       e = add_site(corpus, &traces_cap, fold, s, &p.unit);
     tc_partial_site_free(&p);
   }
-  /* The privacy rule is the report's: a merge prints by the default one. */
+  /* The privacy rule is the report's: a merge prints as its shards asked. */
   if (!e) {
     tc_census_scope scope = TC_SCOPE_NO_CHROME_UI;
     tc_partial_settings_scope(rec->settings, &scope);
-    e = tc_corpus_fold_finish(fold, scope, TC_VALUE_SITES_DEFAULT, out);
+    e = tc_corpus_fold_finish(fold, scope, rec->value_sites, out);
     fold = NULL;
   }
   tc_corpus_fold_free(fold);

@@ -76,6 +76,14 @@ static int next_setting(const char **p, tc_str *key, tc_str *val) {
   return 1;
 }
 
+uint32_t tc_partial_settings_value_flags(const char *settings) {
+  tc_str k, v;
+  for (const char *p = settings; p && next_setting(&p, &k, &v);)
+    if (tc_str_eqc(k, "whole_urls"))
+      return tc_str_eqc(v, "yes") ? TC_VP_WHOLE_URLS : 0;
+  return 0;
+}
+
 int tc_partial_settings_scope(const char *settings, tc_census_scope *out) {
   tc_str k, v;
   for (const char *p = settings; p && next_setting(&p, &k, &v);)
@@ -298,7 +306,7 @@ static void c_trace(tc_codec *c, tc_unit_trace *t) {
 
 /* The site's value profiles: tc_vtab_encode's bytes, read back into a
  * fresh table. */
-static void c_values(tc_codec *c, tc_vtab **v) {
+static void c_values(tc_codec *c, tc_vtab **v, uint32_t flags) {
   if (!c->r) {
     tc_vtab_encode(*v, c->b);
     return;
@@ -309,7 +317,7 @@ static void c_values(tc_codec *c, tc_vtab **v) {
     tc_bin_fail_at(c->r, c->r->pos, "out of memory for the value profiles");
     return;
   }
-  tc_vtab_init(*v, 0, 0);
+  tc_vtab_init(*v, flags, 0);
   size_t at = c->r->pos;
   if (tc_vtab_read_merge(c->r, *v))
     tc_bin_fail_at(c->r, at, "bad value profiles");
@@ -335,7 +343,7 @@ static void c_site(tc_codec *c, tc_partial_site *ps) {
                   "traces out of order");
   }
   c_census(c, &p->census, p->ntraces);
-  c_values(c, &p->values);
+  c_values(c, &p->values, tc_partial_settings_value_flags(ps->settings));
 }
 
 static void c_notes(tc_codec *c, tc_corpus_note **notes, uint32_t *n) {
@@ -367,6 +375,7 @@ static void c_record(tc_codec *c, tc_partial_record *r) {
   c_notes(c, &r->warnings, &r->nwarnings);
   tc_codec_str(c, &r->manifest, MAX_STR);
   tc_codec_str(c, &r->job, MAX_STR);
+  tc_codec_u32(c, &r->value_sites);
 }
 
 /* ---- framing ---- */

@@ -65,6 +65,8 @@ typedef struct {
   tc_corpus_note *skipped, *warnings;
   uint32_t nskipped, nwarnings;
   char *manifest, *job;      /* may be NULL */
+  uint32_t value_sites;      /* --value-sites: how the outputs print values
+                                (a merge prints as the shards asked) */
 } tc_partial_record;
 
 void tc_partial_record_free(tc_partial_record *r);
@@ -76,6 +78,9 @@ void tc_partial_record_free(tc_partial_record *r);
  * memory. */
 char *tc_partial_settings(int metrics, const tc_kernel_opts *k, tc_census_scope scope,
                           uint32_t value_flags);
+
+/* The TC_VP_* flags of the value profiles a settings text names. */
+uint32_t tc_partial_settings_value_flags(const char *settings);
 
 /* The scope a settings text names into *OUT: 0, or -1 when it names none. */
 int tc_partial_settings_scope(const char *settings, tc_census_scope *out);

@@ -103,7 +103,8 @@ static int make_dirs(const char *path) {
 }
 
 tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings, uint32_t shard,
-                      uint32_t nshards, const char *manifest, const char *job, tc_why *why) {
+                      uint32_t nshards, uint32_t value_sites, const char *manifest,
+                      const char *job, tc_why *why) {
   tc_why_clear(why);
   if (make_dirs(dir) != 0) {
     tc_why_errno(why, dir, errno);
@@ -122,6 +123,7 @@ tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings,
       .nwarnings = c->nwarnings,
       .manifest = (char *)manifest,
       .job = (char *)job,
+      .value_sites = value_sites,
   };
   r.sites = malloc((c->nsites ? c->nsites : 1) * sizeof *r.sites);
   char *path = tc_partial_record_path(dir);

@@ -22,10 +22,12 @@ tc_err tc_state_lookup(const char *dir, const tc_corpus *c, uint32_t site, const
 
 /* Writes DIR/shard.tcr for a run with SETTINGS (tc_partial_settings) of
  * shard SHARD of NSHARDS (1: the whole corpus) over C (every site of the
- * whole corpus), creating DIR and its parents if needed, and removes the
+ * whole corpus), printing values by VALUE_SITES (--value-sites), creating
+ * DIR and its parents if needed, and removes the
  * temporary files a killed run left in it. One run at a time may use a
  * state folder. MANIFEST and JOB may be NULL. */
 tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings, uint32_t shard,
-                      uint32_t nshards, const char *manifest, const char *job, tc_why *why);
+                      uint32_t nshards, uint32_t value_sites, const char *manifest,
+                      const char *job, tc_why *why);
 
 #endif

@@ -41,7 +41,7 @@ static void run_with_state(const tc_corpus *c, const char *state, tc_run_result 
   tc_why why;
   char *settings = tc_partial_settings(!o.no_metrics, &o.kernels, o.scope, o.value_flags);
   assert_non_null(settings);
-  assert_int_equal(tc_state_begin(state, c, settings, 0, 1, NULL, NULL, &why), TC_OK);
+  assert_int_equal(tc_state_begin(state, c, settings, 0, 1, o.value_sites, NULL, NULL, &why), TC_OK);
   free(settings);
   assert_int_equal(tc_run(c, &o, r), TC_OK);
 }
