@@ -2,13 +2,14 @@
 # The folders of src/ are stages in the data's order, and a stage includes
 # only stages below it (and itself):
 #
-#   util -> io, pool -> json -> census, kernels -> reduce -> report -> pipeline, diff -> cli
+#   util -> io, pool -> proto -> json -> census, kernels -> reduce -> report -> pipeline, diff -> cli
 #
-# io and pool are siblings, so are census and kernels, and pipeline (the
-# census run) and diff (two runs' outputs compared): neither of a pair
-# includes the other. Every `#include "FOLDER/..."` in src/ is checked
-# against this order; each one that breaks it is named with its file and
-# line, and the script fails. Run from anywhere: bash scripts/check_layers.sh
+# proto (Perfetto protobuf traces read as JSON events) sits under json,
+# whose chunker hands its events on. io and pool are siblings, so are census
+# and kernels, and pipeline (the census run) and diff (two runs' outputs
+# compared): neither of a pair includes the other. Every
+# `#include "FOLDER/..."` in src/ is checked against this order; each one
+# that breaks it is named with its file and line, and the script fails. Run from anywhere: bash scripts/check_layers.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,15 +17,16 @@ grep -rnE --include='*.c' --include='*.h' --include='*.cpp' --include='*.hpp' \
   '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' src |
 awk '
 BEGIN {
-  order = "util -> io, pool -> json -> census, kernels -> reduce -> report -> pipeline, diff -> cli"
+  order = "util -> io, pool -> proto -> json -> census, kernels -> reduce -> report -> pipeline, diff -> cli"
   rank["util"] = 0
   rank["io"] = 1; rank["pool"] = 1
-  rank["json"] = 2
-  rank["census"] = 3; rank["kernels"] = 3
-  rank["reduce"] = 4
-  rank["report"] = 5
-  rank["pipeline"] = 6; rank["diff"] = 6
-  rank["cli"] = 7
+  rank["proto"] = 2
+  rank["json"] = 3
+  rank["census"] = 4; rank["kernels"] = 4
+  rank["reduce"] = 5
+  rank["report"] = 6
+  rank["pipeline"] = 7; rank["diff"] = 7
+  rank["cli"] = 8
 }
 {
   # src/FROM/file:LINE:#include "TO/..."
