@@ -46,7 +46,7 @@
 #include "reduce/tc_site_census.h"
 #include "util/tc_bin.h"
 
-#define TC_PARTIAL_VERSION 2u
+#define TC_PARTIAL_VERSION 3u
 
 /* How a trace file is recognised as unchanged: same path, size, mtime (to
  * the nanosecond) and xxh64 (seed 0) of its bytes on disk. */

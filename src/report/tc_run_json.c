@@ -35,6 +35,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
   }
   tc_jsonw_key(w, "format");
   tc_jsonw_str(w, tc_format_name(st->format));
+  tc_jsonw_key(w, "trace_format");
+  tc_jsonw_str(w, st->shape.perfetto ? "perfetto_protobuf" : "json");
   tc_jsonw_key(w, "file_bytes");
   tc_jsonw_uint(w, t->size);
   tc_jsonw_key(w, "compressed_bytes_read");
@@ -77,7 +79,7 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, uint32_t i,
   }
   tc_jsonw_arr_end(w);
   tc_jsonw_key(w, "shape");
-  tc_jsonw_str(w, st->shape.object_form ? "object" : "array");
+  tc_jsonw_str(w, st->shape.perfetto ? "protobuf" : st->shape.object_form ? "object" : "array");
   tc_jsonw_key(w, "unterminated");
   tc_jsonw_bool(w, st->shape.unterminated);
   tc_jsonw_key(w, "trailing_bytes");
