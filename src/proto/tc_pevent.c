@@ -206,7 +206,8 @@ static void flow_step(tc_proto *r, int legacy, uint64_t id, int terminating, con
     fail(r, TC_E_NOMEM);
     return;
   }
-  memcpy(f->head, hd, hn);
+  if (hn)
+    memcpy(f->head, hd, hn);
   f->head_len = hn;
   f->ts = ts;
   f->where = w;
@@ -300,9 +301,12 @@ static void begin(tc_proto *r, tc_ptrack *t, tc_pwhere w, int64_t ts) {
     fail(r, TC_E_NOMEM);
     return;
   }
-  memcpy(s.text, r->head.p, s.head_len);
-  memcpy(s.text + s.head_len, r->extra.p, s.extra_len);
-  if (!over)
+  /* A buffer never written to has no bytes (p may be NULL): copy what is. */
+  if (s.head_len)
+    memcpy(s.text, r->head.p, s.head_len);
+  if (s.extra_len)
+    memcpy(s.text + s.head_len, r->extra.p, s.extra_len);
+  if (s.args_len)
     memcpy(s.text + s.head_len + s.extra_len, r->args.p, s.args_len);
   if (over) {
     s.emitted = 1;

@@ -115,14 +115,22 @@ static void string_value(tc_pbuf *m, const void *x) {
  * the version string of ChromeMetadataPacket as "product-version", as
  * Perfetto's trace processor names it. */
 static void metadata(tc_proto *r, const Tcpb__TracePacket *p) {
+  static const char version[] = "product-version";
   const Tcpb__ChromeEventBundle *b = p->chrome_events;
-  for (size_t i = 0; b && i < b->n_metadata; i++)
-    if (b->metadata[i]->has_name)
-      meta_member(r, b->metadata[i]->name.data, b->metadata[i]->name.len, chrome_value,
-                  b->metadata[i]);
+  for (size_t i = 0; b && i < b->n_metadata; i++) {
+    const ProtobufCBinaryData *k = &b->metadata[i]->name;
+    if (!b->metadata[i]->has_name)
+      continue;
+    if (k->len == sizeof version - 1 && memcmp(k->data, version, k->len) == 0)
+      r->meta_version = 1;
+    meta_member(r, k->data, k->len, chrome_value, b->metadata[i]);
+  }
+  /* Once: an older Chrome names its version in the bundle already. */
   const Tcpb__ChromeMetadataPacket *c = p->chrome_metadata;
-  if (c && c->has_product_version)
-    meta_member(r, "product-version", 15, string_value, &c->product_version);
+  if (c && c->has_product_version && !r->meta_version) {
+    r->meta_version = 1;
+    meta_member(r, version, sizeof version - 1, string_value, &c->product_version);
+  }
 }
 
 /* An older Chrome's ThreadDescriptor packet: the sequence's own thread,

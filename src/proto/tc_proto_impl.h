@@ -247,6 +247,7 @@ struct tc_proto {
   tc_err fail;       /* TC_E_NOMEM from the sink or a table */
   tc_pbuf meta;      /* Chrome's metadata, the object's members */
   int meta_cut;
+  int meta_version;  /* it has a "product-version" */
 };
 
 /* A flow's last step, waiting for the next (tc_pevent.c). */

@@ -583,6 +583,10 @@ static void test_legacy_counter_metadata(void **state) {
   pb_msg(&b, 2, &m);
   pb_msg(&p, P_CHROME_EVENTS, &b);
   packet(&t, &p);
+  /* ChromeMetadataPacket (51): the version string, field 6. */
+  pb_str(&m, 6, "156.0.8078.114-64-devel");
+  pb_msg(&p, 51, &m);
+  packet(&t, &p);
   got g;
   run_both(&g, &t);
   assert_int_equal(g.nskip, 0);
@@ -594,6 +598,7 @@ static void test_legacy_counter_metadata(void **state) {
                                "\"dur\":25,\"pid\":7,\"tid\":8,\"args\":{}}");
   assert_string_equal(g.ev[4], "{\"name\":\"JSHeap\",\"cat\":\"\",\"ph\":\"C\",\"ts\":6,\"pid\":7,"
                                "\"tid\":7,\"args\":{\"value\":-3}}");
+  /* The bundle named the version first: the packet's is not repeated. */
   assert_string_equal(g.meta, "{\"product-version\":\"Chrome/156.0.8078.108\","
                               "\"cpu-num-cores\":2}");
   got_free(&g);
