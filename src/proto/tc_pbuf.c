@@ -58,6 +58,14 @@ void tc__pbuf_str(tc_pbuf *b, const void *data, size_t n) {
   char *o = b->p + b->len;
   *o++ = '"';
   for (size_t i = 0; i < n;) {
+    /* Runs of bytes that need nothing (most of a trace's text) in one copy. */
+    size_t j = i;
+    while (j < n && p[j] >= 0x20 && p[j] < 0x80 && p[j] != '"' && p[j] != '\\')
+      j++;
+    memcpy(o, p + i, j - i);
+    o += j - i;
+    if ((i = j) == n)
+      break;
     unsigned char c = p[i];
     if (c >= 0x80) {
       size_t k = tc_utf8_len(p + i, n - i);
@@ -90,12 +98,24 @@ void tc__pbuf_str(tc_pbuf *b, const void *data, size_t n) {
 }
 
 void tc__pbuf_u64(tc_pbuf *b, uint64_t v) {
+  /* Two digits per division: timestamps have sixteen. */
+  static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                              "8081828384858687888990919293949596979899";
   char t[20];
   size_t n = sizeof t;
-  do {
-    t[--n] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
+  while (v >= 100) {
+    unsigned d = (unsigned)(v % 100) * 2;
+    v /= 100;
+    t[--n] = pairs[d + 1];
+    t[--n] = pairs[d];
+  }
+  if (v >= 10) {
+    t[--n] = pairs[v * 2 + 1];
+    t[--n] = pairs[v * 2];
+  } else {
+    t[--n] = (char)('0' + v);
+  }
   tc__pbuf_put(b, t + n, sizeof t - n);
 }
 

@@ -347,18 +347,28 @@ static void end(tc_proto *r, const tc_pseq *q, const Tcpb__TrackEvent *e, tc_ptr
 
 /* ---- one TrackEvent ---- */
 
-static void instant(tc_proto *r, tc_ptrack *t, tc_pwhere w, int64_t ts) {
-  tc_pslice s = {ts, NULL, r->head.len, r->extra.len, 0, 0};
+/* The current event as a slice at TS whose text is in r->scratch (until
+ * its next use); 0 if memory failed. */
+static int current(tc_proto *r, int64_t ts, tc_pslice *s) {
+  tc_pslice c = {ts, NULL, r->head.len, r->extra.len, r->args.len, 0};
   tc_pbuf *x = &r->scratch;
   x->len = 0;
   tc__pbuf_put(x, r->head.p, r->head.len);
   tc__pbuf_put(x, r->extra.p, r->extra.len);
+  tc__pbuf_put(x, r->args.p, r->args.len);
   if (x->oom) {
     fail(r, TC_E_NOMEM);
-    return;
+    return 0;
   }
-  s.text = x->p;
-  whole(r, t, w, &s, ts, r->args.p, r->args.len);
+  c.text = x->p;
+  *s = c;
+  return 1;
+}
+
+static void instant(tc_proto *r, tc_ptrack *t, tc_pwhere w, int64_t ts) {
+  tc_pslice s;
+  if (current(r, ts, &s))
+    whole(r, t, w, &s, ts, "", 0);
 }
 
 static void counter(tc_proto *r, const Tcpb__TrackEvent *e, const tc_ptrack *t, tc_pwhere w,
@@ -398,17 +408,9 @@ static void raw(tc_proto *r, int phase, tc_pwhere w, int64_t ts) {
 static void complete(tc_proto *r, const Tcpb__LegacyEvent *lg, tc_ptrack *t, tc_pwhere w,
                      int64_t ts) {
   int64_t dur = lg->has_duration_us ? lg->duration_us : 0;
-  tc_pslice s = {ts, NULL, r->head.len, r->extra.len, r->args.len, 0};
-  tc_pbuf *x = &r->scratch;
-  x->len = 0;
-  tc__pbuf_put(x, r->head.p, r->head.len);
-  tc__pbuf_put(x, r->extra.p, r->extra.len);
-  tc__pbuf_put(x, r->args.p, r->args.len);
-  if (x->oom) {
-    fail(r, TC_E_NOMEM);
+  tc_pslice s;
+  if (!current(r, ts, &s))
     return;
-  }
-  s.text = x->p;
   if (dur < 0)
     half(r, t, w, &s, 0, ts, r->args.p, r->args.len);
   else

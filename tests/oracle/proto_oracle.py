@@ -81,6 +81,14 @@ def varint(b, i):
         shift += 7
 
 
+def short_varint(b, i, n):
+    """varint(), a one-byte value (most lengths and values) read at once."""
+    if i >= n:
+        raise Bad("varint")
+    v = b[i]
+    return (v, i + 1) if v < 0x80 else varint(b, i)
+
+
 def walk(b):
     """{field: [(wire, value)]}: ints for varint/fixed, memoryview slices for
     length-delimited. One-byte varints (most tags and lengths) are read
@@ -94,33 +102,19 @@ def walk(b):
             tag, i = varint(b, i - 1)
         f, w = tag >> 3, tag & 7
         if w == 0:
-            if i >= n:
-                raise Bad("varint")
-            v = b[i]
-            i += 1
-            if v >= 0x80:
-                v, i = varint(b, i - 1)
+            v, i = short_varint(b, i, n)
         elif w == 2:
-            if i >= n:
-                raise Bad("length")
-            size = b[i]
-            i += 1
-            if size >= 0x80:
-                size, i = varint(b, i - 1)
+            size, i = short_varint(b, i, n)
             if i + size > n:
                 raise Bad("length")
             v = b[i:i + size]
             i += size
-        elif w == 1:
-            if i + 8 > n:
-                raise Bad("fixed64")
-            v = int.from_bytes(b[i:i + 8], "little")
-            i += 8
-        elif w == 5:
-            if i + 4 > n:
-                raise Bad("fixed32")
-            v = int.from_bytes(b[i:i + 4], "little")
-            i += 4
+        elif w == 1 or w == 5:
+            size = 8 if w == 1 else 4
+            if i + size > n:
+                raise Bad("fixed")
+            v = int.from_bytes(b[i:i + size], "little")
+            i += size
         else:
             raise Bad("wire type")
         vals = out.get(f)
