@@ -17,6 +17,7 @@
 
 #include "pb_build.h"
 #include "proto/tc_proto.h"
+#include "proto/tc_proto_impl.h" /* the caps */
 
 /* ---- what the reader handed out ---- */
 
@@ -779,6 +780,68 @@ static void test_annotation_depth(void **state) {
   }
 }
 
+/* Past TC_PROTO_MAX_DEPTH open slices on a track, a begin goes out at once
+ * as B and its end as E; the others still make X. */
+static void test_depth_cap(void **state) {
+  (void)state;
+  pb t = {0};
+  renderer(&t);
+  for (unsigned k = 0; k <= TC_PROTO_MAX_DEPTH; k++)
+    simple(&t, 1000 * (uint64_t)(k + 1), BEGIN, 2, k == TC_PROTO_MAX_DEPTH ? "deepest" : "s");
+  for (unsigned k = 0; k <= TC_PROTO_MAX_DEPTH; k++)
+    simple(&t, 5000000 + 1000 * (uint64_t)k, END, 2, NULL);
+  got g;
+  run(&g, &t, 0);
+  assert_int_equal(g.nskip, 0);
+  assert_int_equal(g.nev, 2 + 2 + TC_PROTO_MAX_DEPTH);
+  assert_string_equal(g.ev[2], "{\"name\":\"deepest\",\"cat\":\"\",\"ph\":\"B\",\"ts\":1025,"
+                               "\"pid\":7,\"tid\":8,\"args\":{}}");
+  assert_string_equal(g.ev[3], "{\"name\":\"deepest\",\"cat\":\"\",\"ph\":\"E\",\"ts\":5000,"
+                               "\"pid\":7,\"tid\":8,\"args\":{}}");
+  for (size_t i = 4; i < g.nev; i++)
+    assert_non_null(strstr(g.ev[i], "\"ph\":\"X\""));
+  got_free(&g);
+  pb_free(&t);
+}
+
+/* Past TC_PROTO_MAX_FLOWS pending flows, all are forgotten: a later step
+ * of an old flow starts anew, a step of the newest one still links. */
+static void test_flow_cap(void **state) {
+  (void)state;
+  pb t = {0};
+  renderer(&t);
+  /* Flows 1 .. CAP pending; CAP + 1 is one too many. */
+  uint64_t ids[] = {0, TC_PROTO_MAX_FLOWS + 1, 1, TC_PROTO_MAX_FLOWS + 1};
+  for (uint64_t k = 1; k <= TC_PROTO_MAX_FLOWS; k++) {
+    pb e = {0};
+    pb_u(&e, E_TYPE, INSTANT);
+    pb_u(&e, E_TRACK_UUID, 2);
+    pb_fixed64(&e, E_FLOW_IDS, k);
+    event(&t, k, &e);
+  }
+  for (size_t k = 1; k < 4; k++) {
+    pb e = {0};
+    pb_u(&e, E_TYPE, INSTANT);
+    pb_u(&e, E_TRACK_UUID, 2);
+    pb_str(&e, E_NAME, k == 1 ? "newest" : "late");
+    pb_fixed64(&e, E_FLOW_IDS, ids[k]);
+    event(&t, 1000000000 + k, &e);
+  }
+  got g;
+  run(&g, &t, 0);
+  size_t s = 0, f = 0;
+  for (size_t i = 0; i < g.nev; i++) {
+    s += strstr(g.ev[i], "\"ph\":\"s\"") != NULL;
+    f += strstr(g.ev[i], "\"ph\":\"f\"") != NULL;
+  }
+  /* Only newest -> its second step: flow 1 was forgotten at the cap. */
+  assert_int_equal(s, 1);
+  assert_int_equal(f, 1);
+  assert_non_null(strstr(g.ev[g.nev - 1], "\"name\":\"newest\",\"cat\":\"\",\"ph\":\"f\""));
+  got_free(&g);
+  pb_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_names_and_slices),
@@ -794,6 +857,8 @@ int main(void) {
       cmocka_unit_test(test_unknown_top_level_fields_skipped),
       cmocka_unit_test(test_cut_and_too_big),
       cmocka_unit_test(test_annotation_depth),
+      cmocka_unit_test(test_depth_cap),
+      cmocka_unit_test(test_flow_cap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
