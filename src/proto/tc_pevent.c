@@ -18,6 +18,8 @@
  *                   and an `f` ("bp":"e") at the later, both named and
  *                   categorised as the earlier step, with one id
  *
+ * A legacy event on the global track (Chrome 156 writes its marks, R, with
+ * track_uuid 0) goes to its sequence's own track, the writing thread.
  * ts and dur are microseconds, nanoseconds divided by 1000 with the rest
  * dropped, as Chrome's export writes them. A slice's end takes its begin's
  * name, categories and args, and adds the end's own args. An end with no
@@ -438,12 +440,16 @@ void tc__pevent(tc_proto *r, tc_pseq *q, const Tcpb__TracePacket *p, int64_t ts)
   int kind = kind_of(e, &phase);
   if (kind == K_NONE)
     return;
-  uint64_t uuid = e->has_track_uuid ? e->track_uuid
-                  : q->has_track    ? q->track_uuid
-                  : q->has_thread   ? (uint64_t)1 << 63 | q->id
-                                    : 0;
+  uint64_t own = q->has_track ? q->track_uuid : q->has_thread ? (uint64_t)1 << 63 | q->id : 0;
+  uint64_t uuid = e->has_track_uuid ? e->track_uuid : own;
   tc_ptrack *t = tc__ptrack_get(&r->tracks, uuid, &r->fail);
   tc_pwhere w = t ? tc__ptrack_where(&r->tracks, t) : global();
+  if (lg && w.scope == TC_TRK_UNKNOWN && own && uuid != own) {
+    /* A legacy event on the global track (Chrome's marks name track 0)
+     * belongs to the thread that wrote it, as in Chrome's JSON. */
+    t = tc__ptrack_get(&r->tracks, own, &r->fail);
+    w = t ? tc__ptrack_where(&r->tracks, t) : global();
+  }
   if (lg && lg->has_pid_override) {
     w.has_pid = 1;
     w.pid = lg->pid_override;

@@ -30,7 +30,8 @@ The rules (the README states the same for tracecensus):
   counter (8); a parent (5) with neither -> a child (async) track, scoped
   by its nearest thread or process ancestor. Events name their track (11),
   else the sequence's default, else an older ThreadDescriptor packet's
-  thread, else the global track.
+  thread, else the global track; a legacy event on the global track goes
+  to its sequence's own track (the writing thread).
 - Names: one M thread_name / process_name event per thread / process, with
   the first non-empty name a descriptor gives it.
 - Slices: begin (type 1 or legacy 'B') to end (2, 'E') on one track. On a
@@ -487,15 +488,12 @@ class Reader:
                     88: "complete"}.get(phase, "raw")
         if kind is None:
             return
-        if 11 in e:
-            uuid = last(e, 11)
-        elif seq.track is not None:
-            uuid = seq.track
-        elif seq.thread is not None:
-            uuid = seq.thread
-        else:
-            uuid = 0
+        own = seq.track if seq.track is not None else seq.thread
+        uuid = last(e, 11) if 11 in e else (own or 0)
         w = self.where(uuid)
+        if lg is not None and w[0] == "global" and own and uuid != own:
+            uuid = own
+            w = self.where(uuid)
         if lg is not None and 18 in lg:
             w = (w[0], to_i32(last(lg, 18)), w[2])
         if lg is not None and 19 in lg:
