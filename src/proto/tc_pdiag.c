@@ -3,8 +3,9 @@
  * against the same descriptors protobuf-c used: a tag or value varint
  * longer than ten bytes, a wire type that is not one of 0, 1, 2, 5 or not
  * the one a known field is declared with (packed repeated scalars allowed,
- * as protobuf-c allows them), a length or fixed-size value running past the
- * end of its message; known message fields are walked inside. Only refused
+ * as protobuf-c allows them), a field running past the end of its message
+ * (named at its tag: the end itself may be the end of the input); known
+ * message fields are walked inside. Only refused
  * packets come here, so the walk costs nothing on good traces. */
 #include "proto/tc_proto_impl.h"
 
@@ -91,20 +92,19 @@ static int walk(diag *d, const ProtobufCMessageDescriptor *desc, const uint8_t *
       if (wire != want && !(may_pack && wire == 2))
         return fail(d, tag_at, TC_E_PB_WIRE_TYPE);
     }
-    const uint8_t *value_at = p;
     if (wire == 0) {
       if (!varint(d, &p, end, &v))
-        return 0;
+        return d->code == TC_E_PB_LENGTH ? fail(d, tag_at, TC_E_PB_LENGTH) : 0;
     } else if (wire == 1 || wire == 5) {
       size_t size = wire == 1 ? 8 : 4;
       if ((size_t)(end - p) < size)
-        return fail(d, value_at, TC_E_PB_LENGTH);
+        return fail(d, tag_at, TC_E_PB_LENGTH);
       p += size;
     } else {
       if (!varint(d, &p, end, &v))
-        return 0;
+        return d->code == TC_E_PB_LENGTH ? fail(d, tag_at, TC_E_PB_LENGTH) : 0;
       if (v > (uint64_t)(end - p))
-        return fail(d, value_at, TC_E_PB_LENGTH);
+        return fail(d, tag_at, TC_E_PB_LENGTH);
       const uint8_t *inner = p;
       p += v;
       if (f && f->type == PROTOBUF_C_TYPE_MESSAGE && depth < DIAG_DEPTH &&

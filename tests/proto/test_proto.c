@@ -622,8 +622,9 @@ static void test_bad_packets_are_skipped(void **state) {
   /* A wrong wire type: timestamp (8) as length-delimited. */
   inner[1] = t.len + 2;
   pb_raw(&t, "\x0a\x03\x42\x01\x00", 5);
-  /* A length running past the packet: track_event of 9 bytes, 1 there. */
-  inner[2] = t.len + 3;
+  /* A length running past the packet: track_event of 9 bytes, 1 there;
+   * named at the field's tag. */
+  inner[2] = t.len + 2;
   pb_raw(&t, "\x0a\x03\x5a\x09\x00", 5);
   /* A group tag. */
   inner[3] = t.len + 2;
