@@ -2,11 +2,13 @@
 # The folders of src/ are stages in the data's order, and a stage includes
 # only stages below it (and itself):
 #
-#   util -> io, pool -> json -> procs -> census, kernels -> reduce -> report -> pipeline, diff -> cli
+#   util -> io, pool -> proto -> json -> procs -> census, kernels -> reduce -> report -> pipeline, diff -> cli
 #
-# io and pool are siblings, so are census and kernels, and pipeline (the
-# census run) and diff (two runs' outputs compared): neither of a pair
-# includes the other. Every `#include "FOLDER/..."` in src/ is checked
+# proto (Perfetto protobuf traces read as JSON events) sits under json,
+# whose chunker hands its events on; procs (each trace's process map) over
+# it, under census and kernels, which both scope by it. io and pool are
+# siblings, so are census and kernels, and pipeline (the census run) and
+# diff (two runs' outputs compared): neither of a pair includes the other. Every `#include "FOLDER/..."` in src/ is checked
 # against this order; each one that breaks it is named with its file and
 # line, and the script fails; so does an include circle between two files
 # (a .c file and its header counted as one). Run from anywhere:
@@ -18,16 +20,17 @@ grep -rnE --include='*.c' --include='*.h' --include='*.cpp' --include='*.hpp' \
   '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' src |
 awk '
 BEGIN {
-  order = "util -> io, pool -> json -> procs -> census, kernels -> reduce -> report -> pipeline, diff -> cli"
+  order = "util -> io, pool -> proto -> json -> procs -> census, kernels -> reduce -> report -> pipeline, diff -> cli"
   rank["util"] = 0
   rank["io"] = 1; rank["pool"] = 1
-  rank["json"] = 2
-  rank["procs"] = 3
-  rank["census"] = 4; rank["kernels"] = 4
-  rank["reduce"] = 5
-  rank["report"] = 6
-  rank["pipeline"] = 7; rank["diff"] = 7
-  rank["cli"] = 8
+  rank["proto"] = 2
+  rank["json"] = 3
+  rank["procs"] = 4
+  rank["census"] = 5; rank["kernels"] = 5
+  rank["reduce"] = 6
+  rank["report"] = 7
+  rank["pipeline"] = 8; rank["diff"] = 8
+  rank["cli"] = 9
 }
 {
   # src/FROM/file:LINE:#include "TO/..."

@@ -91,6 +91,8 @@ static void print_problems(const tc_corpus *c, const tc_run_result *r) {
     if (tc_trace_rows_get(&r->tables.traces, i, &status, NULL, NULL, &buf, &cap))
       fprintf(stderr, "tracecensus: %s: its status could not be read back\n", c->traces[i].path);
     const char *path = c->traces[i].path;
+    /* A Perfetto trace's offsets count its decompressed protobuf bytes. */
+    const char *unit = st->shape.perfetto ? "protobuf byte" : "JSON byte";
     if (st->fatal == TC_E_NOT_TRACE)
       fprintf(stderr, "tracecensus: %s: %s (JSON byte %" PRIu64 "); trace skipped\n", path,
               tc_strerror(st->fatal), st->shape.not_trace_offset);
@@ -98,16 +100,17 @@ static void print_problems(const tc_corpus *c, const tc_run_result *r) {
       fprintf(stderr, "tracecensus: %s: %s; trace skipped\n", path, tc_strerror(st->fatal));
     if (st->shape.trailing_bytes)
       fprintf(stderr,
-              "tracecensus: %s: %s at JSON byte %" PRIu64 " (%" PRIu64 " bytes, %" PRIu64
+              "tracecensus: %s: %s at %s %" PRIu64 " (%" PRIu64 " bytes, %" PRIu64
               " JSON values); not counted\n",
-              path, tc_strerror(TC_E_TRAILING_DATA), st->shape.trailing_offset,
+              path, tc_strerror(TC_E_TRAILING_DATA), unit, st->shape.trailing_offset,
               st->shape.trailing_size, st->shape.trailing_values);
     if (st->stream_err)
-      fprintf(stderr, "tracecensus: %s: %s at JSON byte %" PRIu64 "; events before it were counted\n",
-              path, tc_strerror(st->stream_err), st->stream_offset);
+      fprintf(stderr, "tracecensus: %s: %s at %s %" PRIu64 "; events before it were counted\n",
+              path, tc_strerror(st->stream_err), unit, st->stream_offset);
     for (size_t k = 0; k < st->nerrors; k++)
-      fprintf(stderr, "tracecensus: %s: event %" PRIu64 " at JSON byte %" PRIu64 ": %s; skipped\n",
-              path, st->errors[k].index, st->errors[k].offset, tc_strerror(st->errors[k].code));
+      fprintf(stderr, "tracecensus: %s: event %" PRIu64 " at %s %" PRIu64 ": %s; skipped\n",
+              path, st->errors[k].index, unit, st->errors[k].offset,
+              tc_strerror(st->errors[k].code));
     if (st->bad_events > st->nerrors)
       fprintf(stderr, "tracecensus: %s: %" PRIu64 " more events skipped (see run.json)\n", path,
               st->bad_events - st->nerrors);
@@ -124,9 +127,10 @@ static void print_traces(const tc_corpus *c, const tc_run_result *r) {
     tc_trace_rows_get(&r->tables.traces, i, &status, NULL, NULL, &buf, &cap);
     fprintf(stderr,
             "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64 " skipped, %" PRIu64
-            " bytes on disk, %" PRIu64 " bytes of JSON, %s\n",
+            " bytes on disk, %" PRIu64 " bytes of %s, %s\n",
             c->traces[i].path, c->sites[c->traces[i].site].name, tc_format_name(st->format),
             st->events, st->bad_events, c->traces[i].size, st->out_bytes,
+            st->shape.perfetto ? "Perfetto protobuf" : "JSON",
             st->fatal                                                       ? "failed"
             : st->stream_err || st->bad_events || st->shape.trailing_bytes ? "partial"
                                                                            : "ok");

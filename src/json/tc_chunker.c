@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/tc_sniff.h"
+#include "proto/tc_proto.h"
+
 #if defined(__AVX2__) || defined(__PCLMUL__)
 #include <immintrin.h>
 #elif defined(__SSE2__)
@@ -81,6 +84,15 @@ struct tc_chunker {
   char *meta;
   size_t meta_len;
   int meta_cut;
+  int saw_log; /* a top-level "log" key: a HAR file, if no traceEvents */
+  /* The first bytes, held while tc_sniff needs them to tell what the
+   * stream is (only when its first byte may start something else than
+   * JSON), then read as what they are. */
+  enum { SNIFF_NOT_YET, SNIFF_HOLDING, SNIFF_DONE } sniff;
+  unsigned char head[TC_SNIFF_HEAD];
+  size_t head_len, head_pos;
+  tc_proto *proto; /* a Perfetto trace: its reader, which makes the events */
+  tc_err refused;  /* the head is something else than a trace: said once, kept */
 };
 
 tc_chunker *tc_chunker_create(size_t target, size_t max_event) {
@@ -105,6 +117,7 @@ void tc_chunker_free(tc_chunker *ch) {
     return;
   tc_chunk_free(ch->cur);
   free(ch->meta);
+  tc_proto_free(ch->proto);
   free(ch);
 }
 
@@ -139,6 +152,9 @@ void tc_chunker_shape(const tc_chunker *ch, tc_trace_shape *out) {
   out->not_trace_offset = ch->pos;
   out->metadata.ptr = ch->meta;
   out->metadata.len = ch->meta_len;
+  out->perfetto = ch->proto != NULL;
+  if (ch->proto)
+    out->metadata = tc_proto_metadata(ch->proto, &out->metadata_cut);
 }
 
 /* Makes room for N more bytes plus the closing bracket and padding. */
@@ -606,7 +622,7 @@ static void key_byte(tc_chunker *ch, unsigned char c) {
     key_put(ch, (char)c);
 }
 
-tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_chunk **ready) {
+static tc_err json_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_chunk **ready) {
   *ready = NULL;
   size_t i = *pos;
   while (i < n) {
@@ -665,6 +681,8 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_
         ch->st = ST_ARRAY;
         break;
       }
+      if (key_is(ch, "log"))
+        ch->saw_log = 1;
       if (key_is(ch, "traceEvents") && !ch->saw_events) {
         start_value(ch, (char)c, V_EVENTS_NOT_ARRAY);
       } else if (key_is(ch, "metadata") && !ch->saw_meta) {
@@ -767,7 +785,7 @@ tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_
   return TC_OK;
 }
 
-tc_err tc_chunker_finish(tc_chunker *ch, tc_chunk **last) {
+static tc_err json_finish(tc_chunker *ch, tc_chunk **last) {
   *last = NULL;
   tc_err rc = TC_OK;
   if (ch->st == ST_VALUE) {
@@ -797,7 +815,7 @@ tc_err tc_chunker_finish(tc_chunker *ch, tc_chunk **last) {
   if (ch->st == ST_START)
     rc = TC_E_EMPTY_TRACE;
   else if (!ch->saw_events)
-    rc = TC_E_NO_EVENTS;
+    rc = ch->saw_log ? TC_E_NOT_TRACE_HAR : TC_E_NO_EVENTS;
   if (ch->cur && ch->cur->nevents) {
     chunk_seal(ch->cur);
     *last = ch->cur;
@@ -806,5 +824,150 @@ tc_err tc_chunker_finish(tc_chunker *ch, tc_chunk **last) {
   }
   ch->cur = NULL;
   ch->st = ST_DONE;
+  return rc;
+}
+
+/* ---- Perfetto protobuf traces ----
+ *
+ * The reader (proto/tc_proto.h) turns packets into JSON event objects; they
+ * go into chunks exactly as the JSON scanner's events do, so everything
+ * after the chunker reads both formats alike. Offsets and indexes then
+ * count the decompressed protobuf bytes and the events made from them (an
+ * element is an event made, or a packet or event left out). A chunk is
+ * sealed between packets, so it may exceed TC_CHUNK_MAX_EVENTS by the
+ * events of its last packet, and the last chunk also takes the slices
+ * still open when the trace ends. Broken framing ends the events: the
+ * bytes from the break on are reported as trailing data, never read. */
+
+static tc_err proto_event(void *ctx, const char *json, size_t len, uint64_t offset) {
+  tc_chunker *ch = ctx;
+  if (ch->max_event && len > ch->max_event) {
+    add_error(ch, ch->elements++, offset, TC_E_EVENT_TOO_BIG);
+    return TC_OK;
+  }
+  ch->vstart = offset;
+  tc_err e = begin_event(ch);
+  if (e)
+    return e;
+  if (!chunk_append(ch->cur, json, len))
+    return TC_E_NOMEM;
+  ch->cur->events[ch->cur->nevents].end = (uint32_t)ch->cur->len;
+  ch->cur->nevents++;
+  ch->elements++;
+  return TC_OK;
+}
+
+static void proto_skip(void *ctx, uint64_t offset, tc_err code) {
+  tc_chunker *ch = ctx;
+  add_error(ch, ch->elements++, offset, code);
+}
+
+static tc_err proto_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_chunk **ready) {
+  while (*pos < n) {
+    size_t before = *pos;
+    tc_err e = ch->trailing ? TC_OK : tc_proto_feed(ch->proto, (const unsigned char *)p, n, pos);
+    if (ch->trailing || (e && e != TC_E_NOMEM)) {
+      uint64_t at;
+      tc_err code;
+      if (!ch->trailing && tc_proto_broken(ch->proto, &at, &code)) {
+        ch->trailing = 1;
+        ch->trail_offset = at;
+      }
+      *pos = n; /* not read: counted as trailing data */
+    }
+    ch->pos += *pos - before;
+    if (e == TC_E_NOMEM)
+      return e;
+    if (ch->cur && ch->cur->nevents &&
+        (ch->cur->len >= ch->target || ch->cur->nevents >= TC_CHUNK_MAX_EVENTS)) {
+      chunk_seal(ch->cur);
+      *ready = ch->cur;
+      ch->cur = NULL;
+      return TC_OK;
+    }
+  }
+  return TC_OK;
+}
+
+/* What the held head says: a reader to start, JSON to go on with, or not a
+ * trace at all. */
+static tc_err decide(tc_chunker *ch) {
+  ch->sniff = SNIFF_DONE;
+  tc_sniff_kind kind = tc_sniff(ch->head, ch->head_len);
+  if (kind == TC_SNIFF_PERFETTO) {
+    tc_proto_sink sink = {proto_event, proto_skip, ch};
+    ch->proto = tc_proto_create(&sink);
+    return ch->proto ? TC_OK : TC_E_NOMEM;
+  }
+  ch->refused = tc_sniff_error(kind);
+  if (ch->refused)
+    ch->head_pos = ch->head_len; /* never read as JSON */
+  return ch->refused;
+}
+
+static tc_err body_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_chunk **ready) {
+  return ch->proto ? proto_feed(ch, p, n, pos, ready) : json_feed(ch, p, n, pos, ready);
+}
+
+tc_err tc_chunker_feed(tc_chunker *ch, const char *p, size_t n, size_t *pos, tc_chunk **ready) {
+  *ready = NULL;
+  if (ch->refused)
+    return ch->refused;
+  if (ch->sniff == SNIFF_NOT_YET && *pos < n)
+    ch->sniff = tc_sniff_needs_head((unsigned char)p[*pos]) ? SNIFF_HOLDING : SNIFF_DONE;
+  if (ch->sniff == SNIFF_HOLDING) {
+    size_t take = n - *pos;
+    if (take > TC_SNIFF_HEAD - ch->head_len)
+      take = TC_SNIFF_HEAD - ch->head_len;
+    memcpy(ch->head + ch->head_len, p + *pos, take);
+    ch->head_len += take;
+    *pos += take;
+    if (ch->head_len < TC_SNIFF_HEAD)
+      return TC_OK;
+    tc_err e = decide(ch);
+    if (e)
+      return e;
+  }
+  if (ch->head_pos < ch->head_len) {
+    /* The held bytes first, then the rest of this piece. */
+    tc_err e = body_feed(ch, (const char *)ch->head, ch->head_len, &ch->head_pos, ready);
+    if (e || *ready || ch->head_pos < ch->head_len)
+      return e;
+  }
+  return body_feed(ch, p, n, pos, ready);
+}
+
+tc_err tc_chunker_finish(tc_chunker *ch, tc_chunk **last) {
+  *last = NULL;
+  if (ch->refused)
+    return ch->refused;
+  if (ch->sniff == SNIFF_HOLDING) {
+    /* A stream shorter than the head: decide on what there is. */
+    tc_err e = decide(ch);
+    if (e)
+      return e;
+  }
+  if (ch->head_pos < ch->head_len) {
+    /* The held bytes are all there is: one chunk takes their events,
+     * since finishing hands out one. */
+    size_t target = ch->target;
+    tc_chunk *ready = NULL;
+    ch->target = SIZE_MAX;
+    tc_err e = body_feed(ch, (const char *)ch->head, ch->head_len, &ch->head_pos, &ready);
+    ch->target = target;
+    if (e)
+      return e;
+  }
+  if (!ch->proto)
+    return json_finish(ch, last);
+  tc_err rc = tc_proto_finish(ch->proto);
+  ch->cut_event = tc_proto_cut(ch->proto);
+  if (ch->cur && ch->cur->nevents) {
+    chunk_seal(ch->cur);
+    *last = ch->cur;
+  } else {
+    tc_chunk_free(ch->cur);
+  }
+  ch->cur = NULL;
   return rc;
 }

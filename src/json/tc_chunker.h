@@ -8,6 +8,12 @@
  * parser padding after it, so a chunk can be parsed in one call and handed
  * to any worker.
  *
+ * A stream whose first bytes are a Perfetto protobuf trace (io/tc_sniff.h)
+ * is read by proto/tc_proto.h instead, whose events fill the chunks the
+ * same way (see the end of tc_chunker.c); one whose first bytes are
+ * something else recognisable (a zip, an image, gzip inside gzip, ...)
+ * is refused with the error that names it.
+ *
  * Accepted like Chrome and Perfetto accept them: an array with no closing
  * bracket, trailing or repeated commas, an object whose traceEvents is not
  * the first member, a traceEvents key given twice (both arrays' events
@@ -78,13 +84,19 @@ void tc_chunker_free(tc_chunker *ch);
 /* Consumes DATA[*pos .. n), advancing *pos. Stops early when a chunk is full:
  * then *ready receives it (the caller owns it) and the caller feeds the
  * rest of DATA again. Returns an error only for a stream that is not a trace
- * at all (TC_E_NOT_TRACE); per-event problems go to the error list. */
+ * at all (TC_E_NOT_TRACE, or a TC_E_NOT_TRACE_* naming what it is; a
+ * stream whose first byte may start a binary format is held for up to
+ * TC_SNIFF_HEAD bytes first, so the error may come from a later feed or
+ * from finish) or when memory fails; per-event problems go to the error
+ * list. */
 tc_err tc_chunker_feed(tc_chunker *ch, const char *data, size_t n, size_t *pos, tc_chunk **ready);
 
 /* Ends the stream: *last receives the final partial chunk (or NULL if it has
  * no events). Records a cut-off event, and returns TC_E_NO_EVENTS for an
- * object without traceEvents or TC_E_EMPTY_TRACE for a stream of nothing
- * but spaces (or a byte order mark). */
+ * object without traceEvents (TC_E_NOT_TRACE_HAR when it has a top-level
+ * "log": a HAR file) or TC_E_EMPTY_TRACE for a stream of nothing but
+ * spaces (or a byte order mark); or a feed's error for a stream shorter
+ * than the held head. */
 tc_err tc_chunker_finish(tc_chunker *ch, tc_chunk **last);
 
 /* Errors recorded so far (at most TC_CHUNKER_MAX_ERRORS kept; the count is
@@ -109,6 +121,8 @@ typedef struct {
   uint64_t not_trace_offset; /* where TC_E_NOT_TRACE stopped the scan */
   tc_str metadata;     /* raw JSON of the first "metadata" member, or empty;
                           valid until tc_chunker_free */
+  int perfetto;        /* a Perfetto protobuf trace, read as JSON events:
+                          offsets count its decompressed protobuf bytes */
 } tc_trace_shape;
 
 void tc_chunker_shape(const tc_chunker *ch, tc_trace_shape *out);

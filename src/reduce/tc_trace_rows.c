@@ -31,6 +31,7 @@ void tc_trace_status_codec(tc_codec *c, tc_trace_status *st,
   sh->trailing_bytes = (int)tc_codec_small(c, (unsigned)sh->trailing_bytes, 1);
   sh->cut_event = (int)tc_codec_small(c, (unsigned)sh->cut_event, 1);
   sh->metadata_cut = (int)tc_codec_small(c, (unsigned)sh->metadata_cut, 1);
+  sh->perfetto = (int)tc_codec_small(c, (unsigned)sh->perfetto, 1);
   tc_codec_u32(c, &sh->events_arrays);
   tc_codec_u64(c, &sh->trailing_offset);
   tc_codec_u64(c, &sh->trailing_size);

@@ -48,6 +48,7 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, const tc_str *versi
     }
   }
   tc_jsonw_kstr(w, "format", tc_format_name(st->format));
+  tc_jsonw_kstr(w, "trace_format", st->shape.perfetto ? "perfetto_protobuf" : "json");
   tc_jsonw_kuint(w, "file_bytes", t->size);
   tc_jsonw_kuint(w, "compressed_bytes_read", st->in_bytes);
   tc_jsonw_kuint(w, "json_bytes", st->out_bytes);
@@ -72,7 +73,9 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, const tc_str *versi
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
-  tc_jsonw_kstr(w, "shape", st->shape.object_form ? "object" : "array");
+  tc_jsonw_kstr(w, "shape", st->shape.perfetto      ? "protobuf"
+                            : st->shape.object_form ? "object"
+                                                    : "array");
   tc_jsonw_kbool(w, "unterminated", st->shape.unterminated);
   tc_jsonw_kbool(w, "trailing_bytes", st->shape.trailing_bytes);
   tc_jsonw_key(w, "trailing_data");

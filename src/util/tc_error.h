@@ -60,7 +60,26 @@
   X(STATE_INCOMPLETE, "state folders do not hold every site")                  \
   X(INTERRUPTED, "interrupted")                                                \
   X(BAD_JSON, "not valid JSON")                                                \
-  X(BAD_OUTPUT, "not a tracecensus output of a known format")
+  X(BAD_OUTPUT, "not a tracecensus output of a known format")                \
+  X(NOT_TRACE_PROTOBUF, "not a trace: protobuf data that is not a Perfetto trace") \
+  X(NOT_TRACE_GZIP, "not a trace: gzip data inside the decompressed stream (compressed twice)") \
+  X(NOT_TRACE_ZSTD, "not a trace: zstd data inside the decompressed stream (compressed twice)") \
+  X(NOT_TRACE_ZIP, "not a trace: a zip archive")                              \
+  X(NOT_TRACE_PNG, "not a trace: a PNG image")                                \
+  X(NOT_TRACE_JPEG, "not a trace: a JPEG image")                              \
+  X(NOT_TRACE_GIF, "not a trace: a GIF image")                                \
+  X(NOT_TRACE_PDF, "not a trace: a PDF document")                             \
+  X(NOT_TRACE_BINARY, "not a trace: binary data, neither JSON nor a Perfetto trace") \
+  X(NOT_TRACE_HAR, "not a trace: a HAR file (JSON with \"log\" and no traceEvents)") \
+  X(PB_TRUNCATED, "Perfetto trace ends inside a packet")                      \
+  X(PB_VARINT, "Perfetto trace: malformed varint")                            \
+  X(PB_WIRE_TYPE, "Perfetto trace: wrong protobuf wire type")                 \
+  X(PB_LENGTH, "Perfetto trace: a field runs past the end of its message")    \
+  X(PB_TOO_BIG, "Perfetto packet exceeds the packet size limit")              \
+  X(PB_BAD_PACKET, "Perfetto packet does not unpack")                         \
+  X(PB_INTERNED, "Perfetto event refers to an interned id never defined on its sequence") \
+  X(PB_CLOCK, "Perfetto timestamp in a clock with no known path to the trace clock") \
+  X(PB_DEPTH, "Perfetto debug annotations nested too deep")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,
