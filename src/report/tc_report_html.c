@@ -433,26 +433,26 @@ static void outside(FILE *fp, const tc_census_result *r) {
   fputs(") leaves out; they are counted nowhere above.</p>\n", fp);
   if (!r->noutside)
     return;
-  fputs("<table class=\"tc-table\"><thead><tr><th>event</th>"
-        "<th class=\"num\">records of Chrome's own UI</th><th class=\"num\">sites</th>"
-        "<th class=\"num\">records of other renderers</th><th class=\"num\">sites</th></tr>"
-        "</thead><tbody>\n",
-        fp);
+  static const tc_html_col cols[] = {
+      {"event", NULL, NULL, TC_HTML_TEXT, 0},
+      {"Chrome's own UI", "records", "records in renderers of Chrome's own pages", TC_HTML_NUM, 0},
+      {"sites", "count", "sites with a record in Chrome's own renderers", TC_HTML_NUM, 0},
+      {"other renderers", "records", "records in renderers the scope leaves out", TC_HTML_NUM, 0},
+      {"sites", "count", "sites with a record in those renderers", TC_HTML_NUM, 0},
+  };
+  tc_html_table_begin(fp, "outside", "Events counted only outside the scope", cols,
+                      sizeof cols / sizeof cols[0]);
   for (size_t i = 0; i < r->noutside; i++) {
     const tc_res_event *ev = &r->outside[i];
-    fputs("<tr><td><code>", fp);
-    tc_html_escape(fp, ev->name);
-    fputs("</code></td>", fp);
+    tc_html_row_begin(fp);
+    tc_html_cell_text(fp, ev->name);
     for (int k = 0; k < TC_LEFT_COUNT; k++) {
-      fputs("<td class=\"num\">", fp);
-      count(fp, ev->left[k]);
-      fputs("</td><td class=\"num\">", fp);
-      count(fp, ev->left_sites[k]);
-      fputs("</td>", fp);
+      tc_html_cell_int(fp, (int64_t)ev->left[k]);
+      tc_html_cell_int(fp, (int64_t)ev->left_sites[k]);
     }
-    fputs("</tr>\n", fp);
+    tc_html_row_end(fp);
   }
-  fputs("</tbody></table>\n", fp);
+  tc_html_table_end(fp);
 }
 
 static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction *m,

@@ -71,6 +71,26 @@ async function open(browser, url) {
   return { page, errors, requests };
 }
 
+// A picture of the element SEL. Playwright's element screenshot waits for
+// the element to be "stable" while it tries scroll positions, which never
+// settles for an element taller than the viewport, and a full-page picture
+// of a report this long times out: the viewport is grown to the element's
+// height for one picture instead.
+async function sectionShot(page, sel, path) {
+  const size = page.viewportSize();
+  const box = await page.evaluate((s) => {
+    const el = document.querySelector(s);
+    el.scrollIntoView({ block: 'start' });
+    const r = el.getBoundingClientRect();
+    return { x: r.left, width: r.width, height: Math.ceil(r.height) };
+  }, sel);
+  await page.setViewportSize({ width: size.width, height: Math.max(size.height, box.height) });
+  await page.evaluate((s) => document.querySelector(s).scrollIntoView({ block: 'start' }), sel);
+  const top = await page.evaluate((s) => document.querySelector(s).getBoundingClientRect().top, sel);
+  await page.screenshot({ path, clip: { x: box.x, y: top, width: box.width, height: box.height } });
+  await page.setViewportSize(size);
+}
+
 // What each <svg> of the page shows: its size, title, n line, shapes, and
 // whether it is an n/a plot.
 function plotsOf(page) {
@@ -226,8 +246,8 @@ async function realReport() {
     same((await visible()).length, all, 'report.html: clearing the filters shows every event');
 
     await page.screenshot({ path: join(outdir, 'report-bundled.png') });
-    await page.locator('#s-heatmap').screenshot({ path: join(outdir, 'report-bundled-plots.png') });
-    await page.locator('#s-distributions').screenshot({ path: join(outdir, 'report-bundled-distributions.png') });
+    await sectionShot(page, '#s-heatmap', join(outdir, 'report-bundled-plots.png'));
+    await sectionShot(page, '#s-distributions', join(outdir, 'report-bundled-distributions.png'));
     same(errors, [], 'report.html: no console error, no page error');
     same(requests, [], 'report.html: no request besides the page itself');
   } finally {
