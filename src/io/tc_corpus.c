@@ -2,12 +2,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "io/tc_sniff.h"
 #include "util/tc_grow.h"
 #include "util/tc_map.h"
 #include "util/tc_tsv.h"
@@ -132,8 +136,75 @@ static tc_err add_site(builder *b, const char *name, tc_site **out) {
   return TC_OK;
 }
 
-/* Takes PATH (malloc'd) whatever happens. */
+/* 1 when PATH's name says it holds text of another kind (notes, logs, a
+ * page's HTML): such a file is not a trace unless its text is JSON. */
+static int other_text_name(const char *path) {
+  static const char *const ends[] = {".txt", ".log", ".md",  ".csv", ".tsv",
+                                     ".html", ".htm", ".xml", ".yaml", ".yml"};
+  size_t n = strlen(path);
+  for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+    size_t k = strlen(ends[i]);
+    if (n > k && !strcasecmp(path + n - k, ends[i]))
+      return 1;
+  }
+  return 0;
+}
+
+/* Why the regular file PATH is not a trace when its first bytes (and, for
+ * text, its name) say so: a screenshot, a PDF or zip, a HAR, a .txt or
+ * .log that is not JSON. NULL otherwise, and then the run reads it and
+ * names whatever is wrong, so a damaged trace still counts as a failed
+ * trace of its site. Compressed files are read (their content is sniffed
+ * as they are), and so is an empty file. */
+static const char *not_trace_content(const char *path) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  unsigned char head[TC_SNIFF_HEAD];
+  ssize_t n = read(fd, head, sizeof head);
+  close(fd);
+  if (n <= 0)
+    return NULL;
+  tc_sniff_kind kind = tc_sniff(head, (size_t)n);
+  switch (kind) {
+  case TC_SNIFF_PNG:
+  case TC_SNIFF_JPEG:
+  case TC_SNIFF_GIF:
+  case TC_SNIFF_PDF:
+  case TC_SNIFF_ZIP:
+    return tc_strerror(tc_sniff_error(kind));
+  case TC_SNIFF_TEXT:
+    break;
+  default:
+    return NULL;
+  }
+  size_t i = n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3) ? 3 : 0;
+  while (i < (size_t)n && head[i] && strchr(" \t\r\n", head[i]))
+    i++;
+  if (i == (size_t)n)
+    return NULL;
+  unsigned char open_char = head[i];
+  if (open_char != '[' && open_char != '{')
+    return other_text_name(path) ? "not a trace: text that is not JSON" : NULL;
+  /* HAR's first member is "log" (a trace's is never). */
+  for (i++; i < (size_t)n && head[i] && strchr(" \t\r\n", head[i]); i++)
+    ;
+  if (open_char == '{' && (size_t)n - i >= 5 && !memcmp(head + i, "\"log\"", 5))
+    return tc_strerror(TC_E_NOT_TRACE_HAR);
+  return NULL;
+}
+
+/* Takes PATH (malloc'd) whatever happens. A file that is not a trace by
+ * its first bytes is named in a warning and left out: it counts as no
+ * trace, and makes no site. */
 static tc_err add_trace(builder *b, const char *site, char *path, const struct stat *st) {
+  const char *junk = not_trace_content(path);
+  if (junk) {
+    char text[PATH_MAX + 128];
+    snprintf(text, sizeof text, "%s: %s; not counted as a trace", path, junk);
+    free(path);
+    return warn(b, text);
+  }
   tc_site *s;
   size_t n = (size_t)b->c->ntraces + 1;
   tc_err e = add_site(b, site, &s);

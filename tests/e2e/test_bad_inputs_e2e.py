@@ -178,5 +178,65 @@ class Usage(unittest.TestCase):
         shutil.rmtree(d, ignore_errors=True)
 
 
+class FilesBesideTraces(unittest.TestCase):
+    """A screenshot, notes or a HAR beside the traces are no traces: each is
+    named in a warning and counts as no trace, so a site folder holding only
+    such files is a site without traces; a damaged .json still fails as a
+    trace of its site. Figures known by construction."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.corpus = tempfile.mkdtemp(prefix='tc-beside-')
+        with open(GOOD, 'rb') as f:
+            cls.good = f.read()
+        png = b'\x89PNG\r\n\x1a\n' + b'\0' * 64
+        site(cls.corpus, 'a', 'trace.json', cls.good)
+        site(cls.corpus, 'a', 'shot.png', png)
+        site(cls.corpus, 'a', 'notes.txt', b'recorded by hand, second try\n')
+        site(cls.corpus, 'a', 'page.har', b'{"log": {"version": "1.2", "entries": []}}')
+        site(cls.corpus, 'b', 'only.png', png)
+        site(cls.corpus, 'c', 'broken.json', b'hello, not JSON')
+        cls.rc, cls.err, cls.out = run_census([cls.corpus], threads=2)
+        cls.runjson = load(cls.out, 'run.json')
+        manifest = os.path.join(cls.corpus, 'manifest.tsv')
+        with open(manifest, 'w') as f:
+            f.write('site\tstatus\na\tok\nb\tok\nc\tok\n')
+        cls.m_rc, _, cls.m_out = run_census([cls.corpus], threads=2,
+                                            extra=('--manifest', manifest))
+
+    @classmethod
+    def tearDownClass(cls):
+        for d in (cls.corpus, cls.out, cls.m_out):
+            shutil.rmtree(d, ignore_errors=True)
+
+    def test_each_named_once_as_a_warning(self):
+        for rel, what in (('a/shot.png', 'a PNG image'), ('a/notes.txt', 'text that is not JSON'),
+                          ('a/page.har', 'a HAR file'), ('b/only.png', 'a PNG image')):
+            path = os.path.join(self.corpus, rel)
+            said = [w for w in self.runjson['warnings'] if w.startswith(path + ': not a trace: ')]
+            self.assertEqual(len(said), 1, (rel, self.runjson['warnings']))
+            self.assertIn(what, said[0])
+            self.assertEqual(self.err.count('warning: ' + path + ': not a trace'), 1, self.err)
+
+    def test_counted_as_no_trace(self):
+        self.assertEqual(self.rc, 1, self.err)  # c's broken.json fails as a trace
+        files = {os.path.relpath(f['path'], self.corpus): f['status'] for f in self.runjson['files']}
+        self.assertEqual(files, {'a/trace.json': 'ok', 'c/broken.json': 'failed'})
+        census = load(self.out)
+        # a (a trace), b (none: its folder makes it a site), c (a failed trace)
+        self.assertEqual((census['sites_total'], census['sites_with_traces'], census['traces']),
+                         (3, 2, 2))
+        good_records = len(json.loads(self.good)['traceEvents'] if self.good.lstrip()[:1] == b'{'
+                           else json.loads(self.good))
+        self.assertEqual(census['records'] + census['records_outside_scope'], good_records)
+
+    def test_manifest_site_without_traces(self):
+        self.assertEqual(self.m_rc, 1)
+        census = load(self.m_out)
+        self.assertEqual((census['sites_total'], census['sites_with_traces']), (3, 2))
+        rows = {r['site']: r for r in load(self.m_out, 'run.json')['sites']}
+        self.assertEqual(rows['b']['traces'], 0, rows['b'])
+
+
 if __name__ == '__main__':
     unittest.main()
