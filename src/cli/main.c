@@ -81,16 +81,20 @@ static void print_corpus_notes(const tc_census_outcome *o, const tc_census_opts 
     fprintf(stderr, "tracecensus: warning: %s\n", c->warnings[i].why);
 }
 
-/* One line per problem, naming the file and where in it. */
+/* One line per problem, naming the file and where in it. The rows are the
+ * traces this run read: a shard's, or every one. */
 static void print_problems(const tc_corpus *c, const tc_run_result *r) {
   unsigned char *buf = NULL;
   size_t cap = 0;
-  for (uint32_t i = 0; i < c->ntraces; i++) {
+  const tc_trace_rows *rows = &r->tables.traces;
+  for (size_t i = 0; i < tc_trace_rows_count(rows); i++) {
     tc_trace_status status;
     const tc_trace_status *st = &status;
-    if (tc_trace_rows_get(&r->tables.traces, i, &status, NULL, NULL, &buf, &cap))
-      fprintf(stderr, "tracecensus: %s: its status could not be read back\n", c->traces[i].path);
-    const char *path = c->traces[i].path;
+    const char *path = c->traces[tc_trace_rows_trace(rows, i)].path;
+    if (tc_trace_rows_get(rows, i, &status, NULL, NULL, &buf, &cap)) {
+      fprintf(stderr, "tracecensus: %s: its status could not be read back\n", path);
+      continue;
+    }
     /* A Perfetto trace's offsets count its decompressed protobuf bytes. */
     const char *unit = st->shape.perfetto ? "protobuf byte" : "JSON byte";
     if (st->fatal == TC_E_NOT_TRACE)
@@ -121,15 +125,18 @@ static void print_problems(const tc_corpus *c, const tc_run_result *r) {
 static void print_traces(const tc_corpus *c, const tc_run_result *r) {
   unsigned char *buf = NULL;
   size_t cap = 0;
-  for (uint32_t i = 0; i < c->ntraces; i++) {
+  const tc_trace_rows *rows = &r->tables.traces;
+  for (size_t i = 0; i < tc_trace_rows_count(rows); i++) {
     tc_trace_status status;
     const tc_trace_status *st = &status;
-    tc_trace_rows_get(&r->tables.traces, i, &status, NULL, NULL, &buf, &cap);
+    const tc_trace *t = &c->traces[tc_trace_rows_trace(rows, i)];
+    if (tc_trace_rows_get(rows, i, &status, NULL, NULL, &buf, &cap))
+      continue; /* print_problems named it */
     fprintf(stderr,
             "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64 " skipped, %" PRIu64
             " bytes on disk, %" PRIu64 " bytes of %s, %s\n",
-            c->traces[i].path, c->sites[c->traces[i].site].name, tc_format_name(st->format),
-            st->events, st->bad_events, c->traces[i].size, st->out_bytes,
+            t->path, c->sites[t->site].name, tc_format_name(st->format),
+            st->events, st->bad_events, t->size, st->out_bytes,
             st->shape.perfetto ? "Perfetto protobuf" : "JSON",
             st->fatal                                                       ? "failed"
             : st->stream_err || st->bad_events || st->shape.trailing_bytes ? "partial"
@@ -178,21 +185,30 @@ static void print_leftover(const tc_why *why, int verbosity) {
 
 static void print_inputs(const tc_census_outcome *o, const census_cli *cli) {
   const tc_census_opts *j = cli->opts;
+  /* A job's inputs are its corpus lines: the job file is what to fix. */
   for (int i = 0; o->input_errno && i < j->ninputs; i++)
-    if (o->input_errno[i])
+    if (o->input_errno[i] && j->job)
+      fprintf(stderr, "tracecensus: %s: corpus %s: %s; skipped\n", j->job, j->inputs[i],
+              strerror(o->input_errno[i]));
+    else if (o->input_errno[i])
       fprintf(stderr, "tracecensus: %s: %s; skipped\n", j->inputs[i], strerror(o->input_errno[i]));
-  if (o->err == TC_E_NO_INPUT)
+  if (o->err == TC_E_NO_INPUT && j->job)
+    fprintf(stderr, "tracecensus: %s: no corpus of the job exists (%d named above); nothing "
+            "written\n", j->job, o->nmissing);
+  else if (o->err == TC_E_NO_INPUT)
     fprintf(stderr, "tracecensus: no INPUT exists (%d named above); nothing written\n",
             o->nmissing);
   if (!o->err && cli->verbosity > 0) {
-    fprintf(stderr, "tracecensus: %d inputs into %s; schema %s; metrics %s; scope %s", j->ninputs,
-            j->outdir, j->schema, j->run.no_metrics ? "off" : "on", tc_scope_name(j->run.scope));
+    /* A shard run has no OUTDIR: merge writes it. */
+    fprintf(stderr, "tracecensus: %d inputs%s%s; schema %s; metrics %s; scope %s", j->ninputs,
+            j->outdir ? " into " : "", j->outdir ? j->outdir : "", j->schema,
+            j->run.no_metrics ? "off" : "on", tc_scope_name(j->run.scope));
     if (j->run.chunk_bytes)
       fprintf(stderr, "; chunks of %zu bytes", j->run.chunk_bytes);
     if (j->run.state_dir)
       fprintf(stderr, "; state in %s", j->run.state_dir);
     if (j->state_only)
-      fprintf(stderr, "; shard %u of %u", j->run.shard, j->run.nshards);
+      fprintf(stderr, "; shard %u/%u", j->run.shard, j->run.nshards);
     fputc('\n', stderr);
   }
 }
@@ -243,7 +259,9 @@ static void print_end(const tc_census_outcome *o, const census_cli *cli) {
 static void print_state_failure(tc_err e, const tc_why *w) {
   int bad = e == TC_E_BAD_BINARY || e == TC_E_PARTIAL_VERSION || e == TC_E_NOT_PARTIAL;
   fprintf(stderr, "tracecensus: %s: %s", w->path, tc_strerror(e));
-  if (bad)
+  if (e == TC_E_STATE_BUSY && w->pid)
+    fprintf(stderr, " (pid %ld holds it)", w->pid);
+  else if (bad)
     fprintf(stderr, " at byte %" PRIu64 "%s%s (remove it to run its site again)", w->offset,
             w->reason[0] ? ": " : "", w->reason);
   else if (w->errnum)
@@ -256,6 +274,11 @@ static void print_state_failure(tc_err e, const tc_why *w) {
 static void print_state_end(const tc_census_outcome *o, const census_cli *cli) {
   const tc_census_opts *j = cli->opts;
   const tc_run_result *r = &o->run;
+  /* Not an error (the sites run again, as a fresh run would), but what
+   * the user asked to resume was not resumed. */
+  if (r->sites_resettled && cli->verbosity >= 0)
+    fprintf(stderr, "tracecensus: %s: %u sites were saved with another %s than this run's; they "
+            "ran again\n", j->run.state_dir, r->sites_resettled, r->settings_differ);
   if (cli->verbosity > 0)
     fprintf(stderr, "tracecensus: %u traces (%u sites) reused from %s; %u sites run and saved\n",
             r->traces_reused, r->sites_reused, j->run.state_dir, r->sites_saved);

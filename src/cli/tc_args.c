@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pipeline/tc_partial.h"
 #include "pipeline/tc_run.h"
 
 static const char usage_census[] =
@@ -365,7 +366,8 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
       unsigned long long i, nn;
       if (slash)
         *slash = '\0';
-      int ok = slash && parse_uint(optarg, 0, 1000000, &i) && parse_uint(slash + 1, 1, 1000000, &nn) &&
+      int ok = slash && parse_uint(optarg, 0, TC_PARTIAL_MAX_SHARDS, &i) &&
+               parse_uint(slash + 1, 1, TC_PARTIAL_MAX_SHARDS, &nn) &&
                i < nn;
       if (slash)
         *slash = '/';

@@ -86,7 +86,7 @@ void tc_diff_write_json(const tc_diff *d, FILE *fp) {
   for (uint32_t i = 0; i < d->nsites; i++) {
     const tc_diff_site *s = &d->sites[i];
     tc_jsonw_obj(&w);
-    tc_jsonw_kstrn(&w, "site", s->name);
+    tc_jsonw_kname(&w, "site", s->name);
     tc_jsonw_kuint(&w, "traces_a", s->traces_a);
     tc_jsonw_kuint(&w, "traces_b", s->traces_b);
     tc_jsonw_kstr(&w, "not_comparable", s->why);

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "diff/tc_diff_side.h"
+#include "util/tc_fdio.h"
 #include "util/tc_xxh64.h"
 
 const tc_diff_metric tc_diff_metrics[TC_DIFF_NMETRICS] = {
@@ -42,29 +42,11 @@ static tc_err parse_file(const char *dir, const char *name, tc_jtree **out, tc_w
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   tc_why_clear(why);
-  tc_why_errno(why, path, 0);
-  FILE *fp = fopen(path, "rb");
-  struct stat st;
-  int err = !fp ? errno : fstat(fileno(fp), &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EISDIR : 0;
-  if (err) {
-    why->errnum = err;
-    if (fp)
-      fclose(fp);
-    return TC_E_OPEN;
-  }
-  size_t len = (size_t)st.st_size;
-  char *buf = malloc(len ? len : 1);
-  size_t got = buf ? fread(buf, 1, len, fp) : 0;
-  int rerr = ferror(fp) ? errno : 0;
-  fclose(fp);
-  if (!buf)
-    return TC_E_NOMEM;
-  if (got != len) {
-    free(buf);
-    why->errnum = rerr ? rerr : EIO;
-    return TC_E_OPEN;
-  }
-  tc_err e = tc_jtree_parse(buf, len, out, why);
+  unsigned char *buf;
+  size_t len;
+  tc_err e = tc_read_regular(path, &buf, &len, why);
+  if (!e)
+    e = tc_jtree_parse((const char *)buf, len, out, why);
   free(buf);
   return e;
 }
@@ -245,6 +227,49 @@ static const tc_jval *file_metadata(const tc_jval *files, uint32_t i) {
   return meta;
 }
 
+static int hex_digit(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The site OBJ names: its exact bytes, which `site_hex` holds when the
+ * name is not UTF-8 (report/tc_jsonw.h) and `site` otherwise. *OWN is the
+ * malloc'd decoding (the caller frees it) or NULL. 0 when neither is a
+ * string or the hex is malformed; -1 out of memory. */
+static int site_name(const tc_jval *obj, tc_str *name, char **own) {
+  *own = NULL;
+  if (!tc_jstr(tc_jget(obj, "site"), name))
+    return 0;
+  const tc_jval *hv = tc_jget(obj, "site_hex");
+  tc_str hex;
+  if (!hv)
+    return 1;
+  if (!tc_jstr(hv, &hex) || hex.len % 2)
+    return 0;
+  char *b = malloc(hex.len / 2 + 1);
+  if (!b)
+    return -1;
+  for (size_t i = 0; i < hex.len / 2; i++) {
+    int hi = hex_digit(hex.ptr[2 * i]), lo = hex_digit(hex.ptr[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      free(b);
+      return 0;
+    }
+    b[i] = (char)(hi << 4 | lo);
+  }
+  *own = b;
+  *name = (tc_str){b, hex.len / 2};
+  return 1;
+}
+
+/* A count from an output: a whole number from 0 to UINT32_MAX. */
+static int count_of(const tc_jval *v, uint32_t *out) {
+  double d;
+  if (!tc_jnum(v, &d) || !(d >= 0 && d <= UINT32_MAX) || d != floor(d))
+    return 0;
+  *out = (uint32_t)d;
+  return 1;
+}
+
 static tc_err read_run(tc_diff_side *s, tc_why *why) {
   static const char F[] = "run.json";
   const tc_jval *root = tc_jtree_root(s->run);
@@ -256,11 +281,12 @@ static tc_err read_run(tc_diff_side *s, tc_why *why) {
   s->nsites = sites->n;
   for (uint32_t i = 0; i < sites->n; i++) {
     tc_dside_site *st = &s->sites[i];
-    double t;
-    if (!tc_jstr(tc_jget(&sites->u.items[i], "site"), &st->name) ||
-        !tc_jnum(tc_jget(&sites->u.items[i], "traces"), &t))
-      return bad(why, F, "sites[%u] lacks a string `site` or a numeric `traces`", i);
-    st->traces = (uint32_t)t;
+    int got = site_name(&sites->u.items[i], &st->name, &st->own);
+    if (got < 0)
+      return TC_E_NOMEM;
+    if (!got || !count_of(tc_jget(&sites->u.items[i], "traces"), &st->traces))
+      return bad(why, F, "sites[%u] lacks a string `site` (with a well-formed `site_hex`) or a "
+                 "whole `traces` from 0 to %u", i, UINT32_MAX);
     for (int k = 0; k < TC_DIFF_NMETRICS; k++)
       st->m[k] = NAN;
   }
@@ -277,10 +303,13 @@ static tc_err read_run(tc_diff_side *s, tc_why *why) {
   for (uint32_t i = 0; i < files->n; i++) {
     const tc_jval *f = &files->u.items[i];
     tc_str site, ver = {"", 0}, cfg;
-    tc_dside_site *st = NULL;
-    if (!tc_jstr(tc_jget(f, "site"), &site) || !(st = find_site(s, site))) {
+    char *own;
+    int got = site_name(f, &site, &own);
+    tc_dside_site *st = got > 0 ? find_site(s, site) : NULL;
+    free(own);
+    if (!st) {
       free(configs);
-      return bad(why, F, "files[%u].site is missing, not a string or not in `sites`", i);
+      return got < 0 ? TC_E_NOMEM : bad(why, F, "files[%u].site is missing, not a string or not in `sites`", i);
     }
     const tc_jval *meta = file_metadata(files, i);
     if (!tc_jstr(tc_jget(f, "chrome_version"), &ver))
@@ -335,12 +364,18 @@ static tc_err read_metrics(tc_diff_side *s, tc_why *why) {
   for (uint32_t i = 0; i < sites->n; i++) {
     const tc_jval *o = &sites->u.items[i], *vals = tc_jget(o, "values");
     tc_str name;
-    if (!tc_jstr(tc_jget(o, "site"), &name) || !vals || vals->type != TC_JOBJ)
+    char *own;
+    int got = site_name(o, &name, &own);
+    if (got < 0)
+      return TC_E_NOMEM;
+    if (!got || !vals || vals->type != TC_JOBJ) {
+      free(own);
       return bad(why, F, "sites[%u] lacks a string `site` or a `values` object", i);
+    }
     tc_dside_site *st = find_site(s, name);
+    free(own);
     if (!st)
-      return bad(why, F, "sites[%u] is \"%.*s\", which run.json does not list", i, (int)name.len,
-                 name.ptr);
+      return bad(why, F, "sites[%u] is a site run.json does not list", i);
     st->has_values = 1;
     for (int k = 0; k < TC_DIFF_NMETRICS; k++) {
       const tc_jval *v = tc_jget(vals, tc_diff_metrics[k].key);
@@ -403,6 +438,8 @@ void tc_diff_side_free(tc_diff_side *s) {
     free(s->events[i].undeclared);
   }
   free(s->events);
+  for (uint32_t i = 0; i < s->nsites; i++)
+    free(s->sites[i].own);
   free(s->sites);
   tc_jtree_free(s->census);
   tc_jtree_free(s->run);

@@ -16,7 +16,8 @@ typedef struct {
 } tc_dside_event;
 
 typedef struct {
-  tc_str name;
+  tc_str name;     /* the exact bytes: from `site_hex` when it is there */
+  char *own;       /* those bytes when decoded from hex (malloc'd), else NULL */
   uint32_t traces;
   /* Chrome major versions of its traces, sorted and distinct (at most
    * TC_DIFF_MAX_MAJORS, then `more`), and whether a trace had none. */

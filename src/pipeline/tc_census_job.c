@@ -107,6 +107,13 @@ static tc_err run_writers(tc_census_outcome *o, const char *dir, unsigned thread
   writer_thread(&j);
   for (unsigned i = 0; i < started; i++)
     pthread_join(t[i], NULL);
+  /* Out of descriptors (a small ulimit -n): the writers that found none
+   * run again one at a time, when the others have closed theirs. */
+  for (size_t i = 0; started && i < NWRITERS; i++)
+    if (j.err[i] && (j.why[i].errnum == EMFILE || j.why[i].errnum == ENFILE)) {
+      tc_why_clear(&j.why[i]);
+      j.err[i] = writers[i].write(o, dir, &j.why[i]);
+    }
   for (size_t i = 0; i < NWRITERS; i++)
     if (j.err[i]) {
       o->failed_file = writers[i].name;
@@ -252,7 +259,8 @@ static tc_err begin_state(const tc_census_opts *opts, tc_census_outcome *o) {
     return TC_E_NOMEM;
   tc_err e = tc_state_begin(opts->run.state_dir, &o->corpus, settings, opts->run.shard,
                             opts->run.nshards, opts->run.value_sites, opts->manifest, opts->job,
-                            &o->state_why);
+                            &o->state_lock, &o->state_why);
+  o->have_state_lock = !e;
   free(settings);
   return e;
 }
@@ -327,5 +335,7 @@ void tc_census_outcome_free(tc_census_outcome *o) {
   free(o->merge.missing);
   free(o->merged_manifest);
   free(o->merged_job);
+  if (o->have_state_lock)
+    close(o->state_lock);
   memset(o, 0, sizeof *o);
 }

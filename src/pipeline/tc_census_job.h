@@ -99,6 +99,8 @@ typedef struct {
   const char *failed_file;  /* the output file a failed write was on (static) */
 
   tc_why state_why;         /* TC_STAGE_STATE's failure */
+  int state_lock;           /* the state folder's lock, held while the outcome lives */
+  int have_state_lock;
   tc_merge_why merge;       /* TC_STAGE_MERGE's failure */
   char *merged_manifest, *merged_job; /* merge: the shards' manifest and job paths */
 } tc_census_outcome;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "json/tc_parser.h"
@@ -12,20 +13,26 @@
 #include "util/tc_grow.h"
 #include "util/tc_time.h"
 
-/* Appends to a malloc'd text; on failure the text stays as it was. */
-__attribute__((format(printf, 2, 3))) static void say(char **text, const char *fmt, ...) {
+/* A malloc'd message built by appending, in time linear in its length. */
+typedef struct {
+  char **text; /* where it lives: NULL until the first append */
+  size_t len;
+} message;
+
+/* Appends to M; on failure the text stays as it was. */
+__attribute__((format(printf, 2, 3))) static void say(message *m, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  size_t have = *text ? strlen(*text) : 0;
-  char *t = realloc(*text, have + (size_t)n + 1);
+  char *t = n < 0 ? NULL : realloc(*m->text, m->len + (size_t)n + 1);
   if (!t)
     return;
   va_start(ap, fmt);
-  vsnprintf(t + have, (size_t)n + 1, fmt, ap);
+  vsnprintf(t + m->len, (size_t)n + 1, fmt, ap);
   va_end(ap);
-  *text = t;
+  *m->text = t;
+  m->len += (size_t)n;
 }
 
 static int same_str(const char *a, const char *b) {
@@ -73,7 +80,7 @@ static tc_err read_records(const char *const *dirs, int ndirs, tc_partial_record
                  recs[0].nshards != recs[d].nshards       ? "shard count"
                  : recs[0].value_sites != recs[d].value_sites ? "value-sites"
                                                           : "corpus");
-      say(&why->missing, "%s and %s are shards of different runs: their %s differs", dirs[0],
+      say(&(message){&why->missing, 0}, "%s and %s are shards of different runs: their %s differs", dirs[0],
           dirs[d], what);
       return TC_E_STATE_MISMATCH;
     }
@@ -87,7 +94,7 @@ static tc_err read_records(const char *const *dirs, int ndirs, tc_partial_record
   for (int d = 0; d < ndirs; d++) {
     int *slot = &(*by_shard)[recs[d].shard];
     if (*slot >= 0) {
-      say(&why->missing, "%s and %s both hold shard %u of %u", dirs[*slot], dirs[d],
+      say(&(message){&why->missing, 0}, "%s and %s both hold shard %u of %u", dirs[*slot], dirs[d],
           recs[d].shard, n);
       return TC_E_STATE_MISMATCH;
     }
@@ -112,15 +119,19 @@ static tc_err copy_notes(const tc_corpus_note *src, uint32_t n, tc_corpus_note *
   return TC_OK;
 }
 
-/* Names what is missing, every shard without a folder and (up to a few)
- * sites without a partial; counts all of them. */
+/* Names what is missing, the first few shards without a folder and sites
+ * without a partial (as the sites list of census.md: 10, then "and N
+ * more"); counts all of them. */
 static tc_err check_complete(const char *const *dirs, const tc_partial_record *rec,
                              const int *by_shard, tc_merge_why *why) {
-  uint32_t shown = 0;
+  enum { SHOWN = 10 };
+  message m = {&why->missing, 0};
+  uint32_t shards = 0, sites = 0;
   for (uint32_t i = 0; i < rec->nshards; i++)
-    if (by_shard[i] < 0)
-      say(&why->missing, "%sshard %u of %u: no state folder given", why->missing ? "; " : "", i,
-          rec->nshards);
+    if (by_shard[i] < 0 && shards++ < SHOWN)
+      say(&m, "%sshard %u of %u: no state folder given", m.len ? "; " : "", i, rec->nshards);
+  if (shards > SHOWN)
+    say(&m, "; and %u more shards", shards - SHOWN);
   for (uint32_t s = 0; s < rec->nsites; s++) {
     int d = by_shard[tc_partial_shard_of(rec->sites[s], rec->nshards)];
     int have = 0;
@@ -128,29 +139,26 @@ static tc_err check_complete(const char *const *dirs, const tc_partial_record *r
       char *path = tc_partial_site_path(dirs[d], rec->sites[s]);
       if (!path)
         return TC_E_NOMEM;
-      FILE *f = fopen(path, "rb");
-      have = f != NULL;
-      if (f)
-        fclose(f);
+      /* Whether it is there; reading it (a FIFO refused) comes later. */
+      struct stat st;
+      have = lstat(path, &st) == 0;
       free(path);
     }
-    if (!have) {
-      if (shown++ < 10)
-        say(&why->missing, "%ssite %s (shard %u)%s", why->missing ? "; " : "", rec->sites[s],
-            tc_partial_shard_of(rec->sites[s], rec->nshards), d < 0 ? "" : ": no partial in its folder");
-      why->nmissing++;
-    }
+    if (!have && sites++ < SHOWN)
+      say(&m, "%ssite %s (shard %u)%s", m.len ? "; " : "", rec->sites[s],
+          tc_partial_shard_of(rec->sites[s], rec->nshards), d < 0 ? "" : ": no partial in its folder");
   }
-  if (shown > 10)
-    say(&why->missing, "; and %u more sites", shown - 10);
-  return why->missing ? TC_E_STATE_INCOMPLETE : TC_OK;
+  why->nmissing = sites;
+  if (sites > SHOWN)
+    say(&m, "; and %u more sites", sites - SHOWN);
+  return shards || sites ? TC_E_STATE_INCOMPLETE : TC_OK;
 }
 
 /* Adds site S from its unit P to the corpus and the fold. */
 static tc_err add_site(tc_corpus *c, size_t *traces_cap, tc_corpus_fold *fold, uint32_t s,
                        tc_site_unit *p) {
   uint32_t first = c->ntraces;
-  tc_err e = tc_corpus_fold_add(fold, s, p);
+  tc_err e = tc_corpus_fold_add(fold, s, first, p);
   if (!e)
     e = TC_GROW(c->traces, *traces_cap, (size_t)first + p->ntraces + 1);
   if (e)

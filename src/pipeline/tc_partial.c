@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -362,6 +361,8 @@ static void c_record(tc_codec *c, tc_partial_record *r) {
   tc_codec_u32(c, &r->nshards);
   if (c->r && r->shard >= r->nshards)
     tc_bin_fail_at(c->r, at, "shard number not below the shard count");
+  if (c->r && r->nshards > TC_PARTIAL_MAX_SHARDS)
+    tc_bin_fail_at(c->r, at, "shard count above what --shard accepts");
   r->nsites = tc_codec_array(c, (void **)&r->sites, r->nsites, sizeof *r->sites, 2);
   for (uint32_t i = 0; i < r->nsites; i++) {
     at = c->r ? c->r->pos : 0;
@@ -551,51 +552,13 @@ tc_err tc_partial_record_write(const char *path, const tc_partial_record *r, tc_
   return e;
 }
 
-static tc_err read_all(const char *path, unsigned char **bytes, size_t *len, tc_why *why) {
-  tc_why_clear(why);
-  tc_why_errno(why, path, 0);
-  *bytes = NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    why->errnum = errno;
-    return TC_E_OPEN;
-  }
-  struct stat st;
-  tc_err e = TC_OK;
-  if (fstat(fd, &st) != 0) {
-    why->errnum = errno;
-    e = TC_E_IO;
-  } else if (!(*bytes = malloc(st.st_size ? (size_t)st.st_size : 1))) {
-    e = TC_E_NOMEM;
-  } else {
-    size_t got = 0;
-    while (got < (size_t)st.st_size) {
-      ssize_t r = read(fd, *bytes + got, (size_t)st.st_size - got);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0) {
-        why->errnum = r < 0 ? errno : 0;
-        e = TC_E_IO;
-        break;
-      }
-      got += (size_t)r;
-    }
-    *len = got;
-  }
-  close(fd);
-  if (e) {
-    free(*bytes);
-    *bytes = NULL;
-  }
-  return e;
-}
-
 /* PATH read whole and decoded by DECODE into OUT. */
 static tc_err read_file(const char *path, void *out, tc_why *why,
                         tc_err (*decode)(const unsigned char *, size_t, void *, tc_why *)) {
   unsigned char *bytes;
   size_t len;
-  tc_err e = read_all(path, &bytes, &len, why);
+  tc_why_clear(why);
+  tc_err e = tc_read_regular(path, &bytes, &len, why);
   if (!e)
     e = decode(bytes, len, out, why);
   free(bytes);

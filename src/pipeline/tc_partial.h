@@ -48,6 +48,9 @@
 
 #define TC_PARTIAL_VERSION 3u
 
+/* The most shards --shard accepts, and a shard record may claim. */
+#define TC_PARTIAL_MAX_SHARDS 1000000u
+
 /* A site partial: the unit and the settings it was made with. */
 typedef struct {
   char *settings;            /* tc_partial_settings text; owned */

@@ -83,6 +83,10 @@ typedef struct {
   /* Sites of this run (its shard), and of them those read back from the
    * state folder, with their traces; sites whose partial was written. */
   uint32_t sites_run, sites_reused, traces_reused, sites_saved;
+  /* Sites whose partial was made with other settings, so ran again, and
+   * the first setting that differed ("whole_urls", "scope", ...). */
+  uint32_t sites_resettled;
+  char settings_differ[32];
   tc_why state_why; /* with TC_E_WRITE, TC_E_OPEN, TC_E_NOT_PARTIAL,
                        TC_E_PARTIAL_VERSION or TC_E_BAD_BINARY from state */
 } tc_run_result;

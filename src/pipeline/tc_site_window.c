@@ -241,8 +241,11 @@ static tc_err start_site(tc__run *r, window *w, uint32_t s, tc_run_result *out) 
   out->sites_run++;
   tc_err e = TC_OK;
   if (r->opts.state_dir) {
-    e = tc_state_lookup(r->opts.state_dir, c, s, r->settings, &sl->unit, &sl->reused,
-                        &out->state_why);
+    char differ[sizeof out->settings_differ];
+    e = tc_state_lookup(r->opts.state_dir, c, s, r->settings, &sl->unit, &sl->reused, differ,
+                        sizeof differ, &out->state_why);
+    if (differ[0] && !out->sites_resettled++)
+      memcpy(out->settings_differ, differ, sizeof differ);
     if (e || sl->reused)
       return e;
     /* The identity of what is about to be read, taken before reading. */
@@ -337,7 +340,7 @@ static tc_err fold_site(tc__run *r, window *w, uint32_t s, int *stopped, tc_run_
     }
     if (!*stopped) {
       uint64_t t0 = tc__clock_start(r);
-      e = tc_corpus_fold_add(r->fold, s, &sl->unit);
+      e = tc_corpus_fold_add(r->fold, s, first, &sl->unit);
       if (r->clocks)
         r->fold_ns += tc_clock_cpu_ns() - t0;
     }
@@ -353,7 +356,7 @@ static tc_err fold_site(tc__run *r, window *w, uint32_t s, int *stopped, tc_run_
       out->sites_saved += !e;
     }
     if (!e && !*stopped)
-      e = tc_corpus_fold_add(r->fold, s, &sl->unit);
+      e = tc_corpus_fold_add(r->fold, s, first, &sl->unit);
     if (r->clocks)
       r->fold_ns += tc_clock_cpu_ns() - t0;
     w->traces_open -= c->sites[s].ntraces;

@@ -1,12 +1,15 @@
 #include "pipeline/tc_state.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "util/tc_lockfile.h"
 
 static int same_str(const char *a, const char *b) {
   return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -48,8 +51,9 @@ static int still_valid(const tc_partial_site *ps, const tc_corpus *c, uint32_t s
 }
 
 tc_err tc_state_lookup(const char *dir, const tc_corpus *c, uint32_t site, const char *settings,
-                       tc_site_unit *out, int *reuse, tc_why *why) {
+                       tc_site_unit *out, int *reuse, char *differ, size_t cap, tc_why *why) {
   *reuse = 0;
+  differ[0] = '\0';
   tc_site_unit_init(out);
   char *path = tc_partial_site_path(dir, c->sites[site].name);
   if (!path)
@@ -63,7 +67,9 @@ tc_err tc_state_lookup(const char *dir, const tc_corpus *c, uint32_t site, const
   }
   if (e)
     return e;
-  if (still_valid(&ps, c, site, settings)) {
+  if (!same_str(ps.settings, settings))
+    tc_partial_settings_differ(ps.settings, settings, differ, cap);
+  else if (still_valid(&ps, c, site, settings)) {
     *reuse = 1;
     *out = ps.unit;
     tc_site_unit_init(&ps.unit);
@@ -72,7 +78,8 @@ tc_err tc_state_lookup(const char *dir, const tc_corpus *c, uint32_t site, const
   return TC_OK;
 }
 
-/* Temporary files a killed run left (".NAME.tmp-PID", tc_partial.c). */
+/* Temporary files a killed run left (".NAME.tmp-PID", tc_partial.c): the
+ * caller holds the folder's lock, so no live run is writing any of them. */
 static void remove_leftovers(const char *dir) {
   DIR *d = opendir(dir);
   if (!d)
@@ -104,11 +111,20 @@ static int make_dirs(const char *path) {
 
 tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings, uint32_t shard,
                       uint32_t nshards, uint32_t value_sites, const char *manifest,
-                      const char *job, tc_why *why) {
+                      const char *job, int *lock, tc_why *why) {
   tc_why_clear(why);
-  if (make_dirs(dir) != 0) {
+  *lock = -1;
+  int dfd = make_dirs(dir) == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  if (dfd < 0) {
     tc_why_errno(why, dir, errno);
     return TC_E_WRITE;
+  }
+  int fd = tc_lockfile_take(dfd, ".tc-lock", &why->pid);
+  int err = errno;
+  close(dfd);
+  if (fd < 0) {
+    tc_why_errno(why, dir, err == EWOULDBLOCK ? 0 : err);
+    return err == EWOULDBLOCK ? TC_E_STATE_BUSY : TC_E_WRITE;
   }
   remove_leftovers(dir);
   /* Borrowed for the encoder, which only reads. */
@@ -134,5 +150,9 @@ tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings,
     e = tc_partial_record_write(path, &r, why);
   free(path);
   free(r.sites);
+  if (e)
+    close(fd);
+  else
+    *lock = fd;
   return e;
 }

@@ -16,18 +16,23 @@
 
 /* Reads SITE's partial in DIR into the unit *OUT and sets *REUSE when it
  * may stand for the site; *REUSE 0 (and *OUT empty) when there is none or
- * it is stale. Errors: the partial is unreadable (WHY says where). */
+ * it is stale. A partial made with other settings is stale, and the first
+ * setting that differs is named in DIFFER (CAP bytes; "" otherwise).
+ * Errors: the partial is unreadable (WHY says where). */
 tc_err tc_state_lookup(const char *dir, const tc_corpus *c, uint32_t site, const char *settings,
-                       tc_site_unit *out, int *reuse, tc_why *why);
+                       tc_site_unit *out, int *reuse, char *differ, size_t cap, tc_why *why);
 
-/* Writes DIR/shard.tcr for a run with SETTINGS (tc_partial_settings) of
- * shard SHARD of NSHARDS (1: the whole corpus) over C (every site of the
- * whole corpus), printing values by VALUE_SITES (--value-sites), creating
- * DIR and its parents if needed, and removes the
- * temporary files a killed run left in it. One run at a time may use a
- * state folder. MANIFEST and JOB may be NULL. */
+/* Takes DIR for this run, creating it and its parents if needed: one run
+ * at a time may use a state folder, so it is locked (DIR/.tc-lock, held
+ * until *LOCK is closed; TC_E_STATE_BUSY, WHY's pid the holder, when
+ * another run has it). Then removes the temporary files killed runs left
+ * in it (under the lock, every one is a dead run's) and writes
+ * DIR/shard.tcr for a run with SETTINGS (tc_partial_settings) of shard
+ * SHARD of NSHARDS (1: the whole corpus) over C (every site of the whole
+ * corpus), printing values by VALUE_SITES (--value-sites). MANIFEST and
+ * JOB may be NULL. On failure *LOCK is -1 and nothing is held. */
 tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings, uint32_t shard,
                       uint32_t nshards, uint32_t value_sites, const char *manifest,
-                      const char *job, tc_why *why);
+                      const char *job, int *lock, tc_why *why);
 
 #endif

@@ -68,13 +68,13 @@ static tc_err add_metrics(tc_metrics_reduction *metrics, const tc_site_unit *u) 
   return e;
 }
 
-tc_err tc_corpus_fold_add(tc_corpus_fold *f, uint32_t site, tc_site_unit *u) {
+tc_err tc_corpus_fold_add(tc_corpus_fold *f, uint32_t site, uint32_t first, tc_site_unit *u) {
   tc_err e = tc_census_fold_add(f->census, site, &u->census);
   if (!e && u->values)
     e = tc_census_fold_add_values(f->census, u->values);
   for (uint32_t i = 0; !e && i < u->ntraces; i++) {
     tc_corpus_count_trace(&f->t.totals, &u->traces[i].status);
-    e = tc_trace_rows_add(&f->t.traces, &u->traces[i].status, &u->traces[i].left);
+    e = tc_trace_rows_add(&f->t.traces, first + i, &u->traces[i].status, &u->traces[i].left);
   }
   if (!e && f->t.metrics)
     e = add_metrics(f->t.metrics, u);

@@ -42,9 +42,10 @@ typedef struct tc_corpus_fold tc_corpus_fold;
  * of memory. */
 tc_corpus_fold *tc_corpus_fold_create(int metrics);
 
-/* Folds unit U of corpus site SITE. The fold takes U's value profiles and
- * its traces' metadata (U is left without them); the rest stays U's. */
-tc_err tc_corpus_fold_add(tc_corpus_fold *f, uint32_t site, tc_site_unit *u);
+/* Folds unit U of corpus site SITE, whose traces are the corpus's traces
+ * FIRST on. The fold takes U's value profiles and its traces' metadata (U
+ * is left without them); the rest stays U's. */
+tc_err tc_corpus_fold_add(tc_corpus_fold *f, uint32_t site, uint32_t first, tc_site_unit *u);
 
 /* Ends the fold into *OUT, every table sealed; SCOPE says which processes
  * the units counted, VALUE_SITES is the value profiles' privacy rule (a

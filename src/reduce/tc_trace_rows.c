@@ -83,13 +83,18 @@ void tc_trace_rows_free(tc_trace_rows *t) {
   tc_map_free(&t->metas);
   free(t->block_first);
   free(t->block_traces);
+  free(t->trace);
   memset(t, 0, sizeof *t);
 }
 
-tc_err tc_trace_rows_add(tc_trace_rows *t, tc_trace_status *st, const tc_left_list *left) {
+tc_err tc_trace_rows_add(tc_trace_rows *t, uint32_t trace, tc_trace_status *st,
+                         const tc_left_list *left) {
   uint32_t block = TC_NO_BLOCK;
-  tc_err e = TC_OK;
-  if (st->meta && st->shape.metadata.len) {
+  size_t row = tc_trace_rows_count(t);
+  tc_err e = TC_GROW(t->trace, t->trace_cap, row + 1);
+  if (!e)
+    t->trace[row] = trace;
+  if (!e && st->meta && st->shape.metadata.len) {
     int inserted;
     e = tc_map_intern(&t->metas, st->shape.metadata, &block, &inserted);
     if (!e)
@@ -98,7 +103,7 @@ tc_err tc_trace_rows_add(tc_trace_rows *t, tc_trace_status *st, const tc_left_li
       e = TC_GROW(t->block_traces, t->traces_cap, (size_t)block + 1);
     if (!e) {
       if (inserted)
-        t->block_first[block] = (uint32_t)tc_trace_rows_count(t);
+        t->block_first[block] = (uint32_t)row;
       t->block_traces[block]++;
     }
   }

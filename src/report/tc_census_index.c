@@ -148,13 +148,14 @@ size_t tc_chrome_versions(const tc_report_ctx *c, tc_version_count **out) {
   size_t k = 0;
   unsigned char *buf = NULL;
   size_t cap = 0;
-  for (uint32_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < tc_trace_rows_count(c->traces) && i < n; i++) {
     tc_trace_status st;
     uint32_t block = TC_NO_BLOCK;
     if (tc_trace_rows_get(c->traces, i, &st, &block, NULL, &buf, &cap))
       continue;
     int from_manifest;
-    tc_str s = tc_trace_chrome_version(c, blocks, i, block, &from_manifest);
+    tc_str s =
+        tc_trace_chrome_version(c, blocks, tc_trace_rows_trace(c->traces, i), block, &from_manifest);
     if (s.len)
       v[k++] = (tc_version_count){s, 1, from_manifest};
   }

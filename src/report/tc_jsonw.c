@@ -318,3 +318,33 @@ TC_JSONW_KEYED_OPEN(null)
 TC_JSONW_KEYED_OPEN(obj)
 TC_JSONW_KEYED_OPEN(arr)
 #undef TC_JSONW_KEYED_OPEN
+
+static int valid_utf8(tc_str s) {
+  const unsigned char *p = (const unsigned char *)s.ptr;
+  for (size_t i = 0; i < s.len;) {
+    size_t u = p[i] < 0x80 ? 1 : tc_utf8_len(p + i, s.len - i);
+    if (!u)
+      return 0;
+    i += u;
+  }
+  return 1;
+}
+
+void tc_jsonw_kname(tc_jsonw *w, const char *k, tc_str name) {
+  tc_jsonw_kstrn(w, k, name);
+  if (valid_utf8(name))
+    return;
+  char key[64];
+  snprintf(key, sizeof key, "%s_hex", k);
+  tc_jsonw_key(w, key);
+  static const char digits[] = "0123456789abcdef";
+  before_item(w);
+  tc_wbuf_putc(&w->out, '"');
+  for (size_t i = 0; i < name.len; i++) {
+    unsigned char c = (unsigned char)name.ptr[i];
+    char two[2] = {digits[c >> 4], digits[c & 15]};
+    tc_wbuf_put(&w->out, two, 2);
+  }
+  tc_wbuf_putc(&w->out, '"');
+  done(w);
+}

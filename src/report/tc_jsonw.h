@@ -57,6 +57,12 @@ void tc_jsonw_kobj(tc_jsonw *w, const char *k); /* "k": { */
 void tc_jsonw_karr(tc_jsonw *w, const char *k); /* "k": [ */
 void tc_jsonw_kraw(tc_jsonw *w, const char *k, tc_str json);
 
+/* A name that came from a file name (a site's folder) under K, as text;
+ * when it is not valid UTF-8 the text has U+FFFD for some bytes and two
+ * names can read the same, so its exact bytes follow in lowercase hex
+ * under K with "_hex" appended, by which readers (diff) tell them apart. */
+void tc_jsonw_kname(tc_jsonw *w, const char *k, tc_str name);
+
 /* Ends a document: the newline after its top-level value. */
 void tc_jsonw_end(tc_jsonw *w);
 

@@ -282,7 +282,7 @@ static void renderers(tc_jsonw *w, const tc_trace_metrics *m) {
 
 static void trace(tc_jsonw *w, const tc_trace_metrics *m) {
   tc_jsonw_obj(w);
-  tc_jsonw_kstr(w, "site", m->site ? m->site : "");
+  tc_jsonw_kname(w, "site", tc_str_c(m->site ? m->site : ""));
   tc_jsonw_kstr(w, "trace", m->trace ? m->trace : "");
   tc_jsonw_karr(w, "flags");
   if (m->flags & TC_TRACE_TRUNCATED)
@@ -302,7 +302,7 @@ static void trace(tc_jsonw *w, const tc_trace_metrics *m) {
 static void site(tc_jsonw *w, const tc_metrics_reduction *r, tc_metrics_cursor *c,
                  const tc_site_metrics *s) {
   tc_jsonw_obj(w);
-  tc_jsonw_kstr(w, "site", s->site);
+  tc_jsonw_kname(w, "site", tc_str_c(s->site));
   tc_jsonw_karr(w, "traces");
   for (size_t i = 0; i < s->ntraces; i++) {
     const tc_trace_metrics *m = tc_metrics_cursor_trace(c, s->first + i);

@@ -8,10 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "util/tc_lockfile.h"
 
 struct tc_outset {
   int parent; /* OUTDIR's parent folder */
@@ -223,36 +224,13 @@ static tc_err resolve(const char *outdir, char **parent, char *base, tc_why *why
   return e;
 }
 
-/* Takes the lock file beside OUTDIR. A lock file can be unlinked by its
- * holder between our open and our flock; the lock we then got is on a file
- * nobody else will open, so check the name still leads to it, else retry. */
+/* Takes the lock file beside OUTDIR. */
 static tc_err take_lock(tc_outset *s, const char *parent, tc_why *why) {
   snprintf(s->lockname, sizeof s->lockname, ".%s.tc-lock", s->base);
-  for (;;) {
-    int fd = openat(s->parent, s->lockname, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0)
-      return fail(why, TC_E_WRITE, errno, parent, s->lockname);
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      int err = errno;
-      char buf[32] = {0};
-      if (err == EWOULDBLOCK && pread(fd, buf, sizeof buf - 1, 0) > 0)
-        why->pid = strtol(buf, NULL, 10);
-      close(fd);
-      return fail(why, err == EWOULDBLOCK ? TC_E_OUT_BUSY : TC_E_WRITE, err, parent, s->lockname);
-    }
-    struct stat a, b;
-    if (fstat(fd, &a) == 0 && fstatat(s->parent, s->lockname, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
-        a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-      char pid[32];
-      int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-      if (ftruncate(fd, 0) == 0 && pwrite(fd, pid, (size_t)len, 0) < 0) {
-        /* The pid only improves a second run's message; the lock holds anyway. */
-      }
-      s->lock = fd;
-      return TC_OK;
-    }
-    close(fd);
-  }
+  s->lock = tc_lockfile_take(s->parent, s->lockname, &why->pid);
+  if (s->lock < 0)
+    return fail(why, errno == EWOULDBLOCK ? TC_E_OUT_BUSY : TC_E_WRITE, errno, parent, s->lockname);
+  return TC_OK;
 }
 
 /* Cleans what killed runs left beside OUTDIR (the lock is held, so no live

@@ -36,8 +36,8 @@ static void write_trace(tc_jsonw *w, const tc_report_ctx *c, const tc_str *versi
                         uint32_t same_as) {
   const tc_trace *t = &c->corpus->traces[i];
   tc_jsonw_obj(w);
-  tc_jsonw_kstr(w, "path", t->path);
-  tc_jsonw_kstr(w, "site", c->corpus->sites[t->site].name);
+  tc_jsonw_kname(w, "path", tc_str_c(t->path));
+  tc_jsonw_kname(w, "site", tc_str_c(c->corpus->sites[t->site].name));
   int partial = st->stream_err || st->bad_events || st->shape.trailing_bytes;
   tc_jsonw_kstr(w, "status", st->fatal ? "failed" : partial ? "partial" : "ok");
   if (st->fatal) {
@@ -191,7 +191,7 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
   for (uint32_t i = 0; i < c->corpus->nsites; i++) {
     const tc_site *s = &c->corpus->sites[i];
     tc_jsonw_obj(&w);
-    tc_jsonw_kstr(&w, "site", s->name);
+    tc_jsonw_kname(&w, "site", tc_str_c(s->name));
     tc_jsonw_kuint(&w, "traces", s->ntraces);
     tc_jsonw_kstr(&w, "manifest_status", s->status);
     tc_jsonw_kstr(&w, "manifest_reason", s->reason);
@@ -206,14 +206,15 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
     e = TC_E_NOMEM;
   unsigned char *buf = NULL;
   size_t cap = 0;
-  for (uint32_t i = 0; !e && i < c->corpus->ntraces; i++) {
+  for (size_t i = 0; !e && i < tc_trace_rows_count(c->traces); i++) {
     tc_trace_status st;
     tc_left_list left;
     uint32_t block;
     e = tc_trace_rows_get(c->traces, i, &st, &block, &left, &buf, &cap);
     if (e)
       break;
-    write_trace(&w, c, versions, i, &st, &left, block,
+    /* metadata_of counts files as written: rows. */
+    write_trace(&w, c, versions, tc_trace_rows_trace(c->traces, i), &st, &left, block,
                 block != TC_NO_BLOCK && c->traces->block_first[block] != i
                     ? c->traces->block_first[block]
                     : UINT32_MAX);

@@ -79,7 +79,8 @@
   X(PB_BAD_PACKET, "Perfetto packet does not unpack")                         \
   X(PB_INTERNED, "Perfetto event refers to an interned id never defined on its sequence") \
   X(PB_CLOCK, "Perfetto timestamp in a clock with no known path to the trace clock") \
-  X(PB_DEPTH, "Perfetto debug annotations nested too deep")
+  X(PB_DEPTH, "Perfetto debug annotations nested too deep")                  \
+  X(STATE_BUSY, "another run is using this state folder")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,

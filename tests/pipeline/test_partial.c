@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 
@@ -41,9 +42,18 @@ static void run_with_state(const tc_corpus *c, const char *state, tc_run_result 
   tc_why why;
   char *settings = tc_partial_settings(!o.no_metrics, &o.kernels, o.scope, o.value_flags);
   assert_non_null(settings);
-  assert_int_equal(tc_state_begin(state, c, settings, 0, 1, o.value_sites, NULL, NULL, &why), TC_OK);
+  int lock, again;
+  assert_int_equal(tc_state_begin(state, c, settings, 0, 1, o.value_sites, NULL, NULL, &lock, &why),
+                   TC_OK);
+  /* One run at a time: a second begin, even from this process, is turned
+   * away naming the holder, and holds nothing. */
+  assert_int_equal(tc_state_begin(state, c, settings, 0, 1, o.value_sites, NULL, NULL, &again, &why),
+                   TC_E_STATE_BUSY);
+  assert_int_equal(why.pid, (long)getpid());
+  assert_int_equal(again, -1);
   free(settings);
   assert_int_equal(tc_run(c, &o, r), TC_OK);
+  close(lock);
 }
 
 static unsigned char *slurp(const char *path, size_t *len) {

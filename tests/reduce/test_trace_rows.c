@@ -78,7 +78,7 @@ static void statuses_and_blocks_read_back(void **state) {
   tc_trace_rows_init(&rows);
   for (uint64_t k = 0; k < N; k++) {
     tc_trace_status st = status_of(k, metas[k]);
-    assert_int_equal(tc_trace_rows_add(&rows, &st, NULL), TC_OK);
+    assert_int_equal(tc_trace_rows_add(&rows, (uint32_t)(10 + k), &st, NULL), TC_OK);
     assert_null(st.meta); /* the rows' copy is the one */
     assert_int_equal(st.shape.metadata.len, 0);
   }
@@ -96,6 +96,7 @@ static void statuses_and_blocks_read_back(void **state) {
     tc_trace_status got, want = status_of(k, NULL);
     uint32_t block;
     assert_int_equal(tc_trace_rows_get(&rows, k, &got, &block, NULL, &buf, &cap), TC_OK);
+    assert_int_equal(tc_trace_rows_trace(&rows, k), 10 + k); /* the corpus's trace, not the row */
     same_status(&got, &want);
     if (!metas[k]) {
       assert_int_equal(block, TC_NO_BLOCK);

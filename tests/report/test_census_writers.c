@@ -58,7 +58,7 @@ static void write_all(tc_res_event *ev) {
                           .traces_with_errors = 1, .seconds = 0.5, .simd_kernel = "x"};
   tc_trace_rows rows;
   tc_trace_rows_init(&rows);
-  assert_int_equal(tc_trace_rows_add(&rows, &st[0], NULL), TC_OK);
+  assert_int_equal(tc_trace_rows_add(&rows, 0, &st[0], NULL), TC_OK);
   tc_report_ctx ctx = {&corpus, &r, &rows, &totals, NULL, NULL, NULL, "schema.tsv", NULL,
                        "no schema here"};
   assert_int_equal(tc_write_census_csv(&ctx, dir, NULL), TC_OK);

@@ -1,0 +1,34 @@
+"""Writes fuzz_diff's seeds into OUTDIR: the bundled crawl's census.json,
+run.json and metrics.json (reports/bundled) joined as the target reads
+them, whole and without metrics.json, and smaller variants with the event
+and site lists cut to a few items, so mutations reach every key."""
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, '..', '..'))
+OUT = os.path.join(ROOT, 'reports', 'bundled')
+SEP = b'\n--8<--\n'
+
+
+def main(outdir):
+    files = [open(os.path.join(OUT, n), 'rb').read()
+             for n in ('census.json', 'run.json', 'metrics.json')]
+    with open(os.path.join(outdir, 'whole'), 'wb') as f:
+        f.write(SEP.join(files))
+    with open(os.path.join(outdir, 'no-metrics'), 'wb') as f:
+        f.write(SEP.join(files[:2]))
+    census, run, metrics = (json.loads(b) for b in files)
+    for keep in (1, 3):
+        c = dict(census, events=census['events'][:keep])
+        sites = {s['site'] for s in run['sites'][:keep]}
+        r = dict(run, sites=run['sites'][:keep], files=[t for t in run['files'] if t['site'] in sites])
+        m = dict(metrics, sites=[s for s in metrics['sites'] if s['site'] in sites],
+                 traces=[t for t in metrics['traces'] if t.get('site') in sites])
+        with open(os.path.join(outdir, 'cut-%d' % keep), 'wb') as f:
+            f.write(SEP.join(json.dumps(d, indent=1).encode() for d in (c, r, m)))
+
+
+if __name__ == '__main__':
+    main(sys.argv[1])
