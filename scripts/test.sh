@@ -45,10 +45,10 @@ PY
 
 step() { echo; echo "=== $*"; }
 
-# Node packages the oracles and the browser test need, from the npm registry
-# at pinned versions.
-step "npm packages for the oracles and the browser test"
-for dir in tests/kernels tests/report; do
+# Node packages the oracles, the browser test and the recorder's CDP mode
+# need, from the npm registry at pinned versions.
+step "npm packages for the oracles, the browser test and corpus/record --mode cdp"
+for dir in tests/kernels tests/report corpus/recorder; do
   (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || fail=$((fail + 1))
 done
 
