@@ -49,6 +49,21 @@ def new_scratch(root):
     return scratch
 
 
+def remove_scratch(scratch):
+    """Remove SCRATCH, and the folder Chromium keeps its profile's singleton
+    socket in: $TMPDIR/org.chromium.Chromium.XXXXXX, which it removes only
+    when it exits cleanly. The profile's SingletonSocket link names it (a
+    socket path must stay short, so it cannot be moved into SCRATCH)."""
+    try:
+        target = os.readlink(os.path.join(scratch, "profile", "SingletonSocket"))
+    except OSError:
+        target = ""
+    folder = os.path.dirname(target)
+    if os.path.basename(folder).startswith("org.chromium.Chromium."):
+        shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
 def _pdeathsig_prefix():
     return ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
 
@@ -163,7 +178,7 @@ def finish(procs, scratch):
         stop(proc)
     kill_marked(scratch)
     reap_orphans()
-    shutil.rmtree(scratch, ignore_errors=True)
+    remove_scratch(scratch)
 
 
 def log_tail(scratch, log_name, limit=160):

@@ -40,6 +40,9 @@ def start(out):
 def _clean(out, root):
     killed = browser.kill_marked(root)
     removed = os.path.isdir(root)
+    if removed:
+        for name in os.listdir(root):
+            browser.remove_scratch(os.path.join(root, name))
     shutil.rmtree(root, ignore_errors=True)
     os.remove(_entry(out, root))
     return killed, removed

@@ -16,7 +16,10 @@ import pageload
 import protoscan
 
 POLL_S = 0.25
-SETTLE_S = 1.5  # the file must keep its size this long before we read it
+# How long the file must keep its size before it is read. A JSON trace that
+# parses is whole (its closing brackets come last); a protobuf one ends on
+# some packet's end while it is being written too, so it must rest longer.
+SETTLE_S = {"json": 0.5, "proto": 1.5}
 
 
 def _load_json(path):
@@ -83,7 +86,7 @@ def _wait(proc, path, job, scratch, stopping):
         if size != last_size:
             last_size, stable_since = size, time.monotonic()
             continue
-        settled = time.monotonic() - stable_since >= SETTLE_S
+        settled = time.monotonic() - stable_since >= SETTLE_S[job.fmt]
         if size > 0 and settled and size != parsed_size:
             events = load(path)
             if events is not None:
