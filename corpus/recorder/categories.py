@@ -26,6 +26,12 @@ PRESETS = {
         DISABLED + "layout_shift.debug", DISABLED + "v8.inspector",
         DISABLED + "v8.cpu_profiler.hires", DISABLED + "lighthouse", "v8.execute", "v8", "cppgc",
         "navigation", "rail", DISABLED + "v8.cpu_profiler", DISABLED + "devtools.screenshot"],
+    # Puppeteer's page.tracing.start() without categories: puppeteer-core
+    # 24.43.1, lib/esm/puppeteer/cdp/Tracing.js.
+    "puppeteer": [
+        "devtools.timeline", "v8.execute", DISABLED + "devtools.timeline",
+        DISABLED + "devtools.timeline.frame", "toplevel", "blink.console", "blink.user_timing",
+        "latencyInfo", DISABLED + "devtools.timeline.stack", DISABLED + "v8.cpu_profiler"],
     # Lighthouse's trace gatherer: lighthouse core/gather/gatherers/trace.js,
     # getDefaultTraceCategories().
     "lighthouse": [
