@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from siteserver import BackgroundServer  # noqa: E402
 
 KINDS = ("ok", "slow", "notfound", "hang", "redirect", "crash", "endless", "refused")
-SLOW_S = 1.5
+SLOW_S = 1.0
 ENDLESS_TICK_S = 0.25
 REFUSED_PORT = 1
 # Per hundred sites of a generated web: mostly pages that load, a few of every failure.
