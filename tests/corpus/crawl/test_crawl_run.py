@@ -228,6 +228,24 @@ class StandInCrawl(unittest.TestCase):
             self.assertIn("is not empty and holds no crawl", err[-1])
         self.assertEqual(os.listdir(self.out), ["notes.txt"])
 
+    def test_failed_rows_are_kept_unless_retry_failed_asks(self):
+        self.write_list(["ok", "notfound"])
+        self.assertEqual(crawlkit.run_recorder(self.args(), self.scratch)[0], 1)
+        first = tracekit.read_manifest(self.out)
+        code, err, _ = crawlkit.run_recorder(self.args(), self.scratch)
+        self.assertEqual(code, 1)
+        self.assertIn("2 kept from an earlier run, 0 to record", "\n".join(err))
+        self.assertEqual(tracekit.read_manifest(self.out), first)
+        time.sleep(1)  # recorded_at has whole seconds
+        code, err, _ = crawlkit.run_recorder(self.args("--retry-failed"), self.scratch)
+        self.assertEqual(code, 1)
+        self.assertIn("1 kept from an earlier run, 1 to record", "\n".join(err))
+        again = tracekit.read_manifest(self.out)
+        self.assertEqual(again[0], first[0])
+        self.assertEqual(again[1]["status"], "failed")
+        self.assertGreater(crawlkit.utc(again[1]["recorded_at"]),
+                           crawlkit.utc(first[1]["recorded_at"]))
+
     def test_repeats_are_rows_of_their_site_in_list_order(self):
         self.write_list(["ok", "notfound"])
         code, err, _ = crawlkit.run_recorder(self.args("--repeat", "2", "--jobs", "2"),
