@@ -25,8 +25,9 @@ if (!resultPath) {
 const result = {navigation: null, status: null, crashed: false};
 try {
   const browser = await puppeteer.connect({browserWSEndpoint: endpoint, defaultViewport: null});
-  const [first] = await browser.pages();
-  const page = first ?? await browser.newPage();
+  // The tab Chromium opened on about:blank (not one of its own WebUI pages).
+  const blank = (await browser.pages()).find(p => p.url() === 'about:blank');
+  const page = blank ?? await browser.newPage();
   // Puppeteer emits 'error' on the page when its renderer crashes.
   page.on('error', () => { result.crashed = true; });
   await page.tracing.start({path: tracePath, categories: categories.split(',')});
