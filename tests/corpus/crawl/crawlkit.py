@@ -165,6 +165,20 @@ def check_progress(case, lines, total, rows, wall_s):
     return progress
 
 
+SUMMARY_RE = re.compile(r"^corpus/record: (\d+) of (\d+) trace\(s\) done \((\d+) failed\), "
+                        r"(\d+) of them in this run, (\d+) s -> ")
+
+
+def check_summary(case, lines, total, rows, wall_s):
+    """The run's last line against the manifest, its progress lines and its wall time."""
+    m = SUMMARY_RE.match(lines[-1])
+    case.assertTrue(m, lines[-1])
+    failed = sum(r["status"] == "failed" for r in rows)
+    this_run = sum(1 for l in lines if PROGRESS_RE.match(l))
+    case.assertEqual([int(g) for g in m.groups()[:4]], [len(rows), total, failed, this_run])
+    case.assertLessEqual(int(m.group(5)), wall_s + 0.5)
+
+
 def eta_minutes(text):
     """Minutes of an ETA as the progress line writes it ('7 min', '2 h 05 min')."""
     if text == "under 1 min":

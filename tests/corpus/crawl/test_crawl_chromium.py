@@ -166,8 +166,9 @@ class LoopbackCrawlKilledAndFinished(unittest.TestCase):
                 self.assertGreaterEqual(float(row["seconds"]), 3.0 * attempts)
                 self.assertLessEqual(float(row["seconds"]), 40.0 * attempts)
 
-    def test_progress_lines_agree_with_the_manifest(self):
+    def test_progress_and_summary_lines_agree_with_the_manifest(self):
         crawlkit.check_progress(self, self.err, 20, self.rows, self.wall)
+        crawlkit.check_summary(self, self.err, 20, self.rows, self.wall)
 
     def test_no_browser_process_profile_or_zombie_is_left(self):
         self.assertEqual(crawlkit.crawl_processes(self.scratch), [])
