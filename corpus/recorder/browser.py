@@ -9,8 +9,8 @@ SIGKILL does not leave a browser tracing on. Every Chromium process carries
 each child; it gives them an environment of its own, so an environment
 variable would not reach them), and the CDP client its trace path: a process
 whose command line names a path inside the scratch folder is the attempt's.
-Ending an attempt ends the process group (SIGTERM, then SIGKILL), then any
-process still naming the scratch folder, before the folder goes.
+Ending an attempt kills the process group, then any process still naming
+the scratch folder, before the folder goes.
 
 The recorder makes itself its descendants' subreaper: a browser's children
 that outlive it are handed to the recorder, not to init, and the recorder
@@ -160,15 +160,18 @@ def _gone(proc, pgid, seconds):
 
 
 def stop(proc):
-    """End PROC's process group: the browser, its zygotes and children."""
+    """End PROC's process group at once: the browser, its zygotes and children.
+
+    SIGKILL, with no SIGTERM first: the trace has been read, the profile is
+    thrown away, and Chromium's orderly shutdown (up to 2 s on a loaded
+    machine) would keep nothing worth keeping; it does not even remove its
+    singleton folder (remove_scratch does)."""
     pgid = proc.pid  # start_new_session made it its group's leader
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(pgid, sig)
-        except ProcessLookupError:
-            break
-        if _gone(proc, pgid, STOP_GRACE_S):
-            break
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    _gone(proc, pgid, STOP_GRACE_S)
     proc.wait()
 
 
