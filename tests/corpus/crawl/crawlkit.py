@@ -66,6 +66,33 @@ def crawl_processes(tmpdir):
     return pids
 
 
+def browsers(tmpdir):
+    """PIDs of the crawl's browser processes: the ones the recorder starts,
+    with the recipe's --headless=new, not Chromium's children (--type=...)."""
+    found = []
+    for pid in crawl_processes(tmpdir):
+        try:
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"--headless=new" in args and not any(a.startswith(b"--type=") for a in args):
+            found.append(pid)
+    return found
+
+
+def kill_recorder(proc, tmpdir):
+    """SIGKILL the recorder PROC mid-crawl; wait until the browsers it had
+    running died of their parent-death signal, and reap what this process
+    (a subreaper) adopted. Returns the recorder's stderr."""
+    running = browsers(tmpdir)
+    proc.kill()
+    err = proc.communicate()[1]
+    wait_gone(running)
+    reap()
+    return err
+
+
 def wait_gone(pids, seconds=10):
     """Wait until none of PIDS is alive (or a zombie of someone else's)."""
     deadline = time.monotonic() + seconds
@@ -85,8 +112,9 @@ def wait_gone(pids, seconds=10):
     raise AssertionError("processes %s still alive after %d s" % (pids, seconds))
 
 
-def zombie_children():
-    """PIDs of this process's children that exited and were not reaped."""
+def children(zombies_only=False):
+    """PIDs of this process's children (only those that exited and were not
+    reaped, with ZOMBIES_ONLY)."""
     me, found = os.getpid(), []
     for name in os.listdir("/proc"):
         if name.isdigit():
@@ -95,9 +123,19 @@ def zombie_children():
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if fields[0] == "Z" and int(fields[1]) == me:
+            if int(fields[1]) == me and (fields[0] == "Z" or not zombies_only):
                 found.append(int(name))
     return found
+
+
+def zombie_children():
+    return children(zombies_only=True)
+
+
+def adopted(tmpdir):
+    """What a killed crawl left this process to reap: its children now, and
+    every crawl process still alive (which may become its child later)."""
+    return set(children()) | set(crawl_processes(tmpdir))
 
 
 def recorder(args, tmpdir, **popen):

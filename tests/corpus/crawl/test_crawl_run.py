@@ -116,13 +116,9 @@ class StandInCrawl(unittest.TestCase):
             # Into the next attempts: each stand-in browser has started its
             # renderer (an attempt takes 2.5 s at least), so some are left.
             time.sleep(0.7)
-            browsers = [pid for pid in crawlkit.crawl_processes(self.scratch)
-                        if b"--headless=new" in open("/proc/%d/cmdline" % pid, "rb").read()]
-            first.kill()
-            err = first.communicate()[1]
+            self.assertTrue(crawlkit.browsers(self.scratch))
+            err = crawlkit.kill_recorder(first, self.scratch)
             self.assertTrue(reached, err)
-            self.assertTrue(browsers)
-            crawlkit.wait_gone(browsers)
         finally:
             del os.environ["FAKE_DELAY"]
         kept = {r["site"]: r for r in tracekit.read_manifest(self.out)}
@@ -130,9 +126,9 @@ class StandInCrawl(unittest.TestCase):
         # The browsers died with the recorder (parent-death signal); what
         # they started, and their scratch folders, are left for the next run,
         # the processes adopted by this test (a subreaper).
-        crawlkit.reap()
         leftovers = crawlkit.crawl_processes(self.scratch)
         self.assertTrue(leftovers)
+        adopted = crawlkit.adopted(self.scratch)
         self.assertTrue(os.listdir(self.scratch))
         code, err, wall = crawlkit.run_recorder(args, self.scratch)
         self.assertEqual(code, 1, "\n".join(err))
@@ -154,7 +150,7 @@ class StandInCrawl(unittest.TestCase):
         self.assert_nothing_left()
         # The next run killed the leftovers, which are this test's to reap;
         # it left no zombie of its own.
-        self.assertLessEqual(set(crawlkit.zombie_children()), set(leftovers))
+        self.assertLessEqual(set(crawlkit.zombie_children()), adopted)
 
     def test_sigterm_writes_the_manifest_and_dies_of_it(self):
         self.write_list(["ok"] * 8)
