@@ -73,10 +73,10 @@ if ((quick)); then
   bash scripts/deps.sh || give_up "installing dependencies failed"
 else
   bash scripts/deps.sh --test || give_up "installing dependencies failed"
-  # Node packages the oracles, the recorder and the browser tests need, from
-  # the npm registry at pinned versions.
-  step "npm packages for the oracles and the browser tests"
-  for dir in tests/kernels tests/report; do
+  # Node packages the oracles, the browser tests and the recorder's CDP mode
+  # need, from the npm registry at pinned versions.
+  step "npm packages for the oracles, the browser tests and corpus/record --mode cdp"
+  for dir in tests/kernels tests/report corpus/recorder; do
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || fail=$((fail + 1))
   done
 fi

@@ -53,24 +53,21 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.server.log.flush()
 
 
-class SiteServer:
-    """A threaded static server on 127.0.0.1 and a free port.
+class BackgroundServer:
+    """A threaded HTTP server on 127.0.0.1 (PORT, 0 for a free one), served
+    from a thread while used as a context manager. Its `stopping` event,
+    set on the way out, releases the requests a handler holds open, so the
+    server stops at once whatever hangs."""
 
-    Use as a context manager; `base_url` is valid while it is open. `log`, if
-    given, is a text file that receives one line per request.
-    """
-
-    def __init__(self, sites_dir, log=None):
-        handler = lambda *a, **kw: _Handler(*a, directory=sites_dir, **kw)  # noqa: E731
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    def __init__(self, handler, port=0):
+        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
         self._httpd.daemon_threads = True
         self._httpd.stopping = threading.Event()
-        self._httpd.log = log
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     @property
-    def base_url(self):
-        return "http://127.0.0.1:%d/" % self._httpd.server_address[1]
+    def port(self):
+        return self._httpd.server_address[1]
 
     def __enter__(self):
         self._thread.start()
@@ -81,3 +78,19 @@ class SiteServer:
         self._httpd.shutdown()
         self._httpd.server_close()
         self._thread.join()
+
+
+class SiteServer(BackgroundServer):
+    """The sites folder on 127.0.0.1 and a free port.
+
+    Use as a context manager; `base_url` is valid while it is open. `log`, if
+    given, is a text file that receives one line per request.
+    """
+
+    def __init__(self, sites_dir, log=None):
+        super().__init__(lambda *a, **kw: _Handler(*a, directory=sites_dir, **kw))
+        self._httpd.log = log
+
+    @property
+    def base_url(self):
+        return "http://127.0.0.1:%d/" % self.port

@@ -14,10 +14,15 @@ The tolerances are stated here and in corpus/truth/README.md:
 - the JS heap grows by the set amount within 10 %;
 - a 60 Hz rAF loop's median frame interval is 16.67 +- 0.5 ms.
 
-Every trace must also have been recorded the way users record them (the
-recipe's default flags, so Chrome's omnibox popup has a renderer of its
-own) and the page must still be the page: main_rule commit_load, the
-site's URL, the browser's own renderer reported as browser_ui.
+Every trace must also have been recorded the way users record them and
+the page must still be the page, found as tracecensus's rules find it in
+a trace of that kind (README, "the page" and "the window"): a startup trace
+(`corpus/record`'s default mode, the recipe's default flags) by
+main_rule commit_load with the window from the page's commit, and Chrome's
+omnibox popup, which starts with the browser, reported as a browser_ui
+renderer; a CDP trace (`--mode cdp`, as Puppeteer records), which starts
+after the browser did, by TracingStartedInBrowser, the window from the
+page's main thread.
 
 The sites set their work after their load event. What runs before it
 (parsing, the first layout and paint) is not set by their code, and on two
@@ -159,21 +164,30 @@ SITES = {
 }
 
 
-def check(m, site, url, events):
+# How tracecensus finds the page and its window in a trace of each recording mode.
+RULES = {'startup': ('commit_load', 'page_commit'),
+         'cdp': ('tracing_started_in_browser', 'main_thread_span')}
+
+
+def check(m, site, url, events, mode='startup'):
     """What differs between one trace's metrics.json record and its site's
-    set figures (an empty list when nothing does); EVENTS are the trace's."""
+    set figures (an empty list when nothing does); EVENTS are the trace's,
+    MODE how it was recorded (the manifest's `mode`)."""
     bad = []
     pid = m['main_thread']['threads'][0]['pid'] if m['main_thread']['threads'] else None
     ctx = {'events': events, 'load': load_end(events, pid, m['main_thread']['frame'])}
     if ctx['load'] is None:
         bad.append('no loadEventEnd for the page in the trace')
-    main = m['main_thread']
-    if (main['na'], main['rule'], main['url']) != (None, 'commit_load', url):
-        bad.append('page %s %s %s, want commit_load %s' % (main['na'], main['rule'], main['url'], url))
-    if m['window']['rule'] != 'page_commit':
-        bad.append('window rule %s, want page_commit' % m['window']['rule'])
+    main, (main_rule, window_rule) = m['main_thread'], RULES[mode]
+    if (main['na'], main['rule'], main['url']) != (None, main_rule, url):
+        bad.append('page %s %s %s, want %s %s' % (main['na'], main['rule'], main['url'],
+                                                   main_rule, url))
+    if m['window']['rule'] != window_rule:
+        bad.append('window rule %s, want %s' % (m['window']['rule'], window_rule))
     popups = [r for r in renderers(m, 'browser_ui') if (r['url'] or '').startswith('chrome://')]
-    if not popups:
+    if mode == 'startup' and not popups:
         bad.append('no chrome:// renderer: not recorded with the recipe\'s default flags')
+    if mode == 'cdp' and not any(e.get('name') == 'TracingStartedInBrowser' for e in events):
+        bad.append('no TracingStartedInBrowser: not recorded over CDP')
     SITES[site](m, ctx, bad)
     return bad

@@ -1,5 +1,6 @@
 """The recorder's parts that need no browser: the site server, the page-load
-verdict, stopping a process group, and the manifest writer."""
+verdict, stopping a process group, waiting for a startup trace, and the
+manifest writer."""
 import http.client
 import json
 import os
@@ -7,15 +8,18 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
 import tracekit
 
 sys.path.insert(0, os.path.join(tracekit.CORPUS, "recorder"))
+import attempt  # noqa: E402
 import browser  # noqa: E402
 import manifest  # noqa: E402
 import pageload  # noqa: E402
+import startup  # noqa: E402
 from siteserver import SiteServer  # noqa: E402
 
 
@@ -72,7 +76,7 @@ class PageLoadVerdict(unittest.TestCase):
         if status is not None:
             events.append(_event("ResourceReceiveResponse", requestId="R1", statusCode=status))
             events.append(_event("ResourceFinish", requestId="R1", didFail=did_fail))
-        return {"traceEvents": events}
+        return events
 
     def test_a_loaded_page_is_recorded_even_if_a_subresource_failed(self):
         self.assertIsNone(pageload.page_failure(self.trace(200), self.URL, 5))
@@ -82,12 +86,29 @@ class PageLoadVerdict(unittest.TestCase):
                          "HTTP 404 for " + self.URL)
 
     def test_no_response_fails_the_site(self):
-        reason = pageload.page_failure({"traceEvents": []}, self.URL, 5)
+        reason = pageload.page_failure([], self.URL, 5)
         self.assertEqual(reason, "no response for %s within the 5 s trace" % self.URL)
         self.assertIn("no response", pageload.page_failure(self.trace(None), self.URL, 5))
 
     def test_a_failed_document_load_fails_the_site(self):
         self.assertIn("failed", pageload.page_failure(self.trace(200, True), self.URL, 5))
+
+    def test_chromes_error_page_in_the_pages_place_fails_the_site(self):
+        error_page = _event("CommitLoad", url="chrome-error://chromewebdata/", isMainFrame=True)
+        self.assertEqual(pageload.page_failure([error_page], self.URL, 5),
+                         "Chrome could not load %s and showed its error page (no connection, "
+                         "a name that does not resolve, or the like)" % self.URL)
+
+    def test_the_pages_renderer_is_that_of_the_last_main_frame_commit_of_a_web_page(self):
+        def commit(pid, url, main=True):
+            return dict(_event("CommitLoad", url=url, isMainFrame=main), pid=pid)
+        events = [commit(10, "chrome://omnibox-popup.top-chrome/"), commit(11, self.URL),
+                  commit(12, self.URL + "frame.html", main=False),
+                  commit(13, "chrome://omnibox-popup.top-chrome/x"),
+                  commit(14, "https://other.example/"), commit(15, "about:blank", main=False)]
+        self.assertEqual(pageload.page_pid(events), 14)
+        self.assertEqual(pageload.page_pid(events[:4]), 11)
+        self.assertIsNone(pageload.page_pid(events[:1]))
 
 
 class StoppingAProcessGroup(unittest.TestCase):
@@ -98,7 +119,7 @@ class StoppingAProcessGroup(unittest.TestCase):
         children = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True,
                                   text=True).stdout.split()
         self.assertGreaterEqual(len(children), 3)
-        browser._stop(proc)
+        browser.stop(proc)
         with self.assertRaises(ProcessLookupError):
             os.killpg(proc.pid, 0)
 
@@ -116,7 +137,7 @@ esac
 
 
 class RecordingWithAStandInBrowser(unittest.TestCase):
-    """browser.record's waiting and verdicts, with a shell script as the browser."""
+    """startup.record's waiting and verdicts, with a shell script as the browser."""
 
     def record(self, mode, limit=20):
         with tempfile.TemporaryDirectory() as tmp:
@@ -125,34 +146,38 @@ class RecordingWithAStandInBrowser(unittest.TestCase):
                 f.write(FAKE_BROWSER)
             os.chmod(fake, 0o755)
             os.environ["FAKE_MODE"] = mode
+            job = attempt.Job(chromium=fake, categories=["cat"], duration_s=1, fmt="json",
+                              time_limit_s=limit, chrome_flags=[])
+            scratch = browser.new_scratch(tmp)
             try:
                 started = time.monotonic()
-                result = browser.record(fake, "http://127.0.0.1:1/x/", ["cat"], 1,
-                                        os.path.join(tmp, "trace.json"), limit)
+                result = startup.record(job, "http://127.0.0.1:1/x/", scratch, threading.Event())
             finally:
                 del os.environ["FAKE_MODE"]
+                browser.finish([], scratch)
             return result, time.monotonic() - started
 
     def test_a_complete_trace_is_returned_and_the_browser_ended(self):
-        (trace, reason), took = self.record("trace")
+        (events, reason, crashed), took = self.record("trace")
         self.assertIsNone(reason)
-        self.assertEqual(trace["traceEvents"][0]["name"], "x")
+        self.assertFalse(crashed, "the stand-in commits no page, so none can be gone")
+        self.assertEqual(events[0]["name"], "x")
         self.assertLess(took, 15, "the sleeping browser must have been ended, not waited for")
 
     def test_a_browser_that_exits_without_a_trace_fails_the_site(self):
-        (trace, reason), _ = self.record("crash")
-        self.assertIsNone(trace)
+        (events, reason, _), _ = self.record("crash")
+        self.assertIsNone(events)
         self.assertIn("chromium exited (status 3) before writing a trace", reason)
 
     def test_an_incomplete_trace_runs_into_the_time_limit(self):
-        (trace, reason), took = self.record("partial", limit=4)
-        self.assertIsNone(trace)
+        (events, reason, _), took = self.record("partial", limit=4)
+        self.assertIsNone(events)
         self.assertEqual(reason, "no complete trace within 4 s (time limit)")
         self.assertLess(took, 15)
 
     def test_no_trace_at_all_runs_into_the_time_limit(self):
-        (trace, reason), _ = self.record("silent", limit=3)
-        self.assertIsNone(trace)
+        (events, reason, _), _ = self.record("silent", limit=3)
+        self.assertIsNone(events)
         self.assertEqual(reason, "no complete trace within 3 s (time limit)")
 
 
