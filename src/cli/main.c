@@ -261,6 +261,8 @@ static void print_state_failure(tc_err e, const tc_why *w) {
   fprintf(stderr, "tracecensus: %s: %s", w->path, tc_strerror(e));
   if (e == TC_E_STATE_BUSY && w->pid)
     fprintf(stderr, " (pid %ld holds it)", w->pid);
+  else if (e == TC_E_STATE_OTHER_SHARD)
+    fprintf(stderr, ": %s", w->reason);
   else if (bad)
     fprintf(stderr, " at byte %" PRIu64 "%s%s (remove it to run its site again)", w->offset,
             w->reason[0] ? ": " : "", w->reason);

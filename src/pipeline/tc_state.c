@@ -109,6 +109,32 @@ static int make_dirs(const char *path) {
   return rc;
 }
 
+/* TC_E_STATE_OTHER_SHARD when DIR's record is of another shard of as many
+ * shards as this run's: the two shards were meant to merge, and this run's
+ * record would hide the other's from the merge. A record of another shard
+ * count, of a whole run or one that does not read is replaced, as a fresh
+ * run replaces it (its sites' partials are reused or redone alike). */
+static tc_err other_shard(const char *dir, uint32_t shard, uint32_t nshards, tc_why *why) {
+  if (nshards <= 1)
+    return TC_OK;
+  char *path = tc_partial_record_path(dir);
+  if (!path)
+    return TC_E_NOMEM;
+  tc_partial_record old;
+  tc_why ignored;
+  tc_err e = TC_OK;
+  if (tc_partial_record_read(path, &old, &ignored) == TC_OK) {
+    if (old.nshards == nshards && old.shard != shard) {
+      tc_why_errno(why, dir, 0);
+      tc_why_reason(why, "it holds shard %u/%u", old.shard, old.nshards);
+      e = TC_E_STATE_OTHER_SHARD;
+    }
+    tc_partial_record_free(&old);
+  }
+  free(path);
+  return e;
+}
+
 tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings, uint32_t shard,
                       uint32_t nshards, uint32_t value_sites, const char *manifest,
                       const char *job, int *lock, tc_why *why) {
@@ -127,6 +153,11 @@ tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings,
     return err == EWOULDBLOCK ? TC_E_STATE_BUSY : TC_E_WRITE;
   }
   remove_leftovers(dir);
+  tc_err e = other_shard(dir, shard, nshards, why);
+  if (e) {
+    close(fd);
+    return e;
+  }
   /* Borrowed for the encoder, which only reads. */
   tc_partial_record r = {
       .settings = (char *)settings,
@@ -143,7 +174,7 @@ tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings,
   };
   r.sites = malloc((c->nsites ? c->nsites : 1) * sizeof *r.sites);
   char *path = tc_partial_record_path(dir);
-  tc_err e = r.sites && path ? TC_OK : TC_E_NOMEM;
+  e = r.sites && path ? TC_OK : TC_E_NOMEM;
   for (uint32_t i = 0; !e && i < c->nsites; i++)
     r.sites[i] = c->sites[i].name;
   if (!e)

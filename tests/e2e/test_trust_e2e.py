@@ -11,6 +11,8 @@
   be is refused as "not a regular file" at once, never waited on;
 - two censuses on one state folder: the second is turned away at once,
   naming the first's pid, in every one of 20 tries; the first goes on;
+- a shard refuses a state folder that holds another shard of as many
+  shards (it would hide that shard from the merge);
 - shards print only their own traces: on a corpus with three broken files
   each is named by exactly one shard, no good file is named, each -v line
   gives its own trace's event count (known by construction); shards of a
@@ -289,6 +291,16 @@ def test_shard_messages(tmp):
                  '%d/2' % k, clean])
         check(p.returncode == 0 and p.stderr == b'', 'clean shard %d with -q: exit %d: %r' %
               (k, p.returncode, p.stderr))
+    # Shard 1 of 2 in shard 0's folder would hide shard 0 from the merge.
+    shared = os.path.join(tmp, 'clean-0')
+    before = sorted(os.listdir(shared))
+    p = run([BINARY, 'census', '-q', '--state', shared, '--shard', '1/2', clean])
+    check(p.returncode == 2 and 'holds another shard of the run' in err(p) and
+          'it holds shard 0/2' in err(p), 'another shard in one folder: exit %d: %s' %
+          (p.returncode, err(p)))
+    check(sorted(os.listdir(shared)) == before, 'the refused shard changed its folder')
+    p = run([BINARY, 'census', '-q', '--state', shared, '--shard', '0/3', clean])
+    check(p.returncode == 0, 'another shard count may take the folder over: %s' % err(p))
 
 
 def test_settings(tmp):
