@@ -158,10 +158,18 @@ static void print_summary(const tc_census_outcome *o, const char *outdir) {
     fprintf(stderr, "%u traces (%u skipped whole), %" PRIu64 " events skipped, %d inputs unreadable%s",
             t->traces_with_errors, whole, t->bad_events, o->unreadable,
             o->schema_error ? ", DevTools schema unreadable" : "");
-  fprintf(stderr,
-          "; %.1f MB on disk, %.1f MB of JSON in %.2f s (%.0f MB/s of JSON, %u threads) -> %s\n",
-          c->bytes / 1e6, t->out_bytes / 1e6, t->seconds,
-          t->seconds > 0 ? t->out_bytes / 1e6 / t->seconds : 0.0, t->threads, outdir);
+  if (t->merged_folders)
+    fprintf(stderr, "; %.1f MB on disk, %.1f MB of JSON merged from %u state folders in %.2f s -> %s\n",
+            c->bytes / 1e6, t->out_bytes / 1e6, t->merged_folders, t->seconds, outdir);
+  else
+    /* MB/s on disk is the progress line's rate; MB/s of JSON is the
+     * benchmarks' unit. */
+    fprintf(stderr,
+            "; %.1f MB on disk, %.1f MB of JSON in %.2f s (%.0f MB/s on disk, %.0f MB/s of JSON, "
+            "%u threads) -> %s\n",
+            c->bytes / 1e6, t->out_bytes / 1e6, t->seconds,
+            t->seconds > 0 ? c->bytes / 1e6 / t->seconds : 0.0,
+            t->seconds > 0 ? t->out_bytes / 1e6 / t->seconds : 0.0, t->threads, outdir);
 }
 
 static void print_set_failure(const char *outdir, tc_err e, const tc_why *why) {

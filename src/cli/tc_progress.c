@@ -21,7 +21,7 @@ struct tc_progress_view {
 static void draw(tc_progress_view *v, double t0) {
   uint64_t b = atomic_load(&v->p->bytes_done), t = atomic_load(&v->p->traces_done);
   double el = tc_now_seconds() - t0, rate = el > 0 ? (double)b / el : 0;
-  fprintf(stderr, "\r\033[Ktraces %" PRIu64 "/%" PRIu64 ", %.1f/%.1f MB on disk (%.1f MB/s)", t,
+  fprintf(stderr, "\r\033[Ktraces %" PRIu64 "/%" PRIu64 ", %.1f/%.1f MB on disk (%.1f MB/s on disk)", t,
           v->total_traces, b / 1e6, v->total_bytes / 1e6, rate / 1e6);
   if (rate > 0 && v->total_bytes > b) {
     long eta = (long)((double)(v->total_bytes - b) / rate);

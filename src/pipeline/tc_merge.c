@@ -243,6 +243,7 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
              (rec->job && !(*job = dup_or_null(rec->job)))))
     e = TC_E_NOMEM;
   out->totals.threads = 1;
+  out->totals.merged_folders = (unsigned)ndirs;
   out->totals.simd_kernel = tc_parser_kernel();
   out->totals.seconds = tc_now_seconds() - t0;
   for (int d = 0; d < ndirs; d++)

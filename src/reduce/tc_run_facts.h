@@ -63,6 +63,9 @@ typedef struct {
   uint32_t traces_failed; /* of them, those not read at all (fatal) */
   double seconds;
   const char *simd_kernel; /* static */
+  /* State folders a merge folded (0 for a run that read the traces): a
+   * merge reads no trace, so it has no throughput to report. */
+  unsigned merged_folders;
 } tc_run_totals;
 
 #endif

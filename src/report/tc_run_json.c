@@ -183,7 +183,11 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
   tc_jsonw_kuint(&w, "skipped_events", r->bad_events);
   tc_jsonw_kuint(&w, "traces_with_errors", r->traces_with_errors);
   tc_jsonw_kuint(&w, "peak_rss_kib", tc_peak_rss_kib());
-  tc_jsonw_knum(&w, "json_mb_per_s", r->seconds > 0 ? (double)r->out_bytes / 1e6 / r->seconds : 0);
+  if (r->merged_folders || r->seconds <= 0)
+    tc_jsonw_knull(&w, "json_mb_per_s");
+  else
+    tc_jsonw_knum(&w, "json_mb_per_s", (double)r->out_bytes / 1e6 / r->seconds);
+  tc_jsonw_kuint(&w, "merged_folders", r->merged_folders);
   write_corpus_notes(&w, c->corpus);
   tc_jsonw_key(&w, "chrome_versions");
   write_versions(&w, c);

@@ -18,7 +18,7 @@ from e2e_common import BINARY, ROOT, THIRD_PARTY, load
 GOOD = [os.path.join(THIRD_PARTY, f) for f in ('traces__lcp-m78.json', 'traces__timespan-trace-m91.json')]
 SUMMARY = re.compile(
     r'^tracecensus: (\d+) sites, (\d+) traces, (\d+) events, (\d+) names; errors: (.*?); '
-    r'([\d.]+) MB on disk, ([\d.]+) MB of JSON in [\d.]+ s \(\d+ MB/s of JSON, (\d+) threads\) -> (.*)$',
+    r'([\d.]+) MB on disk, ([\d.]+) MB of JSON in [\d.]+ s \(\d+ MB/s on disk, \d+ MB/s of JSON, (\d+) threads\) -> (.*)$',
     re.M)
 ERRORS = re.compile(r'^(\d+) traces \((\d+) skipped whole\), (\d+) events skipped, (\d+) inputs unreadable$')
 
@@ -220,7 +220,7 @@ class Cli(unittest.TestCase):
         os.close(master)
         self.assertEqual(p.wait(timeout=600), 0)
         text = text.decode()
-        draws = re.findall(r'traces (\d+)/(\d+), ([\d.]+)/([\d.]+) MB on disk \(([\d.]+) MB/s\)', text)
+        draws = re.findall(r'traces (\d+)/(\d+), ([\d.]+)/([\d.]+) MB on disk \(([\d.]+) MB/s on disk\)', text)
         self.assertTrue(draws, text[-500:])
         final = SUMMARY.search(text.replace('\r', '\n').replace('\x1b[K', ''))
         for done, total, mb, total_mb, _ in draws:

@@ -7,6 +7,7 @@ saved (every site reused), and the merge of its four shards.
 
 A change that alters any output fails here; when it is meant to, regenerate
 reports/bundled/ (bash scripts/main.sh) and commit it with the change."""
+import json
 import os
 import re
 import subprocess
@@ -20,8 +21,10 @@ JOB = os.path.join(ROOT, 'jobs', 'bundled.job')
 
 # run.json keys whose values are timings or facts of the host, not of the
 # input: wall time, throughput, peak memory, worker count, the simdjson
-# kernel the CPU chose, and the job file's path (a temp copy here).
-HOST_FACTS = ('seconds', 'json_mb_per_s', 'peak_rss_kib', 'threads', 'simdjson_kernel', 'job')
+# kernel the CPU chose, the job file's path (a temp copy here), and how many
+# state folders a merge folded (0 for a run).
+HOST_FACTS = ('seconds', 'json_mb_per_s', 'peak_rss_kib', 'threads', 'simdjson_kernel', 'job',
+              'merged_folders')
 HOST_LINE = re.compile(r'^\s*"(%s)": ' % '|'.join(HOST_FACTS))
 
 
@@ -96,6 +99,22 @@ def main():
     run(['merge', '-q', '-o', merged, *reversed(shards)], 'merge')
     # A merge prints by the default --value-sites and knows no job's timings.
     problems += compare(merged, 'merged')
+    # It read no trace, so it claims no throughput: the four folders instead.
+    with open(os.path.join(merged, 'run.json'), encoding='utf-8') as f:
+        facts = json.load(f)
+    if (facts['merged_folders'], facts['json_mb_per_s']) != (4, None):
+        problems.append('merged run.json: merged_folders %r, json_mb_per_s %r (want 4, null)'
+                        % (facts['merged_folders'], facts['json_mb_per_s']))
+    with open(os.path.join(outdir, 'run.json'), encoding='utf-8') as f:
+        facts = json.load(f)
+    if facts['merged_folders'] != 0 or not facts['json_mb_per_s'] > 0:
+        problems.append('run.json of a run: merged_folders %r, json_mb_per_s %r'
+                        % (facts['merged_folders'], facts['json_mb_per_s']))
+    p = subprocess.run([BINARY, 'merge', '-o', merged + '-line', *shards], capture_output=True,
+                       text=True, timeout=600)
+    if not re.search(r'MB of JSON merged from 4 state folders in [0-9.]+ s -> ', p.stderr) or \
+            'MB/s' in p.stderr:
+        problems.append('merge end line: %r' % p.stderr)
     subprocess.run(['rm', '-rf', tmp], check=False)
     if problems:
         sys.exit('reports/bundled differs:\n  ' + '\n  '.join(problems[:40]))
