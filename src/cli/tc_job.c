@@ -8,6 +8,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* DIR/PATH with "." and "name/.." removed by their text, so that the paths
+ * a run prints and writes into run.json read as the user would write them
+ * from the current directory; PATH itself when it is absolute or DIR is
+ * the current directory. Malloc'd; NULL when out of memory. */
+static char *from_dir(const char *dir, const char *path) {
+  if (path[0] == '/' || !dir[0] || strcmp(dir, ".") == 0)
+    return strdup(path);
+  size_t n = strlen(dir) + strlen(path) + 2;
+  char *joined = malloc(n), *out = malloc(n);
+  if (!joined || !out) {
+    free(joined);
+    free(out);
+    return NULL;
+  }
+  snprintf(joined, n, "%s/%s", dir, path);
+  /* out holds the segments kept so far; keep[] where each starts. */
+  size_t len = 0, depth = 0, *keep = malloc(n * sizeof *keep);
+  if (!keep) {
+    free(joined);
+    free(out);
+    return NULL;
+  }
+  if (joined[0] == '/')
+    out[len++] = '/';
+  for (char *save = NULL, *seg = strtok_r(joined, "/", &save); seg; seg = strtok_r(NULL, "/", &save)) {
+    if (strcmp(seg, ".") == 0)
+      continue;
+    if (strcmp(seg, "..") == 0 && depth && strcmp(out + keep[depth - 1], "..") != 0) {
+      len = keep[--depth];
+      out[len] = '\0';
+      continue;
+    }
+    if (len && out[len - 1] != '/')
+      out[len++] = '/';
+    keep[depth++] = len;
+    len += (size_t)sprintf(out + len, "%s", seg);
+  }
+  if (!len)
+    out[len++] = '.';
+  if (len > 1 && out[len - 1] == '/' && depth)
+    len--;
+  out[len] = '\0';
+  free(keep);
+  free(joined);
+  return out;
+}
+
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t')
     s++;
@@ -96,15 +143,16 @@ enum { APPLIED, BAD_VALUE, UNKNOWN_KEY };
 #define REFUSED_BYTES SIZE_MAX
 #define REFUSED_RATE NAN
 
-/* Applies one line: APPLIED, BAD_VALUE with why it is wrong in WHY, or
- * UNKNOWN_KEY for the caller to describe. */
-static int apply(tc_job *job, const char *key, const char *val, char *why, size_t cap) {
+/* Applies one line of a job file in DIR: APPLIED, BAD_VALUE with why it is
+ * wrong in WHY, or UNKNOWN_KEY for the caller to describe. */
+static int apply(tc_job *job, const char *dir, const char *key, const char *val, char *why,
+                 size_t cap) {
   size_t n;
   int numeric = 1;
   if (strcmp(key, "corpus") == 0) {
     numeric = 0;
     char **c = realloc(job->corpus, (size_t)(job->ncorpus + 1) * sizeof *c);
-    if (!c || !(job->corpus = c, c[job->ncorpus] = strdup(val)))
+    if (!c || !(job->corpus = c, c[job->ncorpus] = from_dir(dir, val)))
       return snprintf(why, cap, "out of memory"), BAD_VALUE;
     job->ncorpus++;
   } else if (strcmp(key, "manifest") == 0 || strcmp(key, "output") == 0 ||
@@ -115,7 +163,7 @@ static int apply(tc_job *job, const char *key, const char *val, char *why, size_
                  : strcmp(key, "schema") == 0 ? &job->schema
                                              : &job->state;
     free(*dst);
-    if (!(*dst = strdup(val)))
+    if (!(*dst = from_dir(dir, val)))
       return snprintf(why, cap, "out of memory"), BAD_VALUE;
   } else if (strcmp(key, "threads") == 0) {
     job->run.threads = parse_size(val, &n) && n <= UINT_MAX ? (unsigned)n : REFUSED_THREADS;
@@ -158,9 +206,16 @@ tc_err tc_job_load(const char *path, tc_job *job, int *line, char *why, size_t c
     snprintf(why, cap, "cannot open the job file: %s", strerror(errno));
     return TC_E_BAD_JOB;
   }
-  char *buf = NULL;
+  char *buf = NULL, *dir = strdup(path);
   size_t bufcap = 0;
-  tc_err e = TC_OK;
+  tc_err e = dir ? TC_OK : TC_E_NOMEM;
+  if (dir) {
+    char *slash = strrchr(dir, '/');
+    if (slash)
+      slash[slash == dir] = '\0';
+    else
+      dir[0] = '\0';
+  }
   while (!e && getline(&buf, &bufcap, fp) >= 0) {
     (*line)++;
     char *hash = strchr(buf, '#');
@@ -177,13 +232,14 @@ tc_err tc_job_load(const char *path, tc_job *job, int *line, char *why, size_t c
     }
     *eq = '\0';
     const char *key = trim(s);
-    int r = apply(job, key, trim(eq + 1), why, cap);
+    int r = apply(job, dir, key, trim(eq + 1), why, cap);
     if (r == UNKNOWN_KEY)
       unknown_key(key, why, cap);
     if (r != APPLIED)
       e = TC_E_BAD_JOB;
   }
   free(buf);
+  free(dir);
   fclose(fp);
   if (!e && (!job->ncorpus || !job->output)) {
     *line = 0;

@@ -1,7 +1,11 @@
 /* Job files (jobs/NAME.job): what to run and where to write it.
  *
  * One "key = value" per line, '#' starts a comment. Relative paths are
- * taken from the current directory (jobs are run from the repository root).
+ * taken from the job file's folder, so a job runs the same from any
+ * directory: `corpus = ../corpus/crawl` in jobs/bundled.job is
+ * corpus/crawl from the repository root. They are joined by their text
+ * ("jobs/../corpus" is "corpus"; a job folder reached through a symlink
+ * resolves from the link's folder).
  * Keys: corpus (required; repeat for several), manifest, output (required),
  * threads, chunk_bytes, bucket_ms, refresh_hz, window_start_mark,
  * window_end_mark, schema, state (the partial state folder, as --state). */

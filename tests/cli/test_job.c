@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/tc_job.h"
 #include "testdir.h"
@@ -43,6 +44,13 @@ static void expect_error(const char *body, int want_line, const char *want_why) 
   assert_null(job.marks[1]);
 }
 
+/* GOT is REL in the job file's folder (the scratch directory). */
+static void expect_in_scratch(const char *got, const char *rel) {
+  char *want = testdir_path(testdir_scratch, rel);
+  assert_string_equal(got, want);
+  free(want);
+}
+
 static void every_key_read(void **state) {
   (void)state;
   const char *body = "# a job\n"
@@ -70,11 +78,11 @@ static void every_key_read(void **state) {
   static const char *const corpus[] = {"corpus/one", "corpus/two", "corpus/three"};
   assert_int_equal(job.ncorpus, 3);
   for (int i = 0; i < 3; i++)
-    assert_string_equal(job.corpus[i], corpus[i]);
+    expect_in_scratch(job.corpus[i], corpus[i]);
   /* A repeated single key keeps the last value. */
-  assert_string_equal(job.manifest, "corpus/manifest.tsv");
-  assert_string_equal(job.output, "reports/out");
-  assert_string_equal(job.schema, "data/schema.tsv");
+  expect_in_scratch(job.manifest, "corpus/manifest.tsv");
+  expect_in_scratch(job.output, "reports/out");
+  expect_in_scratch(job.schema, "data/schema.tsv");
   assert_int_equal(job.run.threads, 3);
   assert_int_equal(job.run.chunk_bytes, 65536);
   assert_true(job.run.kernels.bucket_ms == 12.5);
@@ -202,7 +210,51 @@ static void required_keys(void **state) {
   assert_string_equal(why, "cannot open the job file: No such file or directory");
 }
 
-/* Every job shipped in jobs/ loads: none uses a key the reader lacks. */
+/* Relative paths are the job folder's, joined by their text; absolute ones
+ * are kept; a job loaded from the current directory keeps its spelling. */
+static void paths_from_the_job_folder(void **state) {
+  (void)state;
+  const char *body = "corpus = ../up/c\n"
+                     "corpus = /abs//c/\n"
+                     "corpus = ./a/./b/../c\n"
+                     "manifest = a/../../../m.tsv\n"
+                     "output = .\n"
+                     "state = b/..\n";
+  tc_job job;
+  int line;
+  assert_int_equal(load(body, &job, &line), TC_OK);
+  char *parent = strdup(testdir_scratch);
+  assert_non_null(parent);
+  *strrchr(parent, '/') = '\0';
+  char *grand = strdup(parent);
+  assert_non_null(grand);
+  *strrchr(grand, '/') = '\0';
+  char want[4096];
+  snprintf(want, sizeof want, "%s/up/c", parent);
+  assert_string_equal(job.corpus[0], want);
+  assert_string_equal(job.corpus[1], "/abs//c/");
+  expect_in_scratch(job.corpus[2], "a/c");
+  snprintf(want, sizeof want, "%s/m.tsv", grand);
+  assert_string_equal(job.manifest, want);
+  assert_string_equal(job.output, testdir_scratch);
+  assert_string_equal(job.state, testdir_scratch);
+  tc_job_free(&job);
+  free(parent);
+  free(grand);
+
+  char *cwd = getcwd(NULL, 0);
+  assert_non_null(cwd);
+  assert_int_equal(chdir(testdir_scratch), 0);
+  assert_int_equal(tc_job_load("t.job", &job, &line, why, sizeof why), TC_OK);
+  assert_string_equal(job.corpus[0], "../up/c");
+  assert_string_equal(job.corpus[2], "./a/./b/../c");
+  tc_job_free(&job);
+  assert_int_equal(chdir(cwd), 0);
+  free(cwd);
+}
+
+/* Every job shipped in jobs/ loads: none uses a key the reader lacks, and
+ * its corpus, taken from jobs/, exists. */
 static void shipped_jobs_load(void **state) {
   (void)state;
   DIR *d = opendir(JOBS_DIR);
@@ -219,6 +271,9 @@ static void shipped_jobs_load(void **state) {
     assert_int_equal(tc_job_load(p, &job, &line, why, sizeof why), TC_OK);
     assert_true(job.ncorpus >= 1);
     assert_non_null(job.output);
+    for (int i = 0; i < job.ncorpus; i++)
+      if (access(job.corpus[i], R_OK) != 0)
+        fail_msg("%s: corpus %s does not exist", de->d_name, job.corpus[i]);
     tc_job_free(&job);
     free(p);
     njobs++;
@@ -232,7 +287,8 @@ int main(void) {
       cmocka_unit_test(every_key_read),    cmocka_unit_test(defaults_kept),
       cmocka_unit_test(malformed_lines_named), cmocka_unit_test(threads_range),
       cmocka_unit_test(chunk_bytes_range), cmocka_unit_test(rates_positive),
-      cmocka_unit_test(required_keys),     cmocka_unit_test(shipped_jobs_load),
+      cmocka_unit_test(required_keys),     cmocka_unit_test(paths_from_the_job_folder),
+      cmocka_unit_test(shipped_jobs_load),
   };
   return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

@@ -230,6 +230,26 @@ class Cli(unittest.TestCase):
             self.assertLessEqual(float(mb), float(total_mb))
         self.assertEqual(final.group(6), f'{disk / 1e6:.1f}')
 
+    def test_job_paths_from_the_job_folder(self):
+        """A job's relative paths are its folder's: the same job runs from
+        any directory, and from the job's folder it reads as written."""
+        os.makedirs(self.path('crawl', 'site'))
+        shutil.copy(GOOD[0], self.path('crawl', 'site', 'trace.json'))
+        os.makedirs(self.path('jobs'))
+        job = self.path('jobs', 'x.job')
+        with open(job, 'w') as f:
+            f.write('corpus = ../crawl\noutput = ../out\n')
+        elsewhere = self.path('elsewhere')
+        os.makedirs(elsewhere)
+        p = run('run', '-q', job, cwd=elsewhere)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(load(self.path('out'))['traces'], 1)
+        self.assertFalse(os.listdir(elsewhere))
+        p = run('run', '-q', 'x.job', cwd=self.path('jobs'))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(load(self.path('out'), 'run.json')['files'][0]['path'],
+                         '../crawl/site/trace.json')
+
     def test_misspelt_job_key_named(self):
         job = self.path('x.job')
         with open(job, 'w') as f:

@@ -29,7 +29,9 @@ HOST_LINE = re.compile(r'^\s*"(%s)": ' % '|'.join(HOST_FACTS))
 
 
 def job_into(outdir, path):
-    """The bundled job with its output redirected to OUTDIR."""
+    """The bundled job with its output redirected to OUTDIR, written to PATH,
+    which must be in jobs/ beside it: its relative paths are taken from the
+    job file's folder."""
     with open(JOB, encoding='utf-8') as f:
         lines = f.read().splitlines()
     out = [l for l in lines if not re.match(r'\s*output\s*=', l)]
@@ -83,13 +85,21 @@ def run(args, how):
 
 def main():
     tmp = tempfile.mkdtemp(prefix='tc-golden-')
+    job = os.path.join('jobs', '.golden-%d.job' % os.getpid())
+    try:
+        check_all(tmp, job)
+    finally:
+        if os.path.exists(os.path.join(ROOT, job)):
+            os.remove(os.path.join(ROOT, job))
+
+
+def check_all(tmp, job):
     problems = []
     state = os.path.join(tmp, 'state')
     for threads, extra, how in (('2', [], '-T 2'), ('1', ['--state', state], '-T 1'),
                                 ('2', ['--state', state], 'resumed')):
         outdir = os.path.join(tmp, 'out-' + how.replace(' ', ''))
-        job = os.path.join(tmp, 'bundled.job')
-        job_into(outdir, job)
+        job_into(outdir, os.path.join(ROOT, job))
         run(['run', '-q', '-T', threads, *extra, job], how)
         problems += compare(outdir, how)
     shards = [os.path.join(tmp, 'shard-%d' % i) for i in range(4)]
