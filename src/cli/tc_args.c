@@ -15,7 +15,8 @@ static const char usage_census[] =
     "usage: tracecensus census [-T N] [-q | -v] [--manifest FILE] [--schema FILE]\n"
     "                          [--scope no-chrome-ui|page|all] [--chunk-bytes B]\n"
     "                          [--no-metrics] [--whole-urls] [--value-sites N]\n"
-    "                          [--state DIR [--shard I/N]] -o OUTDIR [--] INPUT...\n"
+    "                          [--state DIR] -o OUTDIR [--] INPUT...\n"
+    "       tracecensus census [OPTIONS] --state DIR --shard I/N [--] INPUT...\n"
     "\n"
     "Counts every event of every trace under INPUT (corpus directories, one\n"
     "subdirectory per site, or single trace files, each its own site) and writes\n"
@@ -131,6 +132,7 @@ static const char usage_diff[] =
 
 static const char usage_all[] =
     "usage: tracecensus census [OPTIONS] -o OUTDIR INPUT...\n"
+    "       tracecensus census [OPTIONS] --state DIR --shard I/N INPUT...\n"
     "       tracecensus run [OPTIONS] JOB\n"
     "       tracecensus merge [OPTIONS] -o OUTDIR STATEDIR...\n"
     "       tracecensus diff [-o OUTDIR] A B\n"
