@@ -14,7 +14,7 @@
 static void marker(tc_svg_frame *f, const tc_svg_scale *xs, const tc_svg_mark *m, size_t i,
                    size_t n) {
   FILE *fp = f->fp;
-  double row = f->y0 - TC_MARK_ROW * (double)(n - i) + 10;
+  double row = f->y0 - TC_MARK_ROW * (double)(n - i) + 8;
   char label[160];
   snprintf(label, sizeof label, "%s %s", m->name, m->text ? m->text : "n/a");
   fputs("<g class=\"q\">", fp);
