@@ -69,6 +69,9 @@ static const char page_css[] =
     "figure.plot{margin:0 0 16px;padding:8px 12px;border:1px solid var(--line);"
     "border-radius:8px;max-width:100%;width:fit-content}\n"
     "figure.plot figcaption{overflow-wrap:anywhere}\n"
+    /* Thousands of event sections and hundreds of timelines: the browser
+     * lays out only those near the window, so a large report opens fast. */
+    "section[id^=ev-],.site-tl{content-visibility:auto;contain-intrinsic-size:auto 420px}\n"
     ".plots{display:flex;flex-wrap:wrap;gap:16px 28px}\n"
     "table.args{border-collapse:collapse;font-size:.9em;font-variant-numeric:tabular-nums}\n"
     "table.args th,table.args td{padding:2px 12px 2px 0;text-align:left}"
