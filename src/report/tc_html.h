@@ -58,6 +58,13 @@ void tc_html_end(FILE *fp);
 void tc_html_section_begin(FILE *fp, int level, const char *prefix, tc_str name, tc_str heading);
 void tc_html_section_end(FILE *fp);
 
+/* One plot and its caption in a box of their own, so a caption is never
+ * read as the next plot's: <figure class="plot">, with id
+ * tc_html_id(PREFIX, NAME) unless PREFIX is NULL; tc_html_figure_end writes
+ * CAPTION (plain text; NULL for none) as its <figcaption> and closes it. */
+void tc_html_figure_begin(FILE *fp, const char *prefix, tc_str name);
+void tc_html_figure_end(FILE *fp, const char *caption);
+
 /* A table of contents: begin, one item per target (LEVEL 1 top, 2 nested
  * under it), end. Items link to tc_html_id(PREFIX, NAME). */
 void tc_html_toc_begin(FILE *fp, const char *heading);
@@ -72,7 +79,9 @@ void tc_html_toc_end(FILE *fp);
  * tags), and a live "k of N rows" count. Clicking a header sorts by that
  * column: text case-insensitively, numbers by their raw value (data-v);
  * numbers start largest first, text A to Z, a second click reverses; ties
- * keep the written order and n/a cells stay last either way. */
+ * keep the written order and n/a cells stay last either way. A "columns"
+ * menu hides and shows columns. Without the script the table is plain,
+ * every column shown. */
 typedef enum { TC_HTML_TEXT, TC_HTML_NUM } tc_html_kind;
 
 typedef struct {

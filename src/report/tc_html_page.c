@@ -16,7 +16,7 @@ static const char page_css[] =
     "body{margin:0;background:var(--bg);color:var(--fg);"
     "font:15px/1.5 system-ui,-apple-system,\"Segoe UI\",Roboto,\"Noto Sans\",\"DejaVu Sans\","
     "sans-serif}\n"
-    "main{max-width:1180px;margin:0 auto;padding:24px 32px 64px}\n"
+    "main{max-width:2200px;margin:0 auto;padding:24px 32px 64px}\n"
     "h1{font-size:1.75rem;margin:.2em 0 .4em;line-height:1.25}\n"
     "h2{font-size:1.35rem;margin:2em 0 .5em;padding-bottom:.25em;border-bottom:1px solid "
     "var(--line)}\n"
@@ -55,10 +55,23 @@ static const char page_css[] =
     ".tc-table th[aria-sort=descending] button::after{content:\" \\25BC\"}\n"
     ".tc-table td.num,.tc-table th.num{text-align:right}\n"
     ".tc-table tbody tr:hover{background:var(--soft)}\n"
-    ".tc-table td.na{color:var(--muted);font-style:italic;text-align:right}\n"
+    ".tc-table td.na{color:var(--muted);font-style:italic;text-align:right;white-space:nowrap}\n"
+    ".tc-table td:first-child{overflow-wrap:anywhere;min-width:10em}\n"
+    ".tc-table .tc-off{display:none}\n"
+    ".tc-cols{position:relative;font-size:.9em;color:var(--muted)}"
+    ".tc-cols summary{cursor:pointer}\n"
+    ".tc-cols div{position:absolute;z-index:2;background:var(--bg);border:1px solid var(--line);"
+    "border-radius:6px;padding:6px 10px;white-space:nowrap}"
+    ".tc-cols label{display:block;color:var(--fg)}\n"
     ".tag{display:inline-block;margin:1px 4px 1px 0;padding:0 7px;border:1px solid var(--line);"
     "border-radius:10px;font-size:.85em;white-space:nowrap}\n"
     "figure{margin:16px 0;break-inside:avoid}figcaption{color:var(--muted);font-size:.9em}\n"
+    "figure.plot{margin:0 0 16px;padding:8px 12px;border:1px solid var(--line);"
+    "border-radius:8px;max-width:100%;width:fit-content}\n"
+    "figure.plot figcaption{overflow-wrap:anywhere}\n"
+    /* Thousands of event sections and hundreds of timelines: the browser
+     * lays out only those near the window, so a large report opens fast. */
+    "section[id^=ev-],.site-tl{content-visibility:auto;contain-intrinsic-size:auto 420px}\n"
     ".plots{display:flex;flex-wrap:wrap;gap:16px 28px}\n"
     "table.args{border-collapse:collapse;font-size:.9em;font-variant-numeric:tabular-nums}\n"
     "table.args th,table.args td{padding:2px 12px 2px 0;text-align:left}"
@@ -70,6 +83,7 @@ static const char page_css[] =
     "svg.tc-plot .q text{paint-order:stroke;stroke:var(--bg);stroke-width:3px;"
     "stroke-linejoin:round}\n"
     "@media print{body{font-size:11pt}main{max-width:none;padding:0}.tc-controls{display:none}"
+    ".tc-table .tc-off{display:table-cell}"
     ".tc-scroll{max-height:none;overflow:visible;border:0}"
     ".tc-table thead th{position:static}a{color:inherit}h2{break-after:avoid}}\n";
 
@@ -88,6 +102,28 @@ static const char table_js[] =
     "    if (!num) return td.textContent.trim().toLowerCase();\n"
     "    var v = td.getAttribute('data-v');\n"
     "    return v === null ? null : parseFloat(v);\n"
+    "  }\n"
+    "  function columns(table, heads, bar, count) {\n"
+    "    var menu = document.createElement('details'), box = document.createElement('div');\n"
+    "    menu.className = 'tc-cols';\n"
+    "    menu.appendChild(document.createElement('summary')).textContent = 'Columns';\n"
+    "    for (var c = 0; c < heads.length; c++) {\n"
+    "      (function (c) {\n"
+    "        var label = document.createElement('label'), tick = document.createElement('input');\n"
+    "        tick.type = 'checkbox';\n"
+    "        tick.checked = true;\n"
+    "        tick.addEventListener('change', function () {\n"
+    "          var on = tick.checked, rows = table.rows;\n"
+    "          for (var r = 0; r < rows.length; r++)\n"
+    "            if (rows[r].cells[c]) rows[r].cells[c].classList.toggle('tc-off', !on);\n"
+    "        });\n"
+    "        label.appendChild(tick);\n"
+    "        label.appendChild(document.createTextNode(' ' + heads[c].querySelector('button').firstChild.textContent));\n"
+    "        box.appendChild(label);\n"
+    "      })(c);\n"
+    "    }\n"
+    "    menu.appendChild(box);\n"
+    "    bar.insertBefore(menu, count);\n"
     "  }\n"
     "  function setup(table) {\n"
     "    var body = table.tBodies[0], rows = [], heads = table.tHead.rows[0].cells;\n"
@@ -149,6 +185,7 @@ static const char table_js[] =
     "        selects.push(sel);\n"
     "      })(c);\n"
     "    }\n"
+    "    columns(table, heads, bar, count);\n"
     "    input.addEventListener('input', apply);\n"
     "    apply();\n"
     "  }\n"
@@ -191,6 +228,25 @@ void tc_html_section_begin(FILE *fp, int level, const char *prefix, tc_str name,
 }
 
 void tc_html_section_end(FILE *fp) { fputs("</section>\n", fp); }
+
+void tc_html_figure_begin(FILE *fp, const char *prefix, tc_str name) {
+  fputs("<figure class=\"plot\"", fp);
+  if (prefix) {
+    fputs(" id=\"", fp);
+    tc_html_id(fp, prefix, name);
+    fputc('"', fp);
+  }
+  fputs(">\n", fp);
+}
+
+void tc_html_figure_end(FILE *fp, const char *caption) {
+  if (caption) {
+    fputs("<figcaption>", fp);
+    tc_html_escape_c(fp, caption);
+    fputs("</figcaption>\n", fp);
+  }
+  fputs("</figure>\n", fp);
+}
 
 void tc_html_toc_begin(FILE *fp, const char *heading) {
   fputs("<nav class=\"toc\" aria-label=\"", fp);

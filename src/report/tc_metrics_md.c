@@ -35,8 +35,7 @@ static void md_val(tc_wbuf *b, double v, tc_na na) {
     return;
   }
   tc_wbuf_putc(b, ' ');
-  /* Bytes and other large values whole, never in exponent form. */
-  tc_wbuf_fixed(b, v, fabs(v) >= 1e6 ? 0 : 1);
+  tc_wbuf_fixed(b, v, tc_metrics_decimals(v));
   tc_wbuf_puts(b, " |");
 }
 

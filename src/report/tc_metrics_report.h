@@ -22,6 +22,11 @@ tc_err tc_write_metrics_csv(const tc_metrics_reduction *r, const char *outdir, t
 tc_err tc_write_metrics_json(const tc_metrics_reduction *r, const char *outdir, tc_why *why);
 tc_err tc_write_metrics_md(const tc_metrics_reduction *r, const char *outdir, tc_why *why);
 
+/* The decimals metrics.md and report.html print a metric value V with, so
+ * both show the same digits: none from 1e6 up (bytes whole, never in
+ * exponent form), else one. */
+int tc_metrics_decimals(double v);
+
 /* ---- internal to the metrics writers ---- */
 
 /* Writes the file NAME into OUTDIR with FILL, which reads the records

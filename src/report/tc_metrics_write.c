@@ -1,5 +1,10 @@
+#include <math.h>
+
 #include "report/tc_metrics_report.h"
 #include "report/tc_outfile.h"
+
+
+int tc_metrics_decimals(double v) { return fabs(v) >= 1e6 ? 0 : 1; }
 
 tc_err tc__metrics_file(const tc_metrics_reduction *r, const char *outdir, const char *name,
                         void (*fill)(const tc_metrics_reduction *r, tc_metrics_cursor *c,

@@ -108,6 +108,7 @@ static void header(FILE *fp, const tc_report_ctx *c) {
 }
 
 static const char *const parts[][2] = {{"summary", "Census summary"},
+                                       {"sites", "Sites"},
                                        {"heatmap", "Sites \u00d7 top events"},
                                        {"distributions", "Distributions across sites"},
                                        {"timelines", "Busy-rate timelines"},
@@ -222,7 +223,9 @@ static tc_err heatmap(FILE *fp, const tc_report_ctx *c) {
                    .na_reason = "no event was observed",
                    .note = "colour on a log scale of records; events by records, most first"};
   tc_svg_grid g = {rows, cols, rl, cl, cells, na, "records", "events", 1};
+  tc_html_figure_begin(fp, NULL, tc_str_c(""));
   e = tc_svg_heatmap(fp, &p, &g);
+  tc_html_figure_end(fp, NULL);
 out_names:
   for (size_t k = 0; k < cols; k++)
     free(names[k]);
@@ -379,6 +382,41 @@ typedef struct {
   tc_wbuf *args;
 } example_out;
 
+/* The event's records per site when the census kept them: it does for the
+ * events with most records (the heat map's columns) and no other. */
+static void by_site(FILE *fp, const tc_report_ctx *c, const tc_res_event *e) {
+  const tc_census_result *r = c->census;
+  size_t k = 0;
+  while (k < r->ntop && &r->events[r->top[k]] != e)
+    k++;
+  if (k == r->ntop) {
+    fprintf(fp, "<p><b>records per site</b> n/a: the census keeps per-site counts only for the "
+                "%zu events with most records (the heat map's columns); this one was seen on ",
+            r->ntop);
+    count(fp, e->sites);
+    fputs(e->sites == 1 ? " site.</p>\n" : " sites.</p>\n", fp);
+    return;
+  }
+  static const tc_html_col cols[] = {
+      {"site", NULL, NULL, TC_HTML_TEXT, 0},
+      {"records", "count", "records of this event in the site's traces", TC_HTML_NUM, 0},
+  };
+  char id[32];
+  snprintf(id, sizeof id, "bysite-%zu", k);
+  tc_html_table_begin(fp, id, "Records per site (sites with traces); click a header to sort.",
+                      cols, 2);
+  for (size_t s = 0; s < r->nsites; s++) {
+    const tc_site *site = &c->corpus->sites[s];
+    if (!site->ntraces)
+      continue;
+    tc_html_row_begin(fp);
+    tc_html_cell_text(fp, tc_str_c(site->name));
+    tc_html_cell_int(fp, (int64_t)r->site_records[s * r->ntop + k]);
+    tc_html_row_end(fp);
+  }
+  tc_html_table_end(fp);
+}
+
 static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *e,
                           const example_out *x) {
   uint32_t S = c->corpus->nsites;
@@ -421,6 +459,7 @@ static void event_section(FILE *fp, const tc_report_ctx *c, const tc_res_event *
   args_table(x->args, e, c->census);
   tc_wbuf_flush(x->args);
   example(fp, e, x->pretty, x->mem, x->s);
+  by_site(fp, c, e);
   tc_html_section_end(fp);
 }
 
@@ -465,24 +504,28 @@ static tc_err page(FILE *fp, const tc_report_ctx *c, const tc_metrics_reduction 
   summary(fp, c, order);
   tc_html_section_end(fp);
   part_begin(fp, 1);
-  tc_err e = heatmap(fp, c);
+  tc_err e = tc_report_html_sites(fp, m);
   tc_html_section_end(fp);
   part_begin(fp, 2);
   if (!e)
-    e = tc_report_html_distributions(fp, m);
+    e = heatmap(fp, c);
   tc_html_section_end(fp);
   part_begin(fp, 3);
   if (!e)
-    e = tc_report_html_timelines(fp, m);
+    e = tc_report_html_distributions(fp, m);
   tc_html_section_end(fp);
   part_begin(fp, 4);
+  if (!e)
+    e = tc_report_html_timelines(fp, m);
+  tc_html_section_end(fp);
+  part_begin(fp, 5);
   fputs("<p>One section per event, in name order without regard to case, as in "
         "census.md.</p>\n",
         fp);
   for (size_t i = 0; i < r->nevents; i++)
     event_section(fp, c, order[i], x);
   tc_html_section_end(fp);
-  part_begin(fp, 5);
+  part_begin(fp, 6);
   outside(fp, r);
   tc_html_section_end(fp);
   tc_html_end(fp);

@@ -23,4 +23,15 @@ tc_err tc_report_html_distributions(FILE *fp, const tc_metrics_reduction *m);
 #define TC_HTML_MAX_TIMELINES 200
 tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m);
 
+/* Whether the timelines of the next site (NTRACES of them, one n/a plot
+ * when 0) are drawn, given PLOTS, those of the sites before it, which it
+ * updates: the one cap the timelines and the sites table's links obey.
+ * Once it says no, it says no for every later site. */
+int tc_report_html_timeline_fits(size_t *plots, size_t ntraces);
+
+/* One row per site with the figures a reader ranks sites by (busy rate,
+ * long tasks, TBT, frames over budget, heap growth, user timing) and what
+ * failed, each site linking to its timelines when they are drawn. */
+tc_err tc_report_html_sites(FILE *fp, const tc_metrics_reduction *m);
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/tc_html.h"
+#include "report/tc_metrics_report.h"
 #include "report/tc_report_html.h"
 #include "report/tc_svg.h"
 
@@ -41,11 +42,62 @@ static const dist dists[] = {
     {"heap_growth_bytes", "JS heap growth", "heap growth (end - start of window)", "MB", 1e6, 1},
 };
 
+static const double mark_q[] = {0.5, 0.9};
+static const char *const mark_name[] = {"p50", "p90"};
+enum { NMARKS = sizeof mark_q / sizeof *mark_q };
+
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The p50 and p90 marks of distribution D (field F, site values V[0..N) in
+ * the plot's unit) as metrics.md prints them: from the corpus histogram by
+ * tc_metrics_corpus_quantile, n/a (too_few_samples) by the same rule, with
+ * metrics.md's decimals. A metric that can be negative has no histogram (and
+ * no row in metrics.md): nearest rank over V, under the same n/a rule. */
+static tc_err marks_for(const tc_metrics_reduction *m, size_t f, const dist *d, const double *v,
+                        size_t n, tc_svg_mark out[NMARKS], char text[NMARKS][64],
+                        char tip[NMARKS][240]) {
+  int sketch = f < m->nfields && !m->fields[f].can_be_negative;
+  double *sorted = sketch ? NULL : malloc((n ? n : 1) * sizeof *sorted);
+  if (!sketch && !sorted)
+    return TC_E_NOMEM;
+  size_t k = 0;
+  for (size_t i = 0; sorted && i < n; i++)
+    if (isfinite(v[i]))
+      sorted[k++] = v[i];
+  if (sorted)
+    qsort(sorted, k, sizeof *sorted, by_value);
+  for (size_t i = 0; i < NMARKS; i++) {
+    double q = mark_q[i], x;
+    if (sketch)
+      x = tc_metrics_corpus_quantile(&m->corpus[f], q) / d->scale;
+    else
+      x = k && k >= tc_min_samples(q) ? sorted[(size_t)ceil(q * (double)k) - 1] : NAN;
+    out[i] = (tc_svg_mark){mark_name[i], x, text[i], tip[i]};
+    if (isnan(x)) {
+      snprintf(text[i], sizeof text[i], "n/a (%s)", tc_na_code(TC_NA_TOO_FEW_SAMPLES));
+      snprintf(tip[i], sizeof tip[i], "%s n/a (%s): %s", mark_name[i],
+               tc_na_code(TC_NA_TOO_FEW_SAMPLES), tc_na_text(TC_NA_TOO_FEW_SAMPLES));
+      continue;
+    }
+    char num[64];
+    tc_html_fmt_num(x, tc_metrics_decimals(x), num, sizeof num);
+    snprintf(text[i], sizeof text[i], "%s%s%s", num, d->unit ? " " : "", d->unit ? d->unit : "");
+    snprintf(tip[i], sizeof tip[i], "%s %s: %s", mark_name[i], text[i],
+             sketch ? "as in metrics.md, from the corpus histogram (within 0.5%)"
+                    : "nearest rank over the sites' values");
+  }
+  free(sorted);
+  return TC_OK;
+}
+
 tc_err tc_report_html_distributions(FILE *fp, const tc_metrics_reduction *m) {
   if (!intro(fp, m, "One value per site: the site's median page view (its median trace); a "
                     "site without a value (no trace, or the metric n/a) is left out and "
                     "counted in the n line. Histograms state their bin rule; ECDFs mark the "
-                    "median and p90."))
+                    "median and p90 as metrics.md prints them, n/a where it does."))
     return TC_OK;
   /* What the page holds of each site: one value per plot (8 bytes each),
    * read in one pass over the site records. */
@@ -81,11 +133,19 @@ tc_err tc_report_html_distributions(FILE *fp, const tc_metrics_reduction *m) {
                      .na_reason = "no site measured it"};
     snprintf(title, sizeof title, "%s: histogram", dists[d].title);
     p.title = title;
+    tc_html_figure_begin(fp, NULL, tc_str_c(""));
     e = tc_svg_histogram(fp, &p, v, m->nsites);
+    tc_html_figure_end(fp, NULL);
     snprintf(title, sizeof title, "%s: ECDF", dists[d].title);
     p.x_log = dists[d].log;
+    tc_svg_mark marks[NMARKS];
+    char text[NMARKS][64], tip[NMARKS][240];
     if (!e)
-      e = tc_svg_ecdf(fp, &p, v, m->nsites);
+      e = marks_for(m, field(m, dists[d].column), &dists[d], v, m->nsites, marks, text, tip);
+    tc_html_figure_begin(fp, NULL, tc_str_c(""));
+    if (!e)
+      e = tc_svg_ecdf(fp, &p, v, m->nsites, marks, NMARKS);
+    tc_html_figure_end(fp, NULL);
     fputs("</div>\n", fp);
     tc_html_section_end(fp);
   }
@@ -93,6 +153,7 @@ tc_err tc_report_html_distributions(FILE *fp, const tc_metrics_reduction *m) {
   return e;
 }
 
+/* The plot of trace T of SITE; the trace's path is its figure's caption. */
 static tc_err timeline(FILE *fp, const char *site, const tc_trace_metrics *t) {
   char title[400];
   const tc_busy_metrics *b = &t->busy;
@@ -102,7 +163,6 @@ static tc_err timeline(FILE *fp, const char *site, const tc_trace_metrics *t) {
                    .y_label = "busy",
                    .y_unit = "%",
                    .n_unit = "buckets",
-                   .note = t->trace,
                    .width = 760};
   tc_svg_series s = {.bucket_ms = b->bucket_ms,
                      .y_max = 100,
@@ -110,13 +170,17 @@ static tc_err timeline(FILE *fp, const char *site, const tc_trace_metrics *t) {
                      .gap_reason = "bucket discarded: the page was hidden, the system "
                                    "suspended, or the clock jumped"};
   if (b->na) {
+    tc_html_figure_begin(fp, NULL, tc_str_c(""));
     p.na_reason = tc_na_text(b->na);
-    return tc_svg_timeline(fp, &p, &s);
+    tc_err e = tc_svg_timeline(fp, &p, &s);
+    tc_html_figure_end(fp, t->trace);
+    return e;
   }
   const tc_long_metrics *l = &t->long_tasks;
   tc_svg_span *marks = malloc((l->count ? l->count : 1) * sizeof *marks);
   if (!marks)
     return TC_E_NOMEM;
+  tc_html_figure_begin(fp, NULL, tc_str_c(""));
   size_t n = 0;
   for (uint32_t i = 0; !l->na && i < l->count; i++)
     marks[n++] = (tc_svg_span){(l->tasks[i].start_us - t->window_start_us) / 1000,
@@ -126,8 +190,19 @@ static tc_err timeline(FILE *fp, const char *site, const tc_trace_metrics *t) {
   s.marks = marks;
   s.nmarks = n;
   tc_err e = tc_svg_timeline(fp, &p, &s);
+  tc_html_figure_end(fp, t->trace);
   free(marks);
   return e;
+}
+
+int tc_report_html_timeline_fits(size_t *plots, size_t ntraces) {
+  size_t more = ntraces ? ntraces : 1;
+  if (*plots + more > TC_HTML_MAX_TIMELINES) {
+    *plots = TC_HTML_MAX_TIMELINES + 1; /* every later site is past the cap too */
+    return 0;
+  }
+  *plots += more;
+  return 1;
 }
 
 /* Says what the plots left out: the traces and sites past the first
@@ -164,13 +239,16 @@ tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m) {
   size_t plots = 0, traces = 0, sites = 0;
   for (size_t i = 0; i < m->nsites && !e; i++) {
     const tc_site_metrics *s = tc_metrics_cursor_site(&c, i);
-    if (plots + (s->ntraces ? s->ntraces : 1) > TC_HTML_MAX_TIMELINES) {
+    if (!tc_report_html_timeline_fits(&plots, s->ntraces)) {
       left_out(fp, m->ntraces - traces, m->nsites_without_trace - sites);
       break;
     }
-    plots += s->ntraces ? s->ntraces : 1;
     traces += s->ntraces;
     sites += !s->ntraces;
+    /* The site's plots under one anchor, the sites table's link. */
+    fputs("<div class=\"site-tl\" id=\"", fp);
+    tc_html_id(fp, "tl", tc_str_c(s->site));
+    fputs("\">\n", fp);
     if (!s->ntraces) {
       char title[400];
       snprintf(title, sizeof title, "%s: busy rate", s->site);
@@ -179,11 +257,13 @@ tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m) {
                        .na_reason = s->no_trace_reason ? s->no_trace_reason
                                                        : tc_na_text(TC_NA_NO_TRACE)};
       tc_svg_series none = {.bucket_ms = bucket_ms, .mark_name = "long task"};
+      tc_html_figure_begin(fp, NULL, tc_str_c(""));
       e = tc_svg_timeline(fp, &p, &none);
-      continue;
+      tc_html_figure_end(fp, "no trace");
     }
     for (size_t k = 0; k < s->ntraces && !e; k++)
       e = timeline(fp, s->site, tc_metrics_cursor_trace(&c, s->first + k));
+    fputs("</div>\n", fp);
   }
   tc_err ce = tc_metrics_cursor_free(&c);
   return e ? e : ce;

@@ -101,11 +101,27 @@ tc_err tc_svg_histogram(FILE *fp, const tc_svg_plot *p, const double *values, si
 tc_err tc_svg_histogram_binned(FILE *fp, const tc_svg_plot *p, const double *edges,
                                const uint64_t *counts, size_t nbins);
 
+/* A statistic marked on a plot. The caller computes it, so a plot shows
+ * the figure (and the n/a) the text reports print for the same data:
+ * VALUE in the plot's unit, NaN when the statistic is n/a; TEXT as shown
+ * ("4.3 %" or "n/a (too_few_samples)"); TIP, its tooltip, says where it
+ * comes from or why it is n/a. */
+typedef struct {
+  const char *name; /* "p50" */
+  double value;
+  const char *text;
+  const char *tip;
+} tc_svg_mark;
+
 /* The empirical CDF of N values: a step that rises 1/n at each value and
- * reaches 1 at the largest, with the median and p90 (nearest rank, the
- * value of rank ceil(q n)) marked. On a log axis the values <= 0 are the
- * step's height at the left edge, and the n line says how many. */
-tc_err tc_svg_ecdf(FILE *fp, const tc_svg_plot *p, const double *values, size_t n);
+ * reaches 1 at the largest, with the NMARKS MARKS (at most 4) as dashed
+ * lines. Their labels sit in rows of their own above the plot area, one
+ * row per mark, so they never cross the curve or each other; an n/a mark
+ * is its label alone. On a log axis the values <= 0 are the step's height
+ * at the left edge, and the n line says how many. */
+#define TC_SVG_MAX_MARKS 4
+tc_err tc_svg_ecdf(FILE *fp, const tc_svg_plot *p, const double *values, size_t n,
+                   const tc_svg_mark *marks, size_t nmarks);
 
 /* A series of buckets over time (e.g. busy % per 100 ms) with intervals
  * marked (e.g. long tasks). Times are milliseconds from the plot's origin;

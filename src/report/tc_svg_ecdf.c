@@ -6,28 +6,38 @@
 
 #include "report/tc_svg_draw.h"
 
-static void marker(tc_svg_frame *f, const tc_svg_scale *xs, const double *v, size_t k, size_t first,
-                   double q, const char *name, double label_y) {
+#define TC_MARK_ROW 14.0 /* px per mark label row above the plot area */
+
+/* Mark I of N: its label in row I above the plot area (the curve stays
+ * inside the area, so the two never meet), its dashed line from that row
+ * down to the axis. */
+static void marker(tc_svg_frame *f, const tc_svg_scale *xs, const tc_svg_mark *m, size_t i,
+                   size_t n) {
   FILE *fp = f->fp;
-  size_t r = tc_svg_rank(q, k);
-  double x = r < first ? xs->r0 : tc_svg_at(xs, v[r]);
-  char val[64], tip[200], label[120];
-  tc_svg_value(v[r], f->p->x_unit, val, sizeof val);
-  snprintf(tip, sizeof tip, "%s: %s (nearest rank %zu of %zu)", name, val, r + 1, k);
-  snprintf(label, sizeof label, "%s %s", name, val);
+  double row = f->y0 - TC_MARK_ROW * (double)(n - i) + 8;
+  char label[160];
+  snprintf(label, sizeof label, "%s %s", m->name, m->text ? m->text : "n/a");
   fputs("<g class=\"q\">", fp);
-  tc_svg_title(fp, tip);
+  tc_svg_title(fp, m->tip ? m->tip : label);
+  if (!tc_svg_ok(m->value)) {
+    tc_svg_text(fp, f->x0, row, "class=\"qlabel\" font-style=\"italic\"", label);
+    fputs("</g>\n", fp);
+    return;
+  }
+  double x = fmin(fmax(tc_svg_at(xs, m->value), xs->r0), xs->r1);
   fputs("<path stroke=\"" TC_SVG_ORANGE "\" stroke-dasharray=\"4 3\" d=\"M", fp);
   tc_svg_xy(fp, x, f->y1);
   fputc('V', fp);
-  tc_svg_num(fp, f->y0);
+  tc_svg_num(fp, row + 3);
   fputs("\"/>", fp);
-  int left = x > f->x1 - 110; /* keep the label inside the plot */
-  tc_svg_text(fp, left ? x - 4 : x + 4, label_y, left ? "text-anchor=\"end\"" : NULL, label);
+  int left = x > f->x1 - 150; /* keep the label inside the plot's width */
+  tc_svg_text(fp, left ? x - 4 : x + 4, row, left ? "class=\"qlabel\" text-anchor=\"end\""
+                                                  : "class=\"qlabel\"", label);
   fputs("</g>\n", fp);
 }
 
-tc_err tc_svg_ecdf(FILE *fp, const tc_svg_plot *p, const double *values, size_t n) {
+tc_err tc_svg_ecdf(FILE *fp, const tc_svg_plot *p, const double *values, size_t n,
+                   const tc_svg_mark *marks, size_t nmarks) {
   size_t k;
   double *v = tc_svg_sorted(values, n, &k);
   if (!v)
@@ -42,17 +52,17 @@ tc_err tc_svg_ecdf(FILE *fp, const tc_svg_plot *p, const double *values, size_t 
     free(v);
     return TC_OK;
   }
-  char desc[200], med[64], p90[64];
-  tc_svg_value(v[tc_svg_rank(0.5, k)], p->x_unit, med, sizeof med);
-  tc_svg_value(v[tc_svg_rank(0.9, k)], p->x_unit, p90, sizeof p90);
-  snprintf(desc, sizeof desc, "median %s, p90 %s", med, p90);
-  char rule[200];
-  snprintf(rule, sizeof rule, "Share of %s with a value \u2264 x; p50 and p90 by nearest rank%s",
-           what,
-           p->x_log && !log ? "; linear axis: no value above 0" : " (rank \u2308q\u00b7n\u2309)");
+  if (nmarks > TC_SVG_MAX_MARKS)
+    nmarks = TC_SVG_MAX_MARKS;
+  char desc[400] = "", rule[200];
+  for (size_t i = 0, o = 0; i < nmarks && o < sizeof desc; i++)
+    o += (size_t)snprintf(desc + o, sizeof desc - o, "%s%s %s", i ? ", " : "", marks[i].name,
+                          marks[i].text ? marks[i].text : "n/a");
+  snprintf(rule, sizeof rule, "Share of %s with a value \u2264 x%s", what,
+           p->x_log && !log ? "; linear axis: no value above 0" : "");
   tc_svg_frame f;
   tc_svg_open(&f, fp, p, "ecdf", tc_svg_size(p->width, 540), tc_svg_size(p->height, 300), n_line,
-              desc, rule, 0, 0);
+              desc, rule, 0, TC_MARK_ROW * (double)nmarks);
   double lo = v[first], hi = v[k - 1];
   tc_svg_nice_domain(&lo, &hi, log);
   tc_svg_scale xs = {lo, hi, f.x0, f.x1, log};
@@ -78,8 +88,8 @@ tc_err tc_svg_ecdf(FILE *fp, const tc_svg_plot *p, const double *values, size_t 
   fputc('H', fp);
   tc_svg_num(fp, xs.r1);
   fputs("\"/>\n", fp);
-  marker(&f, &xs, v, k, first, 0.5, "p50", f.y0 + 10);
-  marker(&f, &xs, v, k, first, 0.9, "p90", f.y0 + 24);
+  for (size_t i = 0; i < nmarks; i++)
+    marker(&f, &xs, &marks[i], i, nmarks);
   tc_svg_close(&f);
   free(v);
   return TC_OK;

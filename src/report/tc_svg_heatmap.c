@@ -17,6 +17,7 @@
 #define TC_LEGEND_H 34.0 /* swatches, their ticks and a gap */
 #define TC_LEGEND_W 216.0
 #define TC_LEGEND_STEPS 36
+#define TC_LEGEND_GAP 36.0 /* px between the centres of two legend labels */
 
 /* viridis (matplotlib, CC0) at t = 0, 1/9, ..., 1. */
 static const unsigned char viridis[10][3] = {
@@ -104,15 +105,25 @@ static void legend(tc_svg_frame *f, const colour_scale *c, const tc_svg_grid *g,
       fputs(" height=\"10\"/>", fp);
     }
     fputs("</g>\n", fp);
+    /* The scale's ticks, thinned so labels keep apart, and the largest
+     * cell's value at the right end: the legend spans the data. */
     tc_svg_tick t[TC_SVG_MAX_TICKS];
     double lo = c->log ? c->lo : 0;
-    size_t n = tc_svg_ticks(lo, c->hi, c->log, t, 6);
+    size_t n = tc_svg_ticks(lo, c->hi, c->log, t, TC_SVG_MAX_TICKS);
     tc_svg_scale s = {c->log && c->hi > c->lo ? c->lo : 0, c->hi, x, x + TC_LEGEND_W, c->log};
     if (c->log && !(c->hi > c->lo))
       s.log = 0; /* a single value: one colour, labelled at the right */
+    char top[64];
+    tc_svg_value(c->hi, NULL, top, sizeof top);
+    double end = x + TC_LEGEND_W, last = -1e9;
     for (size_t i = 0; i < n; i++) {
-      tc_svg_text(fp, tc_svg_at(&s, t[i].value), y + 22, "text-anchor=\"middle\"", t[i].label);
+      double at = tc_svg_at(&s, t[i].value);
+      if (at - last < TC_LEGEND_GAP || end - at < 1.5 * TC_LEGEND_GAP || t[i].value >= c->hi)
+        continue;
+      tc_svg_text(fp, at, y + 22, "class=\"lt\" text-anchor=\"middle\"", t[i].label);
+      last = at;
     }
+    tc_svg_text(fp, end, y + 22, "class=\"lt lmax\" text-anchor=\"end\"", top);
     x += TC_LEGEND_W + 12;
   }
   snprintf(label, sizeof label, "%s per cell%s", g->value_unit ? g->value_unit : "value",

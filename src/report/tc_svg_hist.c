@@ -136,9 +136,9 @@ static size_t nbins_for(const double *d, size_t k, double w, double *first) {
   return (size_t)(floor(d[k - 1] / w + TC_EPS) - *first) + 1;
 }
 
-/* The bin width for D[0..k) and the rule that chose it. */
-static double width_for(const double *d, size_t k, const char **rule) {
-  double iqr = d[tc_svg_rank(0.75, k)] - d[tc_svg_rank(0.25, k)], range = d[k - 1] - d[0], w;
+/* The bin width for D[0..k) by its rule, and the rule's name. */
+static double rule_width(const double *d, size_t k, double iqr, const char **rule) {
+  double range = d[k - 1] - d[0], w;
   if (iqr > 0) {
     w = 2 * iqr / cbrt((double)k);
     *rule = "Freedman\u2013Diaconis 2\u00b7IQR/\u221bn rounded to 1-2-5";
@@ -149,9 +149,38 @@ static double width_for(const double *d, size_t k, const char **rule) {
     w = d[0] ? fabs(d[0]) / 10 : 1;
     *rule = "every value is equal: one bin";
   }
-  w = tc_svg_nice(w);
+  return tc_svg_nice(w);
+}
+
+static double iqr_of(const double *d, size_t k) {
+  return d[tc_svg_rank(0.75, k)] - d[tc_svg_rank(0.25, k)];
+}
+
+/* Whether the rule's bins over the whole range of D[0..k) would be more
+ * than TC_MAX_BINS: a long tail that one wide bar per 1/60 of the range
+ * would flatten into a single bar. */
+static int skewed(const double *d, size_t k) {
+  const char *why;
   double first;
-  while (nbins_for(d, k, w, &first) > TC_MAX_BINS)
+  return k > 1 && nbins_for(d, k, rule_width(d, k, iqr_of(d, k), &why), &first) > TC_MAX_BINS;
+}
+
+/* The smallest multiple of W at or above the far-out fence Q3 + 3 IQR
+ * (Tukey) of D[0..k), when some value lies past it, else INFINITY. */
+static double clip_at(const double *d, size_t k, double w) {
+  double iqr = iqr_of(d, k);
+  if (!(iqr > 0))
+    return INFINITY;
+  double c = ceil((d[tc_svg_rank(0.75, k)] + 3 * iqr) / w - TC_EPS) * w;
+  return d[k - 1] >= c ? c : INFINITY;
+}
+
+/* The width for D[0..k) up to CLIP: the rule's, widened to the next 1-2-5
+ * step until there are at most TC_MAX_BINS bins. */
+static double width_for(const double *d, size_t k, double clip, const char **rule) {
+  double w = rule_width(d, k, iqr_of(d, k), rule), first;
+  while (nbins_for(d, k, w, &first) > TC_MAX_BINS &&
+         !(isfinite(clip) && (clip - d[0]) / w <= TC_MAX_BINS))
     w = tc_svg_nice(w * 2); /* the next 1-2-5 step */
   return w;
 }
@@ -168,14 +197,17 @@ tc_err tc_svg_histogram(FILE *fp, const tc_svg_plot *p, const double *values, si
     free(v);
     return TC_OK;
   }
+  /* A skewed distribution keeps its shape on log bins when no value is
+   * below 0 (the zeros get their bar), else on an axis clipped at the far-out
+   * fence with the values past it named in an open last bar. */
+  int skew = !p->x_log && v[0] >= 0 && v[k - 1] > 0 && skewed(v, k);
   size_t zeros;
-  int log = tc_svg_log_split(v, k, p->x_log, &zeros);
+  int log = tc_svg_log_split(v, k, p->x_log || skew, &zeros);
   tc_svg_n_line(n_line, sizeof n_line, k, p->n_unit, n - k, zeros, "bar at left");
-  char desc[200], lo[64], med[64], hi[64];
+  char desc[200], lo[64], hi[64];
   tc_svg_value(v[0], p->x_unit, lo, sizeof lo);
-  tc_svg_value(v[tc_svg_rank(0.5, k)], p->x_unit, med, sizeof med);
   tc_svg_value(v[k - 1], p->x_unit, hi, sizeof hi);
-  snprintf(desc, sizeof desc, "min %s, median %s, max %s", lo, med, hi);
+  snprintf(desc, sizeof desc, "min %s, max %s", lo, hi);
   int exact = 1;
   for (size_t i = 0; i < zeros; i++)
     exact &= v[i] == 0;
@@ -186,8 +218,16 @@ tc_err tc_svg_histogram(FILE *fp, const tc_svg_plot *p, const double *values, si
   for (size_t i = 0; log && i < m; i++)
     d[i] = log10(d[i]);
   const char *why;
-  double w = width_for(d, m, &why), first;
-  size_t nb = nbins_for(d, m, w, &first);
+  double clip = INFINITY, first;
+  if (!log && skewed(d, m))
+    clip = clip_at(d, m, rule_width(d, m, iqr_of(d, m), &why));
+  double w = width_for(d, m, clip, &why);
+  size_t nb = nbins_for(d, m, w, &first), outliers = 0;
+  if (isfinite(clip)) {
+    for (size_t i = 0; i < m; i++)
+      outliers += d[i] >= clip;
+    nb = (size_t)(clip / w - first + 0.5) + 1; /* the bins below CLIP and the open one */
+  }
   tc_err err = TC_OK;
   double *edges = malloc((nb + 1) * sizeof *edges);
   uint64_t *counts = calloc(nb, sizeof *counts);
@@ -197,19 +237,31 @@ tc_err tc_svg_histogram(FILE *fp, const tc_svg_plot *p, const double *values, si
   }
   for (size_t i = 0; i <= nb; i++)
     edges[i] = log ? pow(10, (first + (double)i) * w) : (first + (double)i) * w;
-  if (!isfinite(edges[0]) || !isfinite(edges[nb]) || (log && !(edges[0] > 0))) {
+  if (isfinite(clip))
+    edges[nb] = INFINITY;
+  if (!isfinite(edges[0]) || !isfinite(edges[isfinite(clip) ? nb - 1 : nb]) || (log && !(edges[0] > 0))) {
     /* Bins of hundreds of decades: 10^w is past what a double holds. */
     tc_svg_na(fp, p, "hist", n_line, "the values span more than a double can bin");
     goto done;
   }
-  for (size_t i = 0; i < m; i++)
-    counts[(size_t)(floor(d[i] / w + TC_EPS) - first)]++;
+  for (size_t i = 0; i < m; i++) {
+    size_t at = (size_t)(floor(d[i] / w + TC_EPS) - first);
+    counts[at < nb ? at : nb - 1]++;
+  }
   char rule[200], wtext[64];
   tc_svg_value(w, log ? (w == 1 ? "decade" : "decades") : p->x_unit, wtext, sizeof wtext);
   int o = snprintf(rule, sizeof rule, "%s, w = %s: %s",
-                   log ? "Log bins [a, a\u00b710^w)" : "Bins [a, a + w)", wtext, why);
+                   log ? "Log bins [a, a\u00b710^w)" : "Bins [a, a + w)", wtext,
+                   skew ? "skewed, so on a log axis" : why);
   if (p->x_log && !log && o > 0 && (size_t)o < sizeof rule)
-    snprintf(rule + o, sizeof rule - (size_t)o, "; linear axis: no value above 0");
+    o += snprintf(rule + o, sizeof rule - (size_t)o, "; linear axis: no value above 0");
+  if (isfinite(clip) && o > 0 && (size_t)o < sizeof rule) {
+    char at[64];
+    tc_svg_value(clip, p->x_unit, at, sizeof at);
+    snprintf(rule + o, sizeof rule - (size_t)o,
+             "; axis clipped at Q3 + 3\u00b7IQR: %zu outlier%s \u2265 %s (max %s) in the last bar",
+             outliers, outliers == 1 ? "" : "s", at, hi);
+  }
   bins b = {log, edges, counts, nb, zeros > 0, zeros, exact};
   draw(fp, p, &b, n_line, desc, rule);
 done:

@@ -55,8 +55,8 @@ function same(got, want, what) {
 
 // A page at URL that records console errors, page errors and every request
 // other than the page itself (aborted: the page must need none).
-async function open(browser, url) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+async function open(browser, url, width = 1280) {
+  const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: 'light' });
   const errors = [], requests = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
@@ -207,7 +207,47 @@ async function realReport() {
   const url = pathToFileURL(join(run, 'report.html')).href;
   const browser = await chromium.launch({ executablePath: chromium_path });
   try {
-    const { page, errors, requests } = await open(browser, url);
+    // At 1400 px, as issue 24 tried it.
+    const { page, errors, requests } = await open(browser, url, 1400);
+
+    // Every summary column inside the window: no sideways scroll, each header
+    // within the viewport's width.
+    const cols = await page.$$eval('#summary thead th', (ths) => ths.map((th) => {
+      const r = th.getBoundingClientRect();
+      return { label: th.querySelector('button').firstChild.textContent, left: r.left, right: r.right, w: r.width };
+    }));
+    const scroll = await page.$eval('#summary', (t) => ({ table: t.scrollWidth, box: t.parentElement.clientWidth }));
+    same(cols.filter((c) => !(c.w > 0 && c.left >= 0 && c.right <= 1400)).map((c) => c.label), [],
+      `report.html at 1400 px: all ${cols.length} summary columns visible`);
+    check(scroll.table <= scroll.box, `report.html: the summary needs no sideways scroll (${scroll.table} <= ${scroll.box} px)`);
+    // The Columns menu hides a column and shows it again in one click each.
+    await page.click('#summary-controls .tc-cols summary');
+    const usage = page.locator('#summary-controls .tc-cols label', { hasText: 'usage' }).first();
+    await usage.locator('input').uncheck();
+    same(await page.isVisible('#summary thead th:nth-child(5)'), false, 'report.html: Columns menu hides usage');
+    await usage.locator('input').check();
+    same(await page.isVisible('#summary thead th:nth-child(5)'), true, 'report.html: one click shows it again');
+    await page.click('#summary-controls .tc-cols summary');
+
+    // The sites table sorted by TBT: the site with the highest TBT in
+    // metrics.csv (the median of its traces) comes first, and its name links
+    // to its timelines.
+    const csv = readFileSync(join(run, 'metrics.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    const head = csv[0], site = head.indexOf('site'), trace = head.indexOf('trace'), tbt = head.indexOf('tbt_ms');
+    const per = {};
+    for (const row of csv.slice(1)) {
+      if (row[trace] === '' || row[tbt] === '') continue;
+      (per[row[site]] ||= []).push(Number(row[tbt]));
+    }
+    const median = (v) => v.sort((a, b) => a - b)[Math.ceil(v.length / 2) - 1];
+    const ranked = Object.entries(per).map(([s, v]) => [s, median(v)]).sort((a, b) => b[1] - a[1]);
+    await page.locator('#sites thead th button', { hasText: 'TBT' }).click();
+    const first = await page.$eval('#sites tbody tr', (tr) => ({ site: tr.cells[0].textContent,
+      href: tr.cells[0].querySelector('a')?.getAttribute('href') }));
+    same(first.site, ranked[0][0], `report.html: sites sorted by TBT start with the highest (${ranked[0][1]} ms)`);
+    check(first.href && await page.$(first.href.replace(/([^#\w-])/g, '\\$1')) !== null,
+      `report.html: ${first.site} links to its timelines (${first.href})`);
+    await page.screenshot({ path: join(outdir, 'report-bundled-sites.png') });
 
     const svgs = await plotsOf(page);
     const noTrace = metrics.sites.filter((s) => s.traces.length === 0).length;
@@ -245,6 +285,7 @@ async function realReport() {
     await selects.nth(1).selectOption('');
     same((await visible()).length, all, 'report.html: clearing the filters shows every event');
 
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(outdir, 'report-bundled.png') });
     await sectionShot(page, '#s-heatmap', join(outdir, 'report-bundled-plots.png'));
     await sectionShot(page, '#s-distributions', join(outdir, 'report-bundled-distributions.png'));

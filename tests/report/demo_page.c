@@ -5,6 +5,7 @@
 #include "demo_page.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/tc_html.h"
@@ -118,6 +119,29 @@ static void figure(pen *p, tc_err e) {
     p->err = e;
 }
 
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The p50 and p90 marks of the DEMO_SITES values V: nearest rank (the
+ * value of rank ceil(q n)) over the finite ones. */
+static void demo_marks(const double *v, const char *unit, tc_svg_mark m[2], char text[2][48]) {
+  double s[DEMO_SITES];
+  size_t k = 0;
+  for (size_t i = 0; i < DEMO_SITES; i++)
+    if (isfinite(v[i]))
+      s[k++] = v[i];
+  qsort(s, k, sizeof *s, by_value);
+  static const double q[2] = {0.5, 0.9};
+  static const char *const name[2] = {"p50", "p90"};
+  for (int i = 0; i < 2; i++) {
+    double x = s[(size_t)ceil(q[i] * (double)k) - 1];
+    snprintf(text[i], sizeof text[i], "%.1f%s%s", x, unit ? " " : "", unit ? unit : "");
+    m[i] = (tc_svg_mark){name[i], x, text[i], NULL};
+  }
+}
+
 static void distributions(pen *pn) {
   FILE *fp = pn->fp;
   site_values v;
@@ -148,7 +172,10 @@ static void distributions(pen *pn) {
     p.title = title;
     figure(pn, tc_svg_histogram(fp, &p, d[i].values, DEMO_SITES));
     snprintf(title, sizeof title, "%s: ECDF", d[i].title);
-    figure(pn, tc_svg_ecdf(fp, &p, d[i].values, DEMO_SITES));
+    tc_svg_mark marks[2];
+    char text[2][48];
+    demo_marks(d[i].values, d[i].unit, marks, text);
+    figure(pn, tc_svg_ecdf(fp, &p, d[i].values, DEMO_SITES, marks, 2));
     fputs("</div>\n", fp);
     tc_html_section_end(fp);
   }
@@ -169,7 +196,7 @@ static void distributions(pen *pn) {
                    .x_unit = "ms",
                    .n_unit = "sites",
                    .na_reason = "no site had a continuous input stream"};
-  figure(pn, tc_svg_ecdf(fp, &q, none, 2));
+  figure(pn, tc_svg_ecdf(fp, &q, none, 2, NULL, 0));
   fputs("</div>\n", fp);
   tc_html_section_end(fp);
 }

@@ -32,7 +32,8 @@ static char *taken(probe_sink *k, tc_err e) {
 static char *dist(dist_kind kind, const tc_svg_plot *p, const double *v, size_t n) {
   probe_sink k;
   probe_open(&k);
-  return taken(&k, kind == HIST ? tc_svg_histogram(k.fp, p, v, n) : tc_svg_ecdf(k.fp, p, v, n));
+  return taken(&k, kind == HIST ? tc_svg_histogram(k.fp, p, v, n)
+                                : tc_svg_ecdf(k.fp, p, v, n, NULL, 0));
 }
 
 /* Every bar's tooltip and height, in order; returns the number of bars. */
@@ -197,7 +198,34 @@ static void test_hist_log_with_zeros(void **state) {
   assert_non_null(strstr(svg, "n = 7 sites \u00b7 3 \u2264 0, bar at left"));
   assert_non_null(strstr(svg, "w = 2 decades"));
   /* The summary is of the values, not of their logarithms. */
-  assert_non_null(strstr(svg, "min 0 ms, median 1 ms, max 1,000 ms"));
+  assert_non_null(strstr(svg, "min 0 ms, max 1,000 ms"));
+  free(svg);
+}
+
+/* A long tail flattens linear bins into one bar: with no value below 0 the
+ * bins go log; with some, the axis is clipped at the far-out fence and the
+ * outlier counted in an open last bar. */
+static void test_hist_skewed(void **state) {
+  (void)state;
+  double v[31];
+  for (int i = 0; i < 30; i++)
+    v[i] = 1 + i % 10;
+  v[30] = 10000;
+  tc_svg_plot p = {.title = "heap", .x_unit = "MB", .n_unit = "sites"};
+  char *svg = dist(HIST, &p, v, 31);
+  assert_non_null(strstr(svg, "skewed, so on a log axis"));
+  free(svg);
+  for (int i = 0; i < 30; i++)
+    v[i] = i % 10 - 5;
+  svg = dist(HIST, &p, v, 31);
+  assert_non_null(strstr(svg, "axis clipped at Q3 + 3\u00b7IQR: 1 outlier \u2265 "));
+  assert_non_null(strstr(svg, "(max 10,000 MB) in the last bar"));
+  char tips[64][160];
+  double h[64];
+  size_t n = bars(svg, tips, h, 64);
+  assert_true(n > 3 && n <= 61);
+  assert_non_null(strstr(tips[n - 1], ": 1 of 31 sites"));
+  assert_true(strncmp(tips[n - 1], "\u2265 ", 4) == 0);
   free(svg);
 }
 
@@ -259,12 +287,16 @@ static size_t steps(const char *svg, double *ys, size_t max, double *first_y) {
 }
 
 /* {3, 1, 2, 2, 5}: F steps to 0.2 at 1, 0.6 at 2 (two values), 0.8 at 3,
- * 1 at 5; p50 is rank ceil(2.5) = 3 of 1, 2, 2, 3, 5 = 2, p90 rank 5 = 5. */
+ * 1 at 5. The marks are the caller's: p50 at 2, p90 n/a. */
 static void test_ecdf_steps(void **state) {
   (void)state;
   double v[5] = {3, 1, 2, 2, 5};
   tc_svg_plot p = {.title = "Busy", .x_unit = "%", .n_unit = "sites"};
-  char *svg = dist(ECDF, &p, v, 5);
+  tc_svg_mark m[2] = {{"p50", 2, "2.0 %", "p50 tip"},
+                      {"p90", NAN, "n/a (too_few_samples)", "p90 why"}};
+  probe_sink k;
+  probe_open(&k);
+  char *svg = taken(&k, tc_svg_ecdf(k.fp, &p, v, 5, m, 2));
   double ys[8], y_first;
   assert_int_equal(steps(svg, ys, 8, &y_first), 4);
   double y0 = probe_ytick(svg, "0"), y1 = probe_ytick(svg, "1.0");
@@ -274,10 +306,24 @@ static void test_ecdf_steps(void **state) {
   static const double F[] = {0.2, 0.6, 0.8, 1.0};
   for (int i = 0; i < 4; i++)
     assert_true(fabs(ys[i] - (y0 + F[i] * (y1 - y0))) <= 0.05);
-  assert_non_null(strstr(svg, "<title>p50: 2 % (nearest rank 3 of 5)</title>"));
-  assert_non_null(strstr(svg, "<title>p90: 5 % (nearest rank 5 of 5)</title>"));
+  assert_non_null(strstr(svg, "<title>p50 tip</title>"));
+  assert_non_null(strstr(svg, "<title>p90 why</title>"));
   assert_non_null(strstr(svg, "n = 5 sites"));
-  assert_non_null(strstr(svg, "median 2 %, p90 5 %"));
+  assert_non_null(strstr(svg, "p50 2.0 %, p90 n/a (too_few_samples)"));
+  /* Labels sit above the plot area (the curve's top is y1 of F = 1), the
+   * n/a one without a line. */
+  const char *l50 = strstr(svg, ">p50 2.0 %</text>"), *l90 = strstr(svg, ">p90 n/a (too_few_samples)</text>");
+  assert_non_null(l50);
+  assert_non_null(l90);
+  double ly;
+  const char *t = l50;
+  while (t > svg && strncmp(t, "<text", 5))
+    t--;
+  char buf[32];
+  assert_true(probe_attr(t, "y", buf, sizeof buf));
+  ly = strtod(buf, NULL);
+  assert_true(ly < y1);
+  assert_int_equal(probe_count(svg, "stroke-dasharray"), 1);
   free(svg);
 }
 
@@ -449,8 +495,9 @@ static void test_heatmap(void **state) {
   /* The long column label is cut, and whole in its tooltip. */
   assert_non_null(strstr(svg, "<title>a-very-long-event-name-that-is-cut-here</title>"
                               "a-very-long-event-name-tha\u2026</text>"));
-  /* Legend ticks over 1..1000. */
-  assert_non_null(strstr(svg, ">1k</text>"));
+  /* Legend ticks over 1..1000, ending at the largest cell. */
+  assert_non_null(strstr(svg, ">10</text>"));
+  assert_non_null(strstr(svg, "class=\"lt lmax\" text-anchor=\"end\">1,000</text>"));
   assert_non_null(strstr(svg, "records per cell (log colour)"));
   free(svg);
 
@@ -531,6 +578,7 @@ int main(void) {
       cmocka_unit_test(test_hist_one_value),
       cmocka_unit_test(test_hist_log_with_zeros),
       cmocka_unit_test(test_hist_binned),
+      cmocka_unit_test(test_hist_skewed),
       cmocka_unit_test(test_ecdf_steps),
       cmocka_unit_test(test_ecdf_not_finite_left_out),
       cmocka_unit_test(test_ecdf_log_zeros),
