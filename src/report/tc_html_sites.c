@@ -34,9 +34,9 @@ enum { NFIELDS = sizeof fields / sizeof *fields };
 
 /* A site's value as metrics.md writes it: its decimals, or n/a with the
  * reason's code (the words in the tooltip). */
-static void value(FILE *fp, double v, tc_na na) {
+static void value(FILE *fp, const tc_metric_field *f, double v, tc_na na) {
   if (!isnan(v)) {
-    tc_html_cell_num(fp, v, tc_metrics_decimals(v));
+    tc_html_cell_num(fp, v, tc_metrics_decimals(f, v));
     return;
   }
   tc_na why = na ? na : TC_NA_TOO_FEW_SAMPLES;
@@ -100,7 +100,8 @@ tc_err tc_report_html_sites(FILE *fp, const tc_metrics_reduction *m) {
       tc_html_cell_text(fp, name);
     tc_html_cell_int(fp, (int64_t)s->ntraces);
     for (size_t k = 0; k < NFIELDS; k++)
-      value(fp, idx[k] < m->nfields ? s->values[idx[k]] : NAN,
+      value(fp, idx[k] < m->nfields ? &m->fields[idx[k]] : NULL,
+            idx[k] < m->nfields ? s->values[idx[k]] : NAN,
             idx[k] < m->nfields ? s->values_na[idx[k]] : TC_NA_NONE);
     failures(fp, s, &c);
     tc_html_row_end(fp);

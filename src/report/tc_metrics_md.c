@@ -27,7 +27,7 @@ static void md_text(tc_wbuf *b, const char *s) {
 
 /* A value, or n/a with its reason's code (the Not measured table says each
  * code in words). */
-static void md_val(tc_wbuf *b, double v, tc_na na) {
+static void md_val(tc_wbuf *b, const tc_metric_field *f, double v, tc_na na) {
   if (isnan(v)) {
     tc_wbuf_puts(b, " n/a (");
     tc_wbuf_puts(b, tc_na_code(na ? na : TC_NA_TOO_FEW_SAMPLES));
@@ -35,7 +35,7 @@ static void md_val(tc_wbuf *b, double v, tc_na na) {
     return;
   }
   tc_wbuf_putc(b, ' ');
-  tc_wbuf_fixed(b, v, tc_metrics_decimals(v));
+  tc_wbuf_fixed(b, v, tc_metrics_decimals(f, v));
   tc_wbuf_puts(b, " |");
 }
 
@@ -59,8 +59,8 @@ static void corpus(const tc_metrics_reduction *r, tc_wbuf *b) {
     tc_wbuf_u64(b, s->n);
     tc_wbuf_puts(b, " |");
     for (size_t q = 0; q < sizeof md_q / sizeof *md_q; q++)
-      md_val(b, tc_metrics_corpus_quantile(s, md_q[q]), TC_NA_TOO_FEW_SAMPLES);
-    md_val(b, s->n ? s->max : NAN, TC_NA_TOO_FEW_SAMPLES);
+      md_val(b, &r->fields[f], tc_metrics_corpus_quantile(s, md_q[q]), TC_NA_TOO_FEW_SAMPLES);
+    md_val(b, &r->fields[f], s->n ? s->max : NAN, TC_NA_TOO_FEW_SAMPLES);
     tc_wbuf_putc(b, '\n');
   }
 }
@@ -171,7 +171,8 @@ static void sites(const tc_metrics_reduction *r, tc_metrics_cursor *cur, tc_wbuf
     tc_wbuf_u64(b, s->ntraces);
     tc_wbuf_puts(b, " |");
     for (size_t c = 0; c < ncols; c++)
-      md_val(b, idx[c] < r->nfields ? s->values[idx[c]] : NAN,
+      md_val(b, idx[c] < r->nfields ? &r->fields[idx[c]] : NULL,
+             idx[c] < r->nfields ? s->values[idx[c]] : NAN,
              idx[c] < r->nfields ? s->values_na[idx[c]] : TC_NA_NONE);
     tc_wbuf_putc(b, '\n');
   }

@@ -22,10 +22,12 @@ tc_err tc_write_metrics_csv(const tc_metrics_reduction *r, const char *outdir, t
 tc_err tc_write_metrics_json(const tc_metrics_reduction *r, const char *outdir, tc_why *why);
 tc_err tc_write_metrics_md(const tc_metrics_reduction *r, const char *outdir, tc_why *why);
 
-/* The decimals metrics.md and report.html print a metric value V with, so
- * both show the same digits: none from 1e6 up (bytes whole, never in
- * exponent form), else one. */
-int tc_metrics_decimals(double v);
+/* The decimals metrics.md and report.html print a value V of field F with,
+ * so both show the same digits: none for a field of whole numbers (a count,
+ * bytes; a percentile of one from the corpus histogram is rounded to a whole
+ * number too) or from 1e6 up (never in exponent form), else one. F may be
+ * NULL: a value in another unit than the field's. */
+int tc_metrics_decimals(const tc_metric_field *f, double v);
 
 /* ---- internal to the metrics writers ---- */
 

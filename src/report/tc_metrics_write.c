@@ -1,10 +1,17 @@
 #include <math.h>
+#include <string.h>
 
 #include "report/tc_metrics_report.h"
 #include "report/tc_outfile.h"
 
 
-int tc_metrics_decimals(double v) { return fabs(v) >= 1e6 ? 0 : 1; }
+int tc_metrics_decimals(const tc_metric_field *f, double v) {
+  static const char bytes[] = "_bytes";
+  size_t n = f ? strlen(f->column) : 0;
+  int whole = f && (f->is_count || (n > sizeof bytes - 1 &&
+                                    !strcmp(f->column + n - (sizeof bytes - 1), bytes)));
+  return whole || fabs(v) >= 1e6 ? 0 : 1;
+}
 
 tc_err tc__metrics_file(const tc_metrics_reduction *r, const char *outdir, const char *name,
                         void (*fill)(const tc_metrics_reduction *r, tc_metrics_cursor *c,

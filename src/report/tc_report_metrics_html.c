@@ -83,7 +83,10 @@ static tc_err marks_for(const tc_metrics_reduction *m, size_t f, const dist *d, 
       continue;
     }
     char num[64];
-    tc_html_fmt_num(x, tc_metrics_decimals(x), num, sizeof num);
+    /* In the field's own unit its decimals; scaled (bytes as MB), the
+     * generic rule. */
+    tc_html_fmt_num(x, tc_metrics_decimals(d->scale == 1 && f < m->nfields ? &m->fields[f] : NULL, x),
+                    num, sizeof num);
     snprintf(text[i], sizeof text[i], "%s%s%s", num, d->unit ? " " : "", d->unit ? d->unit : "");
     snprintf(tip[i], sizeof tip[i], "%s %s: %s", mark_name[i], text[i],
              sketch ? "as in metrics.md, from the corpus histogram (within 0.5%)"

@@ -4,8 +4,8 @@ written into a temp dir, report.html is parsed (html.parser, stdlib), and
 
 - the sites table: one row per site of metrics.json; each metric cell is the
   nearest-rank median (rank ceil(n/2)) of the site's rows of metrics.csv that
-  measured it, printed with metrics.md's rounding (%.1f, whole from 1e6
-  up), or "n/a (CODE)" with metrics.json's reason code; traces per site
+  measured it, printed with metrics.md's rounding (counts and bytes whole, ms and %
+  to %.1f, whole from 1e6 up), or "n/a (CODE)" with metrics.json's reason code; traces per site
   from metrics.csv; failures name the crawl's reason for a site without
   trace;
 - the ECDFs' p50/p90 labels: metrics.json's corpus p50/p90 with the same
@@ -97,9 +97,12 @@ def by_id(root, ident):
     return next((n for n in root.all() if n.attrs.get('id') == ident), None)
 
 
-def fmt(v):
-    """metrics.md's rounding: one decimal, none from 1e6 up."""
-    return '%.0f' % v if abs(v) >= 1e6 else '%.1f' % v
+def fmt(v, col=None):
+    """metrics.md's rounding: counts and bytes (a column not in ms or %) whole,
+    others one decimal, none from 1e6 up; COL None for a value in another
+    unit than its column's (heap growth in MB)."""
+    whole = col is not None and not col.endswith(('_ms', '_pct'))
+    return '%.0f' % v if whole or abs(v) >= 1e6 else '%.1f' % v
 
 
 def nearest_rank(values, q):
@@ -147,7 +150,7 @@ def sites_table(root, metrics, rows):
             got = shown(cells[index[label]])
             vals = [float(r[col]) for r in traces if r[col] != '']
             if vals:
-                want = fmt(nearest_rank(vals, 0.5))
+                want = fmt(nearest_rank(vals, 0.5), col)
             else:
                 code = site['values_na'].get(col) or ('no_trace' if not traces else None)
                 want = f'n/a ({code})'
@@ -181,9 +184,9 @@ def ecdf_marks(root, metrics):
         for q, name in ((0.5, 'p50'), (0.9, 'p90')):
             if corpus is not None:
                 v = corpus[name]
-                want = f'{name} n/a ({corpus["field_na"][name]})' if v is None else f'{name} {fmt(v / scale)}'
+                want = f'{name} n/a ({corpus["field_na"][name]})' if v is None else f'{name} {fmt(v / scale, col if scale == 1 else None)}'
             elif len(values) >= min_samples(q):
-                want = f'{name} {fmt(nearest_rank(values, q) / scale)}'
+                want = f'{name} {fmt(nearest_rank(values, q) / scale, col if scale == 1 else None)}'
             else:
                 want = f'{name} n/a (too_few_samples)'
             if 'n/a' not in want and unit:
