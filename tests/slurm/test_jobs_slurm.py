@@ -79,9 +79,10 @@ class SubmitWrapper(ClusterTestCase):
         for i in range(4):
             self.assertRegex(lines[i], rf"^shard {i} +job {array_id}_{i} +COMPLETED +exit 0:0$")
         self.assertRegex(lines[4], rf"^merge +job {merge_id} +COMPLETED +exit 0:0$")
-        self.assertEqual(lines[5], "done: the merged outputs are in merged out")
+        # The job's relative output is its own folder's, named in full.
+        self.assertEqual(lines[5], f"done: the merged outputs are in {self.out}")
         self.assertEqual(read(os.path.join(self.work, "jobs")),
-                         f"array {array_id}\nmerge {merge_id}\nshards 4\nout merged out\n")
+                         f"array {array_id}\nmerge {merge_id}\nshards 4\nout {self.out}\n")
 
     def test_a_failed_shard_is_shown_and_the_merge_never_starts(self):
         # Shard 1's state folder cannot be made: a file is in its place.
@@ -101,7 +102,7 @@ class SubmitWrapper(ClusterTestCase):
         self.assertRegex(lines[1], rf"^shard 1 +job {array_id}_1 +FAILED +exit 2:0 +"
                                    r"\(NonZeroExitCode\)$")
         self.assertEqual(lines[2], f"          tracecensus said, in {self.work}/logs/shard-1.err:")
-        self.assertRegex(lines[3], r"^          \| tracecensus: .*/state/shard-1/shard.tcr: cannot "
+        self.assertRegex(lines[3], r"^          \| tracecensus: .*/state/shard-1: cannot "
                                    r"write output: Not a directory; nothing written$")
         self.assertRegex(lines[4], rf"^shard 2 +job {array_id}_2 +COMPLETED")
         self.assertRegex(lines[5], rf"^shard 3 +job {array_id}_3 +COMPLETED")
