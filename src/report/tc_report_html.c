@@ -192,7 +192,7 @@ static tc_err heatmap(FILE *fp, const tc_report_ctx *c) {
   const char **na = malloc((rows ? rows : 1) * sizeof *na);
   const char **cl = malloc((cols ? cols : 1) * sizeof *cl);
   char **names = malloc((cols ? cols : 1) * sizeof *names);
-  double *cells = malloc((rows * cols ? rows * cols : 1) * sizeof *cells);
+  double *cells = malloc((rows && cols ? rows * cols : 1) * sizeof *cells);
   tc_err e = TC_E_NOMEM;
   if (!rl || !na || !cl || !names || !cells)
     goto out;
