@@ -166,7 +166,7 @@ int main(int argc, char **argv) {
     tc_router_free(router);
     free_chunks(chunks, nchunks);
 
-    tc_walk *wk = tc_walk_create();
+    tc_walk *wk = tc_walk_create(0);
     t0 = tc_clock_ns();
     tc_walk_file(wk, path);
     sec[S_WALK][r] = (double)(tc_clock_ns() - t0) * 1e-9;

@@ -6,6 +6,13 @@
 #include "report/tc_jsonw.h"
 #include "util/tc_error.h"
 
+/* The walks by tc_bench_walk_kind. The value walk is the headline: it reads
+ * every value, as the census does. */
+static const char *const walk_label[TC_BENCH_NWALKS] = {"plain On-Demand walk (keys)",
+                                                        "value walk (every args value)"};
+static const char *const walk_short[TC_BENCH_NWALKS] = {"plain walk", "value walk"};
+static const char *const walk_key[TC_BENCH_NWALKS] = {"plain_walk", "value_walk"};
+
 /* "1 thread", "2 threads"; "1 run", ... */
 static const char *plural(unsigned n) { return n == 1 ? "" : "s"; }
 
@@ -49,16 +56,20 @@ void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
     return;
   fprintf(fp, "\n  baseline, same process, interleaved with the runs, one thread:\n");
   fprintf(fp, "  %-28s %12s %12s\n", "", "wall", "CPU time");
-  fprintf(fp, "  %-28s %7.1f MB/s %7.1f MB/s\n", "plain On-Demand walk", s.walk.mb_per_s.median,
-          s.walk_cpu.mb_per_s.median);
+  for (int k = 0; k < TC_BENCH_NWALKS; k++)
+    fprintf(fp, "  %-28s %7.1f MB/s %7.1f MB/s\n", walk_label[k], s.walk[k].mb_per_s.median,
+            s.walk_cpu[k].mb_per_s.median);
   fprintf(fp, "  %-28s %7.1f MB/s %7.1f MB/s\n", "decompression alone",
           s.decompress.mb_per_s.median, s.decompress_cpu.mb_per_s.median);
-  if (isnan(s.ratio_walk))
-    fprintf(fp, "  %-28s n/a (the walk failed on %s: %s)\n", "tracecensus / plain walk",
-            r->walk_err_path, tc_strerror(r->walk_err));
-  else
-    fprintf(fp, "  %-28s %11.2fx %11.2fx\n", "tracecensus / plain walk", s.ratio_walk,
-            s.ratio_walk_cpu);
+  for (int k = TC_BENCH_NWALKS - 1; k >= 0; k--) {
+    char label[40];
+    snprintf(label, sizeof label, "tracecensus / %s", walk_short[k]);
+    if (isnan(s.ratio_walk[k]))
+      fprintf(fp, "  %-28s n/a (the walk failed on %s: %s)\n", label, r->walks[k].err_path,
+              tc_strerror(r->walks[k].err));
+    else
+      fprintf(fp, "  %-28s %11.2fx %11.2fx\n", label, s.ratio_walk[k], s.ratio_walk_cpu[k]);
+  }
   fprintf(fp, "  %-28s %11.2fx %11.2fx\n", "tracecensus / decompression", s.ratio_decompress,
           s.ratio_decompress_cpu);
   fprintf(fp, "  (ratios: medians of the per-run ratios, tracecensus at %u thread%s)\n",
@@ -85,14 +96,14 @@ static void json_line(tc_jsonw *w, const tc_bench_result *r, const tc_bench_line
 }
 
 /* Opens the object KEY of one baseline (left open for the caller's own
- * members): wall and CPU lines, per-run times, the bytes it read. */
+ * members): wall and CPU lines, per-run times (walk K), the bytes it read. */
 static void json_baseline(tc_jsonw *w, const tc_bench_result *r, const char *key,
                           const tc_bench_line *wall, const tc_bench_line *cpu,
-                          tc_bench_series series, uint64_t bytes) {
+                          tc_bench_series series, int k, uint64_t bytes) {
   tc_jsonw_kobj(w, key);
-  json_line(w, r, wall, series, 0);
+  json_line(w, r, wall, series, k);
   tc_jsonw_kobj(w, "cpu");
-  json_line(w, r, cpu, series == TC_BENCH_WALK ? TC_BENCH_WALK_CPU : TC_BENCH_DECOMPRESS_CPU, 0);
+  json_line(w, r, cpu, series == TC_BENCH_WALK ? TC_BENCH_WALK_CPU : TC_BENCH_DECOMPRESS_CPU, k);
   tc_jsonw_obj_end(w);
   tc_jsonw_kuint(w, "json_bytes", bytes);
 }
@@ -148,19 +159,26 @@ void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
     tc_jsonw_null(&w);
   } else {
     tc_jsonw_obj(&w);
-    json_baseline(&w, r, "plain_walk", &s.walk, &s.walk_cpu, TC_BENCH_WALK, r->walk_bytes);
-    tc_jsonw_kuint(&w, "events", r->walk_events);
-    tc_jsonw_kstr(&w, "error", r->walk_err ? tc_strerror(r->walk_err) : NULL);
-    tc_jsonw_kstr(&w, "error_path", r->walk_err ? r->walk_err_path : NULL);
-    tc_jsonw_obj_end(&w);
-    json_baseline(&w, r, "decompress", &s.decompress, &s.decompress_cpu, TC_BENCH_DECOMPRESS,
+    for (int k = 0; k < TC_BENCH_NWALKS; k++) {
+      json_baseline(&w, r, walk_key[k], &s.walk[k], &s.walk_cpu[k], TC_BENCH_WALK, k,
+                    r->walks[k].bytes);
+      tc_jsonw_kuint(&w, "events", r->walks[k].events);
+      if (k == TC_BENCH_VALUES)
+        tc_jsonw_kuint(&w, "values", r->walks[k].values);
+      tc_jsonw_kstr(&w, "error", r->walks[k].err ? tc_strerror(r->walks[k].err) : NULL);
+      tc_jsonw_kstr(&w, "error_path", r->walks[k].err ? r->walks[k].err_path : NULL);
+      tc_jsonw_obj_end(&w);
+    }
+    json_baseline(&w, r, "decompress", &s.decompress, &s.decompress_cpu, TC_BENCH_DECOMPRESS, 0,
                   r->decompress_bytes);
     tc_jsonw_obj_end(&w);
     tc_jsonw_kobj(&w, "ratios");
-    tc_jsonw_knum(&w, "to_plain_walk", s.ratio_walk);
+    tc_jsonw_knum(&w, "to_plain_walk", s.ratio_walk[TC_BENCH_KEYS]);
     tc_jsonw_knum(&w, "to_decompress", s.ratio_decompress);
-    tc_jsonw_knum(&w, "to_plain_walk_cpu", s.ratio_walk_cpu);
+    tc_jsonw_knum(&w, "to_plain_walk_cpu", s.ratio_walk_cpu[TC_BENCH_KEYS]);
     tc_jsonw_knum(&w, "to_decompress_cpu", s.ratio_decompress_cpu);
+    tc_jsonw_knum(&w, "to_value_walk", s.ratio_walk[TC_BENCH_VALUES]);
+    tc_jsonw_knum(&w, "to_value_walk_cpu", s.ratio_walk_cpu[TC_BENCH_VALUES]);
     tc_jsonw_obj_end(&w);
     tc_jsonw_obj_end(&w);
   }
@@ -188,13 +206,21 @@ void tc_bench_write_markdown(const tc_bench_result *r, FILE *fp) {
   md_line(fp, "whole run (wall)", &s.whole);
   md_line(fp, "whole run (CPU time)", &s.cpu);
   if (r->baseline) {
-    md_line(fp, "plain On-Demand walk (baseline)", &s.walk);
+    for (int k = 0; k < TC_BENCH_NWALKS; k++) {
+      char label[48];
+      snprintf(label, sizeof label, "%s (baseline)", walk_label[k]);
+      md_line(fp, label, &s.walk[k]);
+    }
     md_line(fp, "decompression alone (baseline)", &s.decompress);
     fprintf(fp, "\n| Ratio | wall | CPU time |\n|:---|---:|---:|\n");
-    if (isnan(s.ratio_walk))
-      fprintf(fp, "| tracecensus / plain walk | n/a (%s) | n/a |\n", tc_strerror(r->walk_err));
-    else
-      fprintf(fp, "| tracecensus / plain walk | %.2f | %.2f |\n", s.ratio_walk, s.ratio_walk_cpu);
+    for (int k = TC_BENCH_NWALKS - 1; k >= 0; k--) {
+      if (isnan(s.ratio_walk[k]))
+        fprintf(fp, "| tracecensus / %s | n/a (%s) | n/a |\n", walk_short[k],
+                tc_strerror(r->walks[k].err));
+      else
+        fprintf(fp, "| tracecensus / %s | %.2f | %.2f |\n", walk_short[k], s.ratio_walk[k],
+                s.ratio_walk_cpu[k]);
+    }
     fprintf(fp, "| tracecensus / decompression | %.2f | %.2f |\n", s.ratio_decompress,
             s.ratio_decompress_cpu);
   }

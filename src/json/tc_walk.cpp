@@ -52,7 +52,12 @@ struct tc_walk {
   double ts_sum = 0, dur_sum = 0;
   int64_t id_sum = 0;
   uint64_t json_bytes = 0, events = 0;
+  bool read_values = false;
+  // What the value walk read, summed so no read can be left out.
+  uint64_t values = 0, string_bytes = 0;
+  double number_sum = 0;
 
+  error_code scalar(ondemand::value v, ondemand::json_type t);
   error_code value(ondemand::value v);
   error_code event(ondemand::object obj);
   error_code events_of(ondemand::array arr);
@@ -98,7 +103,38 @@ error_code tc_walk::value(ondemand::value v) {
     path.resize(n);
     return SUCCESS;
   }
-  return SUCCESS; // scalars: the path is what the walk keeps
+  return read_values ? scalar(v, t) : SUCCESS; // the key-only walk keeps the path
+}
+
+error_code tc_walk::scalar(ondemand::value v, ondemand::json_type t) {
+  error_code e = SUCCESS;
+  values++;
+  switch (t) {
+  case ondemand::json_type::string: {
+    std::string_view s;
+    if (!(e = v.get_string().get(s)))
+      string_bytes += s.size();
+    break;
+  }
+  case ondemand::json_type::number: {
+    ondemand::number n;
+    if (!(e = v.get_number().get(n)))
+      number_sum += n.as_double();
+    break;
+  }
+  case ondemand::json_type::boolean: {
+    bool b;
+    if (!(e = v.get_bool().get(b)))
+      number_sum += b;
+    break;
+  }
+  default: {
+    bool null;
+    e = v.is_null().get(null);
+    break;
+  }
+  }
+  return e;
 }
 
 error_code tc_walk::event(ondemand::object obj) {
@@ -157,7 +193,12 @@ error_code tc_walk::events_of(ondemand::array arr) {
 
 extern "C" {
 
-tc_walk *tc_walk_create(void) { return new (std::nothrow) tc_walk(); }
+tc_walk *tc_walk_create(int read_values) {
+  tc_walk *w = new (std::nothrow) tc_walk();
+  if (w)
+    w->read_values = read_values != 0;
+  return w;
+}
 
 void tc_walk_free(tc_walk *w) { delete w; }
 
@@ -230,6 +271,7 @@ void tc_walk_stats_get(const tc_walk *w, tc_walk_stats *out) {
   out->names = tc_map_count(&w->names.map);
   out->cats = tc_map_count(&w->cats.map);
   out->paths = tc_map_count(&w->paths.map);
+  out->values = w->values;
 }
 
 } // extern "C"

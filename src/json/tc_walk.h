@@ -8,7 +8,12 @@
  * dur as numbers, pid and tid as integers, and every argument key path
  * (args.a.b, arrays as []) into a hash table with counts. No chunking, no
  * threads, no census rules, no reports. Not a validator: a file that is not
- * strict JSON stops its walk (TC_E_BAD_EVENT). */
+ * strict JSON stops its walk (TC_E_BAD_EVENT).
+ *
+ * The value walk does the same and also reads every scalar under args as a
+ * value profile needs it: strings unescaped, numbers parsed, booleans and
+ * nulls told apart. It is the fair anchor for the census, which reads every
+ * value; the key-only walk skips them. */
 #ifndef TC_WALK_H
 #define TC_WALK_H
 
@@ -27,10 +32,12 @@ typedef struct {
   uint64_t json_bytes; /* decompressed */
   uint64_t events;     /* elements of the events array that were objects */
   uint64_t names, cats, paths; /* distinct */
+  uint64_t values;             /* scalars read under args (the value walk) */
 } tc_walk_stats;
 
-/* NULL if memory fails. The tables persist over tc_walk_file calls. */
-tc_walk *tc_walk_create(void);
+/* NULL if memory fails. The tables persist over tc_walk_file calls.
+ * READ_VALUES nonzero makes it the value walk. */
+tc_walk *tc_walk_create(int read_values);
 void tc_walk_free(tc_walk *w);
 
 /* Walks the trace at PATH, adding to the tables. */

@@ -84,31 +84,34 @@ static tc_err pipeline_run(const tc_census_opts *job, tc_bench_result *out, tc_b
   return e;
 }
 
-/* The plain walk over every trace, one thread. */
-static tc_err walk_run(const tc_corpus *corpus, tc_bench_result *out, tc_bench_sample *s) {
-  tc_walk *w = tc_walk_create();
+/* Walk K over every trace, one thread. */
+static tc_err walk_run(const tc_corpus *corpus, tc_bench_walk_kind k, tc_bench_result *out,
+                       tc_bench_sample *s) {
+  tc_walk *w = tc_walk_create(k == TC_BENCH_VALUES);
   if (!w)
     return TC_E_NOMEM;
   double c0 = cpu_seconds();
   uint64_t t0 = tc_clock_ns();
-  out->walk_err = TC_OK;
+  out->walks[k].err = TC_OK;
   for (uint32_t i = 0; i < corpus->ntraces; i++) {
     tc_err e = tc_walk_file(w, corpus->traces[i].path);
     if (e == TC_E_NOMEM) {
       tc_walk_free(w);
       return e;
     }
-    if (e && !out->walk_err) {
-      out->walk_err = e;
-      snprintf(out->walk_err_path, sizeof out->walk_err_path, "%s", corpus->traces[i].path);
+    if (e && !out->walks[k].err) {
+      out->walks[k].err = e;
+      snprintf(out->walks[k].err_path, sizeof out->walks[k].err_path, "%s",
+               corpus->traces[i].path);
     }
   }
-  s->walk = seconds_since(t0);
-  s->walk_cpu = cpu_seconds() - c0;
+  s->walk[k] = seconds_since(t0);
+  s->walk_cpu[k] = cpu_seconds() - c0;
   tc_walk_stats st;
   tc_walk_stats_get(w, &st);
-  out->walk_bytes = st.json_bytes;
-  out->walk_events = st.events;
+  out->walks[k].bytes = st.json_bytes;
+  out->walks[k].events = st.events;
+  out->walks[k].values = st.values;
   tc_walk_free(w);
   return TC_OK;
 }
@@ -195,15 +198,17 @@ tc_err tc_bench_run(const tc_census_opts *job, const tc_bench_opts *opts, tc_ben
   out->samples = calloc(opts->runs ? opts->runs : 1, sizeof *out->samples);
   e = out->samples ? make_tmpdir(out) : TC_E_NOMEM;
   /* Warm-ups first, then the measured runs; each run is the pipeline, then
-   * (with the baseline) the walk and decompression alone, so all three
+   * (with the baseline) the walks and decompression alone, so all of them
    * meet the same load. */
   for (unsigned i = 0; !e && i < opts->warmup + opts->runs; i++) {
     tc_bench_sample scratch, *s = i < opts->warmup ? &scratch : &out->samples[i - opts->warmup];
     memset(s, 0, sizeof *s);
-    s->walk = s->decompress = s->walk_cpu = s->decompress_cpu = NAN;
+    s->decompress = s->decompress_cpu = NAN;
+    for (int k = 0; k < TC_BENCH_NWALKS; k++)
+      s->walk[k] = s->walk_cpu[k] = NAN;
     e = pipeline_run(job, out, s);
-    if (!e && opts->baseline)
-      e = walk_run(&corpus, out, s);
+    for (int k = 0; !e && opts->baseline && k < TC_BENCH_NWALKS; k++)
+      e = walk_run(&corpus, (tc_bench_walk_kind)k, out, s);
     if (!e && opts->baseline)
       e = decompress_run(&corpus, out, s);
     if (!e && i >= opts->warmup)
@@ -253,13 +258,13 @@ double tc_bench_seconds(const tc_bench_sample *s, tc_bench_series which, int sta
   case TC_BENCH_WALL:
     return s->wall;
   case TC_BENCH_WALK:
-    return s->walk;
+    return s->walk[stage];
   case TC_BENCH_DECOMPRESS:
     return s->decompress;
   case TC_BENCH_CPU:
     return s->cpu;
   case TC_BENCH_WALK_CPU:
-    return s->walk_cpu;
+    return s->walk_cpu[stage];
   case TC_BENCH_DECOMPRESS_CPU:
     return s->decompress_cpu;
   }
@@ -313,11 +318,12 @@ static tc_bench_stat rate_of(tc_bench_stat sec, double amount) {
   return r;
 }
 
-/* The median of the per-run ratios of the baseline's seconds to the run's. */
-static double ratio_of(const tc_bench_result *r, tc_bench_series base, tc_bench_series run) {
+/* The median of the per-run ratios of the baseline's seconds (walk K) to
+ * the run's. */
+static double ratio_of(const tc_bench_result *r, tc_bench_series base, int k, tc_bench_series run) {
   double v[r->nsamples ? r->nsamples : 1];
   for (unsigned i = 0; i < r->nsamples; i++)
-    v[i] = tc_bench_seconds(&r->samples[i], base, 0) / tc_bench_seconds(&r->samples[i], run, 0);
+    v[i] = tc_bench_seconds(&r->samples[i], base, k) / tc_bench_seconds(&r->samples[i], run, 0);
   return tc_bench_stats(v, r->nsamples).median;
 }
 
@@ -334,17 +340,19 @@ void tc_bench_summarize(const tc_bench_result *r, tc_bench_summary *out) {
   out->whole = line_of(stat_of(r, TC_BENCH_WALL, 0), r->json_bytes);
   out->events_per_s = rate_of(out->whole.seconds, (double)r->events);
   out->peak_rss_kib = rss_stat(r);
-  out->walk = line_of(stat_of(r, TC_BENCH_WALK, 0), r->walk_bytes);
+  for (int k = 0; k < TC_BENCH_NWALKS; k++) {
+    int ok = r->baseline && !r->walks[k].err;
+    out->walk[k] = line_of(stat_of(r, TC_BENCH_WALK, k), r->walks[k].bytes);
+    out->walk_cpu[k] = line_of(stat_of(r, TC_BENCH_WALK_CPU, k), r->walks[k].bytes);
+    out->ratio_walk[k] = ok ? ratio_of(r, TC_BENCH_WALK, k, TC_BENCH_WALL) : NAN;
+    out->ratio_walk_cpu[k] = ok ? ratio_of(r, TC_BENCH_WALK_CPU, k, TC_BENCH_CPU) : NAN;
+  }
   out->decompress = line_of(stat_of(r, TC_BENCH_DECOMPRESS, 0), r->decompress_bytes);
-  int walk_ok = r->baseline && !r->walk_err;
-  out->ratio_walk = walk_ok ? ratio_of(r, TC_BENCH_WALK, TC_BENCH_WALL) : NAN;
-  out->ratio_decompress = r->baseline ? ratio_of(r, TC_BENCH_DECOMPRESS, TC_BENCH_WALL) : NAN;
+  out->ratio_decompress = r->baseline ? ratio_of(r, TC_BENCH_DECOMPRESS, 0, TC_BENCH_WALL) : NAN;
   out->cpu = line_of(stat_of(r, TC_BENCH_CPU, 0), r->json_bytes);
-  out->walk_cpu = line_of(stat_of(r, TC_BENCH_WALK_CPU, 0), r->walk_bytes);
   out->decompress_cpu = line_of(stat_of(r, TC_BENCH_DECOMPRESS_CPU, 0), r->decompress_bytes);
-  out->ratio_walk_cpu = walk_ok ? ratio_of(r, TC_BENCH_WALK_CPU, TC_BENCH_CPU) : NAN;
   out->ratio_decompress_cpu =
-      r->baseline ? ratio_of(r, TC_BENCH_DECOMPRESS_CPU, TC_BENCH_CPU) : NAN;
+      r->baseline ? ratio_of(r, TC_BENCH_DECOMPRESS_CPU, 0, TC_BENCH_CPU) : NAN;
   out->worker_idle_share = idle_median(r, 1);
   out->fold_wait_share = idle_median(r, 0);
 }

@@ -1,7 +1,9 @@
 /* `tracecensus bench`: the whole pipeline run K times after W warm-ups,
  * timed per stage (tc_stage_clock.h), and optionally, in the same process
- * and interleaved with those runs, two baselines over the same files: the
- * plain On-Demand walk (json/tc_walk.h) and decompression alone. Interleaving
+ * and interleaved with those runs, three baselines over the same files:
+ * the On-Demand walk that reads every args value (json/tc_walk.h; the fair
+ * anchor, as the census reads every value), the key-only walk, and
+ * decompression alone. Interleaving
  * puts every variant under the same machine load, so their ratios hold on a
  * shared, noisy machine where lone absolute times do not.
  *
@@ -23,8 +25,11 @@
 typedef struct {
   unsigned runs;   /* measured runs, >= 1 */
   unsigned warmup; /* runs before them, not recorded */
-  int baseline;    /* also the plain walk and decompression alone */
+  int baseline;    /* also the two walks and decompression alone */
 } tc_bench_opts;
+
+/* The two walks: keys only (the plain walk), and every args value read. */
+typedef enum { TC_BENCH_KEYS, TC_BENCH_VALUES, TC_BENCH_NWALKS } tc_bench_walk_kind;
 
 /* One measured run. Seconds; the baseline's are NaN without --baseline.
  * The CPU seconds (user + system of the whole process, every thread) are
@@ -32,10 +37,10 @@ typedef struct {
 typedef struct {
   double wall;                  /* the run, its writers included */
   double cpu;
-  double walk_cpu, decompress_cpu;
+  double walk_cpu[TC_BENCH_NWALKS], decompress_cpu;
   double stage[TC_CLOCK_COUNT]; /* CPU seconds, summed over the workers */
   uint64_t peak_rss_kib;        /* of this run alone when the peak could be reset */
-  double walk, decompress;
+  double walk[TC_BENCH_NWALKS], decompress;
   /* The run stage's wall seconds (tc_run: the scan and the writers left
    * out), the main thread's wait for sites to fold in it, and the workers'
    * time asleep for want of work (summed over them). */
@@ -58,12 +63,15 @@ typedef struct {
   /* A job that failed: the stage, and why (tc_census_outcome's why). */
   tc_census_stage failed_stage;
   char why[512];
-  /* Baseline: decompressed bytes the walk and the decompression read (equal
-   * to json_bytes unless a stream failed), what the walk counted, and the
+  /* Baseline: decompressed bytes each walk and the decompression read (equal
+   * to json_bytes unless a stream failed), what each walk counted, and the
    * first file it could not walk. */
-  uint64_t walk_bytes, decompress_bytes, walk_events;
-  tc_err walk_err;
-  char walk_err_path[256];
+  struct {
+    uint64_t bytes, events, values;
+    tc_err err;
+    char err_path[256];
+  } walks[TC_BENCH_NWALKS];
+  uint64_t decompress_bytes;
 } tc_bench_result;
 
 /* Runs the bench over the census JOB (its outdir is ignored, and its
@@ -85,7 +93,8 @@ typedef enum {
   TC_BENCH_DECOMPRESS_CPU
 } tc_bench_series;
 
-/* STAGE is a tc_clock_stage for TC_BENCH_STAGE, ignored otherwise. */
+/* STAGE is a tc_clock_stage for TC_BENCH_STAGE, the tc_bench_walk_kind for
+ * the walks, ignored otherwise. */
 double tc_bench_seconds(const tc_bench_sample *s, tc_bench_series which, int stage);
 
 /* Median, minimum and maximum of N values (NaN values left out; all NaN
@@ -117,11 +126,11 @@ typedef struct {
   tc_bench_line whole; /* wall time, writers included */
   tc_bench_stat events_per_s;
   tc_bench_stat peak_rss_kib;
-  tc_bench_line walk, decompress;
-  double ratio_walk, ratio_decompress;
+  tc_bench_line walk[TC_BENCH_NWALKS], decompress;
+  double ratio_walk[TC_BENCH_NWALKS], ratio_decompress;
   /* The same from CPU seconds: MB/s per CPU-second, and their ratios. */
-  tc_bench_line cpu, walk_cpu, decompress_cpu;
-  double ratio_walk_cpu, ratio_decompress_cpu;
+  tc_bench_line cpu, walk_cpu[TC_BENCH_NWALKS], decompress_cpu;
+  double ratio_walk_cpu[TC_BENCH_NWALKS], ratio_decompress_cpu;
   /* Medians over the runs of the workers' sleep over threads x the run
    * stage's wall time, and of the main thread's wait over that wall time. */
   double worker_idle_share, fold_wait_share;

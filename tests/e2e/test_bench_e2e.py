@@ -86,27 +86,42 @@ def check_structure(table, data, markdown, left, runs):
     check_stat(data['whole']['events_per_s'], runs, 'whole.events_per_s')
     check_stat(data['whole']['peak_rss_kib'], runs, 'whole.peak_rss_kib')
     b = data['baseline']
-    for k in ('plain_walk', 'decompress'):
+    for k in ('plain_walk', 'value_walk', 'decompress'):
         check_line(b[k], runs, 'baseline.' + k)
         check_line(b[k]['cpu'], runs, f'baseline.{k}.cpu')
-    check(b['plain_walk']['error'] is None, f'walk error: {b["plain_walk"]["error"]}')
+    for k in ('plain_walk', 'value_walk'):
+        check(b[k]['error'] is None, f'{k} error: {b[k]["error"]}')
     check(set(b['ratios']) == {'to_plain_walk', 'to_decompress', 'to_plain_walk_cpu',
-                               'to_decompress_cpu'}, f'ratios: {b["ratios"]}')
+                               'to_decompress_cpu', 'to_value_walk', 'to_value_walk_cpu'},
+          f'ratios: {b["ratios"]}')
     check(all(positive(v) for v in b['ratios'].values()), f'ratios: {b["ratios"]}')
     for _, label in STAGES:
         check(re.search(r'^  ' + re.escape(label) + r' +\d', table, re.M), f'table: {label}')
         check(f'| {label} |' in markdown, f'markdown: {label}')
-    for line in ('tracecensus / plain walk', 'tracecensus / decompression'):
+    for line in ('tracecensus / value walk', 'tracecensus / plain walk',
+                 'tracecensus / decompression'):
         check(re.search(re.escape(line) + r' +\d+\.\d\dx +\d+\.\d\dx', table), f'table: {line}')
         check(f'| {line} | ' in markdown, f'markdown: {line}')
     m = re.search(r'reports written under (\S+),', table)
     check(m and not os.path.exists(m.group(1)), 'the table names the removed temporary folder')
 
 
+def scalars(v):
+    """Scalars (strings, numbers, booleans, nulls) inside V, at any depth."""
+    if isinstance(v, dict):
+        return sum(scalars(x) for x in v.values())
+    if isinstance(v, list):
+        return sum(scalars(x) for x in v)
+    return 1
+
+
 def python_events(path):
-    """JSON bytes and event objects of a trace, by Python's json (the walk's count)."""
+    """JSON bytes, event objects and scalars under their args of a trace, by
+    Python's json (the walks' counts)."""
     raw, events = read_trace(path)
-    return len(raw), sum(isinstance(e, dict) for e in events)
+    objects = [e for e in events if isinstance(e, dict)]
+    values = sum(scalars(e['args']) for e in objects if isinstance(e.get('args'), dict))
+    return len(raw), len(objects), values
 
 
 def main():
@@ -124,10 +139,13 @@ def main():
         check(data[key] == want, f'bundled {key}: bench {data[key]}, census {want}')
     b = data['baseline']
     check(b['plain_walk']['json_bytes'] == run['json_bytes'], 'walk bytes')
+    check(b['value_walk']['json_bytes'] == run['json_bytes'], 'value walk bytes')
     check(b['decompress']['json_bytes'] == run['json_bytes'], 'decompressed bytes')
     # The bundled crawl is clean: the walk's events are the census's.
     check(run['skipped_events'] == 0 and b['plain_walk']['events'] == run['events'],
           f'walk events {b["plain_walk"]["events"]}, census {run["events"]}')
+    check(b['value_walk']['events'] == run['events'],
+          f'value walk events {b["value_walk"]["events"]}, census {run["events"]}')
 
     # The third-party traces: bytes and the walk's events against Python.
     files = sorted(os.path.join(THIRD_PARTY, f) for f in os.listdir(THIRD_PARTY))
@@ -135,10 +153,16 @@ def main():
     _, data, _, _ = run_bench([THIRD_PARTY], 1)
     check(data['traces'] == len(files), f'third-party traces {data["traces"]}')
     check(data['file_bytes'] == sum(os.path.getsize(f) for f in files), 'third-party file bytes')
-    check(data['json_bytes'] == sum(n for n, _ in counts), 'third-party json bytes')
-    check(data['baseline']['plain_walk']['events'] == sum(e for _, e in counts),
-          f'third-party walk events {data["baseline"]["plain_walk"]["events"]}, '
-          f'Python {sum(e for _, e in counts)}')
+    check(data['json_bytes'] == sum(n for n, _, _ in counts), 'third-party json bytes')
+    for k in ('plain_walk', 'value_walk'):
+        check(data['baseline'][k]['events'] == sum(e for _, e, _ in counts),
+              f'third-party {k} events {data["baseline"][k]["events"]}, '
+              f'Python {sum(e for _, e, _ in counts)}')
+    values = sum(v for _, _, v in counts)
+    check(data['baseline']['value_walk']['values'] == values,
+          f'third-party values read {data["baseline"]["value_walk"]["values"]}, Python {values}')
+    print(f'bench: value walk read {values} args values of {len(files)} third-party traces, '
+          'as Python counts them')
 
     if failures:
         for f in failures:
