@@ -261,7 +261,7 @@ static void ranked(tc_wbuf *b, const tc_diff *d) {
     numc(b, r->event->per_site.b);
     numc(b, r->event->sites_a);
     numc(b, r->event->sites_b);
-    tc_wbuf_puts(b, " |");
+    tc_wbuf_puts(b, " | ");
     path_list(b, "", "new", r->paths_new, r->npaths_new);
     path_list(b, r->npaths_new ? "; " : "", "gone", r->paths_gone, r->npaths_gone);
     tc_wbuf_puts(b, " |\n");
