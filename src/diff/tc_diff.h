@@ -1,14 +1,20 @@
 /* tracecensus diff: two output folders of tracecensus (A the baseline, B
  * the current crawl) read back and compared.
  *
+ * Events and metric distributions are compared over the sites both
+ * folders list (the shared sites); a site only one lists is a lone site.
+ * An output without census.json's site_records has its events compared
+ * over the whole crawls instead.
+ *
  * Changes follow the harness's rule (change = (B - A) / |A| x 100 %), and
  * a change is "not comparable" rather than a number when the baseline is
  * zero, the sample counts differ or the conditions differ:
- *   - event figures (records per surveyed site, share of sites): S differs,
- *     the set of sites differs, a site's Chrome major version or trace
- *     config differs;
- *   - metric distributions (median and p90 across sites): the same, or the
- *     metric options differ, or the number of sites measured (n) differs;
+ *   - event figures (records per site, share of sites): a shared site's
+ *     Chrome major version or trace config differs, the census scope
+ *     differs; over whole crawls also S or the set of sites;
+ *   - metric distributions (median and p90 across the shared sites): a
+ *     shared site's Chrome major or trace config differs, the metric
+ *     options differ, or the number of sites measured (n) differs;
  *   - a site's own metrics: its Chrome major or trace config differs, its
  *     number of traces differs, or the value is n/a on a side.
  * Every "not comparable" says what differs.
@@ -64,6 +70,18 @@ typedef struct {
   uint32_t nargs_new, nargs_gone, nundeclared_new, nundeclared_gone;
 } tc_diff_event;
 
+/* A changed, new or gone event ranked by the size of its change (README.md,
+ * "Comparing two crawls", defines change_size): its entry in events_new,
+ * events_gone or events_changed, and the argument paths that appeared or
+ * vanished (for a new or gone event, all of its paths). */
+typedef struct {
+  const tc_diff_event *event;
+  const char *kind; /* "new", "gone" or "changed" */
+  double change_size;
+  const tc_str *paths_new, *paths_gone;
+  uint32_t npaths_new, npaths_gone;
+} tc_diff_rank;
+
 /* The distribution across sites of one metric: nearest-rank median and
  * p90 of the sites that have a value, n on each side. */
 typedef struct {
@@ -88,8 +106,16 @@ typedef struct {
   const char *events_why;  /* why event changes are not comparable, NULL if they are */
   const char *metrics_why; /* the same for metric distributions */
   const char *metrics_na;  /* no metrics.json on a side: why nothing of metrics is compared */
-  const tc_str *sites_new, *sites_gone;
+  const tc_str *sites_new, *sites_gone; /* the lone sites of B and of A */
   uint32_t nsites_new, nsites_gone;
+  /* Events are compared over the sites both list ("shared_sites") when
+   * both census.json have site_records, else over the whole crawls
+   * ("whole_crawls"; BASIS_WHY says which side lacks them). */
+  const char *events_basis, *basis_why;
+  uint32_t sites_shared;
+  uint32_t events_only_on_lone_sites; /* shared_sites: events no shared site has */
+  const tc_diff_rank *ranked; /* every new, gone and changed event, biggest change first */
+  uint32_t nranked;
   const tc_diff_event *events_new, *events_gone, *events_changed;
   uint32_t nevents_new, nevents_gone, nevents_changed;
   tc_diff_dist dist[TC_DIFF_NMETRICS];

@@ -28,6 +28,9 @@ typedef struct {
   size_t cap_new, cap_gone, cap_changed;
   tc_diff_site *sites;
   size_t capsites;
+  uint8_t *both_a, *both_b; /* by sorted site: both sides list it (a shared site) */
+  int shared_basis;          /* events compared over the shared sites */
+  tc_diff_rank *ranked;
 } diff_impl;
 
 /* A formatted text owned by the diff; NULL (and oom set) without memory. */
@@ -126,6 +129,10 @@ static tc_str *only_in(diff_impl *d, const tc_str *x, uint32_t nx, const tc_str 
   return out;
 }
 
+static int cmp_event_name(const void *x, const void *y) {
+  return tc_str_cmp(((const tc_dside_event *)x)->name, ((const tc_dside_event *)y)->name);
+}
+
 static tc_diff_event *push_event(diff_impl *d, tc_diff_event **arr, size_t *cap, uint32_t *n) {
   if (TC_GROW(*arr, *cap, *n + 1)) {
     d->oom = 1;
@@ -142,15 +149,47 @@ static void event_figs(tc_diff_event *e, double sa, double sb, const char *why) 
   e->share = fig(e->sites_a / sa * 100.0, e->sites_b / sb * 100.0, why);
 }
 
+/* E's records and sites on the compared sites: its census figures over
+ * whole crawls (SHARED NULL), else recounted from its site_records. */
+static void event_count(const tc_dside_event *e, const uint8_t *shared, double *records,
+                        double *sites) {
+  if (!shared) {
+    *records = e->records;
+    *sites = e->sites;
+    return;
+  }
+  *records = *sites = 0;
+  for (uint32_t k = 0; k < e->nsite_recs; k++)
+    if (shared[e->site_at[k]] && e->site_recs[k] > 0) {
+      *records += e->site_recs[k];
+      *sites += 1;
+    }
+}
+
 static void compare_events(diff_impl *d, const tc_diff_side *a, const tc_diff_side *b) {
   tc_diff *p = &d->pub;
-  double sa = a->sites_total, sb = b->sites_total;
+  double sa = d->shared_basis ? p->sites_shared : a->sites_total;
+  double sb = d->shared_basis ? p->sites_shared : b->sites_total;
   uint32_t i = 0, j = 0;
   while (!d->oom && (i < a->nevents || j < b->nevents)) {
     int c = i == a->nevents ? 1 : j == b->nevents ? -1 : tc_str_cmp(a->events[i].name, b->events[j].name);
     const tc_dside_event *ea = c <= 0 ? &a->events[i] : NULL, *eb = c >= 0 ? &b->events[j] : NULL;
     i += c <= 0;
     j += c >= 0;
+    double ra = NAN, rb = NAN, na = NAN, nb = NAN;
+    if (ea)
+      event_count(ea, d->shared_basis ? d->both_a : NULL, &ra, &na);
+    if (eb)
+      event_count(eb, d->shared_basis ? d->both_b : NULL, &rb, &nb);
+    /* Over shared sites, an event none of them has is on no compared site. */
+    if (d->shared_basis && ea && !ra)
+      ea = NULL;
+    if (d->shared_basis && eb && !rb)
+      eb = NULL;
+    if (!ea && !eb) {
+      p->events_only_on_lone_sites++;
+      continue;
+    }
     tc_diff_event *e;
     if (!eb) {
       if (!(e = push_event(d, &d->ev_gone, &d->cap_gone, &p->nevents_gone)))
@@ -166,7 +205,7 @@ static void compare_events(diff_impl *d, const tc_diff_side *a, const tc_diff_si
           only_in(d, eb->undeclared, eb->nundeclared, ea->undeclared, ea->nundeclared, &t.nundeclared_new);
       t.undeclared_gone =
           only_in(d, ea->undeclared, ea->nundeclared, eb->undeclared, eb->nundeclared, &t.nundeclared_gone);
-      int changed = ea->records != eb->records || ea->sites != eb->sites || t.nargs_new ||
+      int changed = ra != rb || na != nb || t.nargs_new ||
                     t.nargs_gone || t.nundeclared_new || t.nundeclared_gone;
       if (!changed || !(e = push_event(d, &d->ev_changed, &d->cap_changed, &p->nevents_changed))) {
         free(t.args_new);
@@ -186,17 +225,20 @@ static void compare_events(diff_impl *d, const tc_diff_side *a, const tc_diff_si
     }
     e->name = (ea ? ea : eb)->name;
     if (ea) {
-      e->records_a = ea->records;
-      e->sites_a = ea->sites;
+      e->records_a = ra;
+      e->sites_a = na;
     }
     if (eb) {
-      e->records_b = eb->records;
-      e->sites_b = eb->sites;
+      e->records_b = rb;
+      e->sites_b = nb;
     }
     event_figs(e, sa, sb, p->events_why);
     if (!ea || !eb)
       e->per_site.why = e->share.why =
-          !ea ? "n/a in A: the event is only in B" : "n/a in B: the event is only in A";
+          d->shared_basis ? (!ea ? "n/a in A: no record on the shared sites"
+                             : "n/a in B: no record on the shared sites")
+          : !ea       ? "n/a in A: the event is only in B"
+                      : "n/a in B: the event is only in A";
   }
   p->events_new = d->ev_new;
   p->events_gone = d->ev_gone;
@@ -213,9 +255,11 @@ static void push_name(diff_impl *d, tc_str **arr, size_t *cap, uint32_t *n, tc_s
 
 /* The sites of both sides: which are only on one, and the conditions of
  * those on both (each difference named in the conditions, the first
- * NAMED_SITES by name); fills the pieces of why changes are not comparable. */
+ * NAMED_SITES by name); fills the pieces of why changes are not comparable:
+ * SET_WHY those that only matter over whole crawls (S, the set of sites),
+ * SITES_WHY those of the shared sites. */
 static void compare_conditions(diff_impl *d, const tc_diff_side *a, const tc_diff_side *b,
-                               const char **sites_why) {
+                               const char **set_why, const char **sites_why) {
   tc_diff *p = &d->pub;
   uint32_t nchrome = 0, nconfig = 0;
   const char *first_chrome = NULL;
@@ -253,9 +297,9 @@ static void compare_conditions(diff_impl *d, const tc_diff_side *a, const tc_dif
     condition(d, keep(d, "%u sites only in B (first: %.*s)", p->nsites_new,
                       (int)d->sites_new[0].len, d->sites_new[0].ptr));
   if (a->sites_total != b->sites_total)
-    join(d, sites_why, keep(d, "S differs (%.0f -> %.0f sites)", a->sites_total, b->sites_total));
+    join(d, set_why, keep(d, "S differs (%.0f -> %.0f sites)", a->sites_total, b->sites_total));
   if (p->nsites_gone || p->nsites_new)
-    join(d, sites_why, keep(d, "the sites differ (%u only in A, %u only in B)", p->nsites_gone,
+    join(d, set_why, keep(d, "the sites differ (%u only in A, %u only in B)", p->nsites_gone,
                             p->nsites_new));
   if (nchrome == 1)
     join(d, sites_why, first_chrome);
@@ -349,10 +393,10 @@ static void compare_dists(diff_impl *d, const tc_diff_side *a, const tc_diff_sid
     tc_diff_dist *t = &d->pub.dist[k];
     t->n_a = t->n_b = 0;
     for (uint32_t i = 0; i < a->nsites; i++)
-      if (a->sites[i].has_values && !isnan(a->sites[i].m[k]))
+      if (d->both_a[i] && a->sites[i].has_values && !isnan(a->sites[i].m[k]))
         va[t->n_a++] = a->sites[i].m[k];
     for (uint32_t i = 0; i < b->nsites; i++)
-      if (b->sites[i].has_values && !isnan(b->sites[i].m[k]))
+      if (d->both_b[i] && b->sites[i].has_values && !isnan(b->sites[i].m[k]))
         vb[t->n_b++] = b->sites[i].m[k];
     qsort(va, t->n_a, sizeof *va, cmp_double);
     qsort(vb, t->n_b, sizeof *vb, cmp_double);
@@ -415,6 +459,82 @@ static int dists_changed(const tc_diff *p) {
   return 0;
 }
 
+/* Marks the sites both sides list (they are sorted by name) and counts
+ * them. */
+static void mark_shared(diff_impl *d, const tc_diff_side *a, const tc_diff_side *b) {
+  d->both_a = calloc(a->nsites ? a->nsites : 1, 1);
+  d->both_b = calloc(b->nsites ? b->nsites : 1, 1);
+  if (!d->both_a || !d->both_b) {
+    d->oom = 1;
+    return;
+  }
+  for (uint32_t i = 0, j = 0; i < a->nsites && j < b->nsites;) {
+    int c = tc_str_cmp(a->sites[i].name, b->sites[j].name);
+    if (c == 0) {
+      d->both_a[i] = d->both_b[j] = 1;
+      d->pub.sites_shared++;
+    }
+    i += c <= 0;
+    j += c >= 0;
+  }
+}
+
+/* The size of E's change (README.md, "Comparing two crawls"): |log2| of
+ * the ratio of its records per compared site, or 10 (a 1024-fold change)
+ * when it is new or gone; plus 4 x the change in its share of sites (0 to
+ * 1); plus 0.5 per argument path that appeared or vanished, at most 2. */
+static double change_size(const tc_diff_event *e, uint32_t npaths) {
+  double ra = isnan(e->per_site.a) ? 0 : e->per_site.a, rb = isnan(e->per_site.b) ? 0 : e->per_site.b;
+  double sa = isnan(e->share.a) ? 0 : e->share.a, sb = isnan(e->share.b) ? 0 : e->share.b;
+  double r = ra > 0 && rb > 0 ? fabs(log2(rb / ra)) : ra > 0 || rb > 0 ? 10 : 0;
+  double paths = 0.5 * npaths;
+  return r + 4 * fabs(sb - sa) / 100 + (paths > 2 ? 2 : paths);
+}
+
+static int cmp_rank(const void *x, const void *y) {
+  const tc_diff_rank *a = x, *b = y;
+  if (a->change_size != b->change_size)
+    return a->change_size > b->change_size ? -1 : 1;
+  return tc_str_cmp(a->event->name, b->event->name);
+}
+
+static const tc_dside_event *find_event(const tc_diff_side *s, tc_str name) {
+  tc_dside_event key = {.name = name};
+  return s->nevents ? bsearch(&key, s->events, s->nevents, sizeof *s->events, cmp_event_name)
+                    : NULL;
+}
+
+/* One rank per new, gone and changed event, biggest change first (then by
+ * name, so the order is total). */
+static void rank_events(diff_impl *d, const tc_diff_side *a, const tc_diff_side *b) {
+  tc_diff *p = &d->pub;
+  uint32_t n = p->nevents_new + p->nevents_gone + p->nevents_changed;
+  if (!(d->ranked = calloc(n ? n : 1, sizeof *d->ranked))) {
+    d->oom = 1;
+    return;
+  }
+  tc_diff_rank *r = d->ranked;
+  for (uint32_t i = 0; i < p->nevents_new; i++, r++) {
+    const tc_dside_event *eb = find_event(b, p->events_new[i].name);
+    *r = (tc_diff_rank){&p->events_new[i], "new", 0, eb->args, NULL, eb->nargs, 0};
+  }
+  for (uint32_t i = 0; i < p->nevents_gone; i++, r++) {
+    const tc_dside_event *ea = find_event(a, p->events_gone[i].name);
+    *r = (tc_diff_rank){&p->events_gone[i], "gone", 0, NULL, ea->args, 0, ea->nargs};
+  }
+  for (uint32_t i = 0; i < p->nevents_changed; i++, r++) {
+    const tc_diff_event *e = &p->events_changed[i];
+    *r = (tc_diff_rank){e, "changed", 0, e->args_new, e->args_gone, e->nargs_new, e->nargs_gone};
+  }
+  for (uint32_t i = 0; i < n; i++)
+    d->ranked[i].change_size =
+        change_size(d->ranked[i].event, d->ranked[i].npaths_new + d->ranked[i].npaths_gone);
+  if (n > 1)
+    qsort(d->ranked, n, sizeof *d->ranked, cmp_rank);
+  p->ranked = d->ranked;
+  p->nranked = n;
+}
+
 tc_err tc_diff_compute(const tc_diff_side *a, const tc_diff_side *b, const char *dir_a,
                        const char *dir_b, tc_diff **out) {
   *out = NULL;
@@ -430,8 +550,23 @@ tc_err tc_diff_compute(const tc_diff_side *a, const tc_diff_side *b, const char 
   p->traces_b = b->traces;
   p->records_a = a->records;
   p->records_b = b->records;
-  compare_conditions(d, a, b, &p->events_why);
-  p->metrics_why = p->events_why;
+  const char *set_why = NULL, *sites_why = NULL;
+  compare_conditions(d, a, b, &set_why, &sites_why);
+  mark_shared(d, a, b);
+  /* Over the shared sites S and the set of sites no longer matter. */
+  d->shared_basis = a->has_site_records && b->has_site_records;
+  p->events_basis = d->shared_basis ? "shared_sites" : "whole_crawls";
+  if (!d->shared_basis)
+    p->basis_why = !a->has_site_records && !b->has_site_records
+                       ? "neither census.json has site_records (older outputs)"
+                   : !a->has_site_records ? "A's census.json has no site_records (an older output)"
+                                          : "B's census.json has no site_records (an older output)";
+  p->metrics_why = sites_why;
+  p->events_why = set_why;
+  if (!d->shared_basis)
+    join(d, &p->events_why, sites_why);
+  else
+    p->events_why = sites_why;
   compare_scope(d, a, b, &p->events_why);
   if (a->metrics && b->metrics)
     compare_options(d, a, b, &p->metrics_why);
@@ -439,8 +574,11 @@ tc_err tc_diff_compute(const tc_diff_side *a, const tc_diff_side *b, const char 
     p->metrics_na = !a->metrics && !b->metrics ? "no metrics.json in A or B (--no-metrics runs)"
                     : !a->metrics                ? "no metrics.json in A (a --no-metrics run)"
                                                  : "no metrics.json in B (a --no-metrics run)";
-  compare_events(d, a, b);
-  if (!p->metrics_na)
+  if (!d->oom)
+    compare_events(d, a, b);
+  if (!d->oom)
+    rank_events(d, a, b);
+  if (!d->oom && !p->metrics_na)
     compare_dists(d, a, b, p->metrics_why);
   for (uint32_t i = 0, j = 0; !d->oom && i < a->nsites && j < b->nsites;) {
     int c = tc_str_cmp(a->sites[i].name, b->sites[j].name);
@@ -484,5 +622,8 @@ void tc_diff_free(tc_diff *p) {
   free(d->ev_gone);
   free(d->ev_changed);
   free(d->sites);
+  free(d->both_a);
+  free(d->both_b);
+  free(d->ranked);
   free(d);
 }

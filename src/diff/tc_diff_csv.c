@@ -1,7 +1,10 @@
 /* diff.csv: one row per figure or listed name, for a data frame:
  * section,name,figure,a,b,change_pct,change_na. Numbers are raw (the
  * machine outputs' number text); an empty a, b or change_pct has its
- * reason in change_na. */
+ * reason in change_na. The ranking's rows (section event_rank, biggest
+ * change first, as diff.json's events_ranked) are the exception: figure
+ * change_size, a the rank, b the change_size, change_na the kind (new,
+ * gone, changed); the event's figures are in its event_* rows. */
 #include <math.h>
 
 #include "diff/tc_diff.h"
@@ -57,6 +60,19 @@ static void events(tc_wbuf *b, const char *section, const tc_diff_event *e, uint
   }
 }
 
+static void ranked(tc_wbuf *b, const tc_diff *d) {
+  for (uint32_t i = 0; i < d->nranked; i++) {
+    tc_wbuf_puts(b, "event_rank,");
+    text(b, d->ranked[i].event->name);
+    tc_wbuf_puts(b, ",change_size");
+    num(b, i + 1);
+    num(b, d->ranked[i].change_size);
+    tc_wbuf_puts(b, ",,");
+    tc_wbuf_puts(b, d->ranked[i].kind);
+    tc_wbuf_putc(b, '\n');
+  }
+}
+
 void tc_diff_write_csv(const tc_diff *d, FILE *fp) {
   tc_wbuf b;
   tc_wbuf_init(&b, fp);
@@ -68,6 +84,7 @@ void tc_diff_write_csv(const tc_diff *d, FILE *fp) {
     row(&b, "site_only_in_a", d->sites_gone[i], none);
   for (uint32_t i = 0; i < d->nsites_new; i++)
     row(&b, "site_only_in_b", d->sites_new[i], none);
+  ranked(&b, d);
   events(&b, "event_new", d->events_new, d->nevents_new);
   events(&b, "event_vanished", d->events_gone, d->nevents_gone);
   events(&b, "event_changed", d->events_changed, d->nevents_changed);

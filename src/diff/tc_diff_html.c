@@ -189,6 +189,63 @@ static void sites(FILE *fp, const tc_diff *d) {
   tc_html_table_end(fp);
 }
 
+/* The argument paths of a rank in one cell: "new: a, b; gone: c". */
+static void paths_cell(FILE *fp, const tc_diff_rank *r) {
+  /* long lists wrap in a column of their own, so the page fits 1400 px */
+  fputs("<td style=\"max-width:32em;overflow-wrap:anywhere\">", fp);
+  for (uint32_t i = 0; i < r->npaths_new; i++) {
+    fputs(i ? ", " : "new: ", fp);
+    tc_html_escape(fp, r->paths_new[i]);
+  }
+  for (uint32_t i = 0; i < r->npaths_gone; i++) {
+    fputs(i ? ", " : r->npaths_new ? "; gone: " : "gone: ", fp);
+    tc_html_escape(fp, r->paths_gone[i]);
+  }
+  fputs("</td>", fp);
+}
+
+/* The ranking, biggest change first: the page's first table. */
+static void ranked(FILE *fp, const tc_diff *d) {
+  if (d->basis_why)
+    para(fp, "Events compared over the whole crawls:", d->basis_why);
+  else
+    fprintf(fp, "<p><strong>Compared over the %u sites both crawls list.</strong> Lone sites: %u "
+                "only in A, %u only in B; %u events are only on lone sites.</p>\n",
+            d->sites_shared, d->nsites_gone, d->nsites_new, d->events_only_on_lone_sites);
+  if (!d->nranked)
+    return;
+  static const tc_html_col cols[] = {
+      {"rank", NULL, NULL, TC_HTML_NUM, 0},
+      {"event", NULL, NULL, TC_HTML_TEXT, 0},
+      {"kind", NULL, NULL, TC_HTML_TEXT, 1},
+      {"change size", NULL,
+       "|log2| of the records-per-site ratio (10 when new or gone) + 4 x the change in share of "
+       "sites + 0.5 per argument path new or gone (at most 2)",
+       TC_HTML_NUM, 0},
+      {"per site A", "records / site", NULL, TC_HTML_NUM, 0},
+      {"per site B", "records / site", NULL, TC_HTML_NUM, 0},
+      {"sites A", "count", NULL, TC_HTML_NUM, 0},
+      {"sites B", "count", NULL, TC_HTML_NUM, 0},
+      {"argument paths", "new, gone", NULL, TC_HTML_TEXT, 0}};
+  tc_html_table_begin(fp, "ranked", "Events ranked by size of change, biggest first", cols,
+                      sizeof cols / sizeof *cols);
+  for (uint32_t i = 0; i < d->nranked; i++) {
+    const tc_diff_rank *r = &d->ranked[i];
+    tc_html_row_begin(fp);
+    tc_html_cell_int(fp, i + 1);
+    tc_html_cell_text(fp, r->event->name);
+    tc_html_cell_text(fp, tc_str_c(r->kind));
+    tc_html_cell_num(fp, r->change_size, 2);
+    num(fp, r->event->per_site.a, r->event->per_site.why);
+    num(fp, r->event->per_site.b, r->event->per_site.why);
+    num(fp, r->event->sites_a, r->event->per_site.why);
+    num(fp, r->event->sites_b, r->event->per_site.why);
+    paths_cell(fp, r);
+    tc_html_row_end(fp);
+  }
+  tc_html_table_end(fp);
+}
+
 void tc_diff_write_html(const tc_diff *d, FILE *fp) {
   tc_html_begin(fp, "tracecensus diff");
   fputs("<h1>tracecensus diff</h1>\n<ul>\n", fp);
@@ -203,6 +260,7 @@ void tc_diff_write_html(const tc_diff *d, FILE *fp) {
     tc_html_end(fp);
     return;
   }
+  ranked(fp, d);
   if (d->nconditions) {
     fputs("<h2>Conditions that differ</h2>\n<ul>\n", fp);
     for (uint32_t i = 0; i < d->nconditions; i++) {

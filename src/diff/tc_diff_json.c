@@ -49,6 +49,31 @@ static void events(tc_jsonw *w, const char *key, const tc_diff_event *e, uint32_
   tc_jsonw_arr_end(w);
 }
 
+/* The ranking, biggest change first, each with its evidence: records,
+ * records per compared site and sites on each side, and the argument paths
+ * that appeared or vanished. */
+static void ranked(tc_jsonw *w, const tc_diff *d) {
+  tc_jsonw_karr(w, "events_ranked");
+  for (uint32_t i = 0; i < d->nranked; i++) {
+    const tc_diff_rank *r = &d->ranked[i];
+    tc_jsonw_obj(w);
+    tc_jsonw_kuint(w, "rank", i + 1);
+    tc_jsonw_kstrn(w, "name", r->event->name);
+    tc_jsonw_kstr(w, "kind", r->kind);
+    tc_jsonw_knum(w, "change_size", r->change_size);
+    tc_jsonw_knum(w, "records_a", r->event->records_a);
+    tc_jsonw_knum(w, "records_b", r->event->records_b);
+    tc_jsonw_knum(w, "records_per_site_a", r->event->per_site.a);
+    tc_jsonw_knum(w, "records_per_site_b", r->event->per_site.b);
+    tc_jsonw_knum(w, "sites_a", r->event->sites_a);
+    tc_jsonw_knum(w, "sites_b", r->event->sites_b);
+    strs(w, "args_new", r->paths_new, r->npaths_new);
+    strs(w, "args_gone", r->paths_gone, r->npaths_gone);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+}
+
 void tc_diff_write_json(const tc_diff *d, FILE *fp) {
   tc_jsonw w;
   tc_jsonw_init(&w, fp, 1);
@@ -67,6 +92,13 @@ void tc_diff_write_json(const tc_diff *d, FILE *fp) {
   tc_jsonw_kstr(&w, "metrics_na", d->metrics_na);
   strs(&w, "sites_only_in_a", d->sites_gone, d->nsites_gone);
   strs(&w, "sites_only_in_b", d->sites_new, d->nsites_new);
+  tc_jsonw_kstr(&w, "events_basis", d->events_basis);
+  tc_jsonw_kstr(&w, "events_basis_why", d->basis_why);
+  tc_jsonw_kuint(&w, "sites_shared", d->sites_shared);
+  tc_jsonw_kuint(&w, "lone_sites_a", d->nsites_gone);
+  tc_jsonw_kuint(&w, "lone_sites_b", d->nsites_new);
+  tc_jsonw_kuint(&w, "events_only_on_lone_sites", d->events_only_on_lone_sites);
+  ranked(&w, d);
   events(&w, "events_new", d->events_new, d->nevents_new);
   events(&w, "events_vanished", d->events_gone, d->nevents_gone);
   events(&w, "events_changed", d->events_changed, d->nevents_changed);

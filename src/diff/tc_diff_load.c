@@ -128,6 +128,14 @@ static tc_err read_census(tc_diff_side *s, tc_why *why) {
       return bad(why, F, "events[%u].name is missing or not a string", i);
     if (!tc_jnum(tc_jget(o, "records"), &d->records) || !tc_jnum(tc_jget(o, "sites"), &d->sites))
       return bad(why, F, "events[%u] lacks a numeric `records` or `sites`", i);
+    /* Outputs before site_records lack the key on every event: diff then
+     * compares whole crawls. Some events with it and some without is no
+     * output of any version. */
+    d->site_records_v = tc_jget(o, "site_records");
+    if (i && !d->site_records_v != !s->has_site_records)
+      return bad(why, F, "events[%u] %s `site_records`, unlike events[0]", i,
+                 d->site_records_v ? "has" : "lacks");
+    s->has_site_records = d->site_records_v != NULL;
     if ((e = str_list(tc_jget(o, "args"), "path", &d->args, &d->nargs, why, F, "args", i)) ||
         (e = str_list(tc_jget(o, "undeclared_args"), NULL, &d->undeclared, &d->nundeclared, why,
                       F, "undeclared_args", i)))
@@ -284,6 +292,7 @@ static tc_err read_run(tc_diff_side *s, tc_why *why) {
     int got = site_name(&sites->u.items[i], &st->name, &st->own);
     if (got < 0)
       return TC_E_NOMEM;
+    st->run_index = i;
     if (!got || !count_of(tc_jget(&sites->u.items[i], "traces"), &st->traces))
       return bad(why, F, "sites[%u] lacks a string `site` (with a well-formed `site_hex`) or a "
                  "whole `traces` from 0 to %u", i, UINT32_MAX);
@@ -321,6 +330,50 @@ static tc_err read_run(tc_diff_side *s, tc_why *why) {
   fold_configs(s, configs, nconfigs);
   free(configs);
   return TC_OK;
+}
+
+/* Each event's `site_records`, [[run.json site index, records], ...] with
+ * the indexes ascending, into the event's site_at (made indexes into the
+ * sorted `sites`) and site_recs. After read_run, whose sites it names. */
+static tc_err read_site_records(tc_diff_side *s, tc_why *why) {
+  static const char F[] = "census.json";
+  uint32_t *at = malloc((s->nsites ? s->nsites : 1) * sizeof *at); /* run index -> sorted */
+  if (!at)
+    return TC_E_NOMEM;
+  for (uint32_t i = 0; i < s->nsites; i++)
+    at[s->sites[i].run_index] = i;
+  tc_err e = TC_OK;
+  for (uint32_t i = 0; !e && i < s->nevents; i++) {
+    tc_dside_event *d = &s->events[i];
+    const tc_jval *v = d->site_records_v;
+    if (!v || v->type != TC_JARR) {
+      e = bad(why, F, "event \"%.*s\": `site_records` is not an array", (int)d->name.len,
+              d->name.ptr);
+      break;
+    }
+    if (v->n && (!(d->site_at = malloc(v->n * sizeof *d->site_at)) ||
+                 !(d->site_recs = malloc(v->n * sizeof *d->site_recs)))) {
+      e = TC_E_NOMEM;
+      break;
+    }
+    for (uint32_t k = 0; k < v->n; k++) {
+      const tc_jval *row = &v->u.items[k];
+      uint32_t site, recs;
+      if (row->type != TC_JARR || row->n != 2 || !count_of(&row->u.items[0], &site) ||
+          site >= s->nsites || (k && site <= s->sites[d->site_at[k - 1]].run_index) ||
+          !count_of(&row->u.items[1], &recs)) {
+        e = bad(why, F, "event \"%.*s\": site_records[%u] is not [site, records] with the "
+                "site an index into run.json's `sites`, above the row before's",
+                (int)d->name.len, d->name.ptr, k);
+        break;
+      }
+      d->site_at[k] = at[site];
+      d->site_recs[k] = recs;
+      d->nsite_recs = k + 1;
+    }
+  }
+  free(at);
+  return e;
 }
 
 static void add_opt(tc_dside_opt *o, double v) {
@@ -420,6 +473,8 @@ tc_err tc_diff_load(const char *dir, tc_diff_side **out, tc_why *why) {
     e = read_census(s, why);
   if (!e)
     e = read_run(s, why);
+  if (!e && s->has_site_records)
+    e = read_site_records(s, why);
   if (!e && s->metrics)
     e = read_metrics(s, why);
   if (e) {
@@ -436,6 +491,8 @@ void tc_diff_side_free(tc_diff_side *s) {
   for (uint32_t i = 0; i < s->nevents; i++) {
     free(s->events[i].args);
     free(s->events[i].undeclared);
+    free(s->events[i].site_at);
+    free(s->events[i].site_recs);
   }
   free(s->events);
   for (uint32_t i = 0; i < s->nsites; i++)

@@ -2,6 +2,7 @@
  * section, with the reasons a change is not comparable said once above its
  * table. Nothing but the heading and "No differences." when A and B agree. */
 #include <math.h>
+#include <stdio.h>
 
 #include "diff/tc_diff.h"
 #include "diff/tc_diff_text.h"
@@ -192,15 +193,85 @@ static void sites(tc_wbuf *b, const tc_diff *d) {
   tc_wbuf_putc(b, '\n');
 }
 
+/* How many names a list shows before "and N more" (diff.json has all). */
+enum { SHOWN_NAMES = 10 };
+
 static void names(tc_wbuf *b, const char *heading, const tc_str *s, uint32_t n) {
   if (!n)
     return;
   tc_wbuf_puts(b, heading);
-  for (uint32_t i = 0; i < n; i++) {
+  for (uint32_t i = 0; i < n && i < SHOWN_NAMES; i++) {
     tc_wbuf_puts(b, i ? ", " : "");
     cell(b, s[i]);
   }
+  if (n > SHOWN_NAMES) {
+    tc_wbuf_puts(b, " and ");
+    num(b, n - SHOWN_NAMES);
+    tc_wbuf_puts(b, " more (diff.json lists them all)");
+  }
   tc_wbuf_puts(b, "\n\n");
+}
+
+/* Which sites the events were compared over, and what that left out. */
+static void basis(tc_wbuf *b, const tc_diff *d) {
+  if (d->basis_why) {
+    tc_wbuf_puts(b, "Events are compared over the whole crawls: ");
+    tc_wbuf_puts(b, d->basis_why);
+    tc_wbuf_puts(b, ".\n\n");
+    return;
+  }
+  tc_wbuf_puts(b, "Events and metric distributions are compared over the ");
+  num(b, d->sites_shared);
+  tc_wbuf_puts(b, " sites both crawls list (shared sites); lone sites: ");
+  num(b, d->nsites_gone);
+  tc_wbuf_puts(b, " only in A, ");
+  num(b, d->nsites_new);
+  tc_wbuf_puts(b, " only in B; ");
+  num(b, d->events_only_on_lone_sites);
+  tc_wbuf_puts(b, " events are only on lone sites.\n\n");
+}
+
+/* How many events the ranking shows (diff.json has all). */
+enum { SHOWN_RANKS = 50 };
+
+/* The ranking, biggest change first, before every other section. */
+static void ranked(tc_wbuf *b, const tc_diff *d) {
+  if (!d->nranked)
+    return;
+  tc_wbuf_puts(b, "## Events ranked by size of change\n\n"
+                  "change size: |log2| of the records-per-site ratio (10 when new or gone) + 4 x "
+                  "the change in share of sites + 0.5 per argument path new or gone (at most 2); "
+                  "README.md, \"Comparing two crawls\".\n\n"
+                  "| rank | event | kind | change size | per site A | per site B | sites A "
+                  "| sites B | argument paths |\n"
+                  "|---:|---|---|---:|---:|---:|---:|---:|---|\n");
+  for (uint32_t i = 0; i < d->nranked && i < SHOWN_RANKS; i++) {
+    const tc_diff_rank *r = &d->ranked[i];
+    tc_wbuf_puts(b, "| ");
+    num(b, i + 1);
+    tc_wbuf_puts(b, " | ");
+    cell(b, r->event->name);
+    tc_wbuf_puts(b, " | ");
+    tc_wbuf_puts(b, r->kind);
+    tc_wbuf_puts(b, " | ");
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.2f", r->change_size);
+    tc_wbuf_puts(b, buf);
+    numc(b, r->event->per_site.a);
+    numc(b, r->event->per_site.b);
+    numc(b, r->event->sites_a);
+    numc(b, r->event->sites_b);
+    tc_wbuf_puts(b, " | ");
+    path_list(b, "", "new", r->paths_new, r->npaths_new);
+    path_list(b, r->npaths_new ? "; " : "", "gone", r->paths_gone, r->npaths_gone);
+    tc_wbuf_puts(b, " |\n");
+  }
+  if (d->nranked > SHOWN_RANKS) {
+    tc_wbuf_puts(b, "\nand ");
+    num(b, d->nranked - SHOWN_RANKS);
+    tc_wbuf_puts(b, " more (diff.json's events_ranked lists them all).\n");
+  }
+  tc_wbuf_putc(b, '\n');
 }
 
 static void side(tc_wbuf *b, const char *label, const char *dir, double s, double t, double r) {
@@ -229,6 +300,8 @@ void tc_diff_write_md(const tc_diff *d, FILE *fp) {
     tc_wbuf_flush(&b);
     return;
   }
+  basis(&b, d);
+  ranked(&b, d);
   if (d->nconditions) {
     tc_wbuf_puts(&b, "## Conditions that differ\n\n");
     for (uint32_t i = 0; i < d->nconditions; i++) {

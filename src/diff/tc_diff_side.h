@@ -13,12 +13,20 @@ typedef struct {
   double records, sites;
   tc_str *args, *undeclared; /* sorted, distinct; malloc'd */
   uint32_t nargs, nundeclared;
+  /* Its `site_records` (when the side has them): sites as indexes into
+   * the side's sorted `sites`, ascending by run.json's order, and their
+   * records; malloc'd. */
+  const tc_jval *site_records_v; /* the array, until read_site_records */
+  uint32_t *site_at;
+  double *site_recs;
+  uint32_t nsite_recs;
 } tc_dside_event;
 
 typedef struct {
   tc_str name;     /* the exact bytes: from `site_hex` when it is there */
   char *own;       /* those bytes when decoded from hex (malloc'd), else NULL */
   uint32_t traces;
+  uint32_t run_index; /* its place in run.json's `sites` */
   /* Chrome major versions of its traces, sorted and distinct (at most
    * TC_DIFF_MAX_MAJORS, then `more`), and whether a trace had none. */
   uint32_t majors[TC_DIFF_MAX_MAJORS];
@@ -45,6 +53,7 @@ struct tc_diff_side {
   uint32_t nevents;
   tc_dside_site *sites; /* sorted by name */
   uint32_t nsites;
+  int has_site_records; /* census.json has each event's `site_records` */
   tc_dside_opt bucket_ms, budget_ms;
 };
 

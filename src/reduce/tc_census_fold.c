@@ -8,7 +8,8 @@
 #include "util/tc_spill.h"
 
 /* One site's records of one event, kept until the fold ends, when the
- * events with most records are known (the heat map's columns): 16 bytes
+ * events with most records are known (the heat map's columns) and each
+ * event's records per site are gathered (tc_res_event.site_recs): 16 bytes
  * per (site, event) pair the units held, written out with each site (one
  * spill record per site, util/tc_spill.h), so memory does not grow with
  * the sites folded. */
@@ -332,6 +333,66 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, const tc_str *na
   return e;
 }
 
+static int cmp_res_site(const void *a, const void *b) {
+  uint32_t x = ((const tc_res_site *)a)->site, y = ((const tc_res_site *)b)->site;
+  return (x > y) - (x < y);
+}
+
+/* Each event's records per site (tc_res_event.site_recs), from the kept
+ * per-site records, read back twice: to count each event's sites, then to
+ * fill its slice. R's events are final (sorted, the outside ones split
+ * off); NAMES maps the records' fold indexes to names, as in top_sites.
+ * Each slice is sorted by site, so the bytes written do not depend on the
+ * order the sites were folded in. */
+static tc_err event_sites(tc_census_fold *f, tc_census_result *r, const tc_str *names,
+                          size_t nnames) {
+  size_t *at = malloc((nnames ? nnames : 1) * sizeof *at); /* fold index -> event, or nevents */
+  size_t *fill = calloc(r->nevents + 1, sizeof *fill);
+  unsigned char *buf = NULL;
+  size_t cap = 0, len, total = 0;
+  tc_err e = at && fill ? TC_OK : TC_E_NOMEM;
+  for (size_t i = 0; !e && i < nnames; i++) {
+    const tc_res_event *ev = r->nevents ? bsearch(&names[i], r->events, r->nevents,
+                                                  sizeof *r->events, cmp_name) : NULL;
+    at[i] = ev ? (size_t)(ev - r->events) : r->nevents;
+  }
+  for (int pass = 0; !e && pass < 2; pass++) {
+    if (pass) {
+      if (!(r->all_sites = malloc((total ? total : 1) * sizeof *r->all_sites))) {
+        e = TC_E_NOMEM;
+        break;
+      }
+      for (size_t i = 0, off = 0; i < r->nevents; off += r->events[i++].nsite_recs) {
+        r->events[i].site_recs = r->all_sites + off;
+        fill[i] = off;
+      }
+    }
+    for (size_t s = 0; !e && s < tc_spill_count(&f->spilled); s++) {
+      if ((e = tc_spill_read(&f->spilled, s, &buf, &cap, &len)))
+        break;
+      for (size_t i = 0; i < len / sizeof(site_records); i++) {
+        site_records sr;
+        memcpy(&sr, buf + i * sizeof sr, sizeof sr);
+        size_t ev = sr.event < nnames ? at[sr.event] : r->nevents;
+        if (ev == r->nevents)
+          continue;
+        if (!pass) {
+          r->events[ev].nsite_recs++;
+          total++;
+        } else {
+          r->all_sites[fill[ev]++] = (tc_res_site){sr.site, sr.records};
+        }
+      }
+    }
+  }
+  for (size_t i = 0, off = 0; !e && i < r->nevents; off += r->events[i++].nsite_recs)
+    qsort(r->all_sites + off, r->events[i].nsite_recs, sizeof *r->all_sites, cmp_res_site);
+  free(buf);
+  free(fill);
+  free(at);
+  return e;
+}
+
 /* Whether the scope counts anything of EV: a record or a pair. */
 static int counted(const tc_res_event *ev) {
   int any = ev->records != 0;
@@ -403,6 +464,8 @@ tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out) {
     e = split_outside(r);
   if (!e)
     e = top_sites(f, r, names, nnames);
+  if (!e)
+    e = event_sites(f, r, names, nnames);
   free(names);
   if (!e) {
     *out = *r;

@@ -26,9 +26,19 @@ typedef struct {
   uint64_t records;
 } tc_res_cat;
 
+/* An event's records on one site (its corpus index). */
+typedef struct {
+  uint32_t site;
+  uint64_t records;
+} tc_res_site;
+
 typedef struct {
   tc_str name;
   uint64_t records, sites;
+  /* Its records on each site that has any, by site: what a comparison
+   * over a subset of the sites (diff) recounts from. */
+  const tc_res_site *site_recs;
+  size_t nsite_recs;
   uint64_t ph[TC_PH_COUNT];
   uint64_t ph_args[TC_PH_COUNT]; /* of ph: records that carry arguments */
   uint64_t pairs[TC_PAIR_COUNT];
@@ -55,6 +65,7 @@ typedef struct {
   uint64_t left[TC_LEFT_COUNT]; /* all records left out, by why */
   tc_res_cat *all_cats; /* owns every event's cats slice */
   tc_res_arg *all_args; /* owns every event's args slice */
+  tc_res_site *all_sites; /* owns every event's site_recs slice */
   tc_map strings;       /* owns every string above */
   tc_vtab *values;      /* owns every arg's profile (tc_census_take_values); or NULL */
   tc_census_scope scope; /* the processes the tables count (census/tc_census.h) */

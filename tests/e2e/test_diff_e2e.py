@@ -10,6 +10,7 @@ metrics.json. B2 is B without the Chrome change, so that its changes are
 numbers to check. C is A with a trace config added to one trace's metadata;
 D is A with one trace's durations halved, so that metrics change alone.
 `diff A A` reports nothing and exits 0."""
+import collections
 import csv
 import gzip
 import json
@@ -472,6 +473,141 @@ class Diff(unittest.TestCase):
         p = run('diff', '--help')
         self.assertEqual(p.returncode, 0)
         self.assertTrue(p.stdout.startswith('usage: tracecensus diff [-o OUTDIR]'))
+
+
+def crawl_trace(path):
+    """A corpus/crawl trace (.json.zst): the document and its events."""
+    with open(path, 'rb') as f:
+        raw = subprocess.run(['zstd', '-q', '-dc'], input=f.read(), capture_output=True,
+                             check=True).stdout
+    doc = json.loads(raw)
+    return doc, doc['traceEvents'] if isinstance(doc, dict) else doc
+
+
+class SharedSites(unittest.TestCase):
+    """Two crawls from corpus/crawl that differ by two sites (LONE_A only in
+    A, LONE_B only in B) and one event renamed in one shared site's trace
+    in B. Both censuses count every process (--scope all), so an event's
+    records are a plain count of the traces' events by name, made here."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix='tc-diff-shared-')
+        crawl = os.path.join(ROOT, 'corpus', 'crawl')
+        sites = sorted(s for s in os.listdir(crawl)
+                       if os.path.isfile(os.path.join(crawl, s, 'trace.json.zst')))[:7]
+        cls.lone_a, cls.lone_b, cls.shared = sites[0], sites[1], sites[2:]
+        cls.traces = {s: os.path.join(crawl, s, 'trace.json.zst') for s in sites}
+        counts = {s: collections.Counter(e.get('name') for e in crawl_trace(cls.traces[s])[1])
+                  for s in sites}
+        # The renamed event: one only a single shared site has, in no lone site.
+        on = collections.Counter(n for s in cls.shared for n in counts[s])
+        cls.old = sorted(n for n, k in on.items() if k == 1 and isinstance(n, str) and
+                         not any(n in counts[s] for s in (cls.lone_a, cls.lone_b)))[0]
+        cls.new = cls.old + '.tcdiff_renamed'
+        cls.edited = next(s for s in cls.shared if cls.old in counts[s])
+        for side, lone in (('A', cls.lone_a), ('B', cls.lone_b)):
+            for s in cls.shared + [lone]:
+                os.makedirs(os.path.join(cls.dir, side, s))
+                if side == 'B' and s == cls.edited:
+                    doc, events = crawl_trace(cls.traces[s])
+                    for e in events:
+                        if e.get('name') == cls.old:
+                            e['name'] = cls.new
+                    with open(os.path.join(cls.dir, side, s, 'trace.json'), 'w') as f:
+                        json.dump(doc, f)
+                    counts['B:' + s] = collections.Counter(e.get('name') for e in events)
+                else:
+                    os.symlink(cls.traces[s], os.path.join(cls.dir, side, s, 'trace.json.zst'))
+            p = run('census', '-q', '-T', '2', '--scope', 'all', '-o', os.path.join(cls.dir, 'out' + side),
+                    os.path.join(cls.dir, side))
+            assert p.returncode == 0, p.stderr
+        # Records per event over the shared sites, on each side, counted here.
+        cls.count_a = sum((counts[s] for s in cls.shared), collections.Counter())
+        cls.count_b = sum((counts['B:' + s if s == cls.edited else s] for s in cls.shared),
+                          collections.Counter())
+        cls.lone_only = {n for s in (cls.lone_a, cls.lone_b) for n in counts[s]
+                         if isinstance(n, str) and not cls.count_a[n] and not cls.count_b[n]}
+        p = run('diff', '-o', os.path.join(cls.dir, 'diff'), os.path.join(cls.dir, 'outA'),
+                os.path.join(cls.dir, 'outB'))
+        assert p.returncode == 1, p.stderr
+        cls.d = load(os.path.join(cls.dir, 'diff'), 'diff.json')
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_sites(self):
+        d = self.d
+        self.assertEqual(d['events_basis'], 'shared_sites')
+        self.assertIsNone(d['events_basis_why'])
+        self.assertEqual(d['sites_shared'], len(self.shared))
+        self.assertEqual((d['sites_only_in_a'], d['sites_only_in_b']), ([self.lone_a], [self.lone_b]))
+        self.assertEqual((d['lone_sites_a'], d['lone_sites_b']), (1, 1))
+        self.assertEqual(d['events_only_on_lone_sites'], len(self.lone_only))
+        # The same crawler and settings on both sides: every change is a number.
+        self.assertIsNone(d['events_not_comparable'])
+        with open(os.path.join(self.dir, 'diff', 'diff.md'), encoding='utf-8') as f:
+            md = f.read()
+        self.assertIn('over the %d sites both crawls list' % len(self.shared), md)
+
+    def test_renamed_event_ranks_first(self):
+        ranked = self.d['events_ranked']
+        top = {r['name']: r for r in ranked[:2]}
+        self.assertEqual(set(top), {self.old, self.new})
+        self.assertEqual((top[self.old]['kind'], top[self.new]['kind']), ('gone', 'new'))
+        n = self.count_a[self.old]
+        self.assertEqual(self.count_b[self.new], n)
+        self.assertEqual((top[self.old]['records_a'], top[self.old]['sites_a']), (n, 1))
+        self.assertEqual((top[self.new]['records_b'], top[self.new]['sites_b']), (n, 1))
+        self.assertAlmostEqual(top[self.new]['records_per_site_b'], n / len(self.shared))
+        self.assertEqual([r['rank'] for r in ranked], list(range(1, len(ranked) + 1)))
+        sizes = [r['change_size'] for r in ranked]
+        self.assertEqual(sizes, sorted(sizes, reverse=True))
+        # diff.csv's event_rank rows, and diff.md's ranking, in that order.
+        with open(os.path.join(self.dir, 'diff', 'diff.csv'), newline='', encoding='utf-8') as f:
+            rows = [r for r in csv.DictReader(f) if r['section'] == 'event_rank']
+        self.assertEqual([(r['name'], int(r['a']), r['change_na']) for r in rows],
+                         [(r['name'], r['rank'], r['kind']) for r in ranked])
+        with open(os.path.join(self.dir, 'diff', 'diff.md'), encoding='utf-8') as f:
+            md = f.read()
+        self.assertLess(md.index('## Events ranked by size of change'), md.index('## Sites only in A'))
+        self.assertRegex(md, r'\| 1 \| %s \| ' % re.escape(ranked[0]['name']))
+
+    def test_records_over_shared_sites(self):
+        # census.json's site_records over the shared sites: the count made here.
+        for side, want in (('A', self.count_a), ('B', self.count_b)):
+            out = os.path.join(self.dir, 'out' + side)
+            c, r = load(out), load(out, 'run.json')
+            names = [s['site'] for s in r['sites']]
+            got = {e['name']: sum(k for i, k in e['site_records'] if names[i] in self.shared)
+                   for e in c['events']}
+            self.assertEqual({n: k for n, k in got.items() if k},
+                             {n: k for n, k in want.items() if isinstance(n, str) and k}, side)
+        # And every ranked or changed event's records in diff.json.
+        for e in self.d['events_ranked']:
+            self.assertEqual(e['records_a'], self.count_a[e['name']] or None, e['name'])
+            self.assertEqual(e['records_b'], self.count_b[e['name']] or None, e['name'])
+
+    def test_old_outputs_compare_whole_crawls(self):
+        for side in ('A', 'B'):
+            old = os.path.join(self.dir, 'old' + side)
+            shutil.copytree(os.path.join(self.dir, 'out' + side), old)
+            c = load(old)
+            for e in c['events']:
+                del e['site_records']
+            with open(os.path.join(old, 'census.json'), 'w', encoding='utf-8') as f:
+                json.dump(c, f)
+        for a, b, why in (('oldA', 'oldB', 'neither'), ('outA', 'oldB', "B's")):
+            p = run('diff', '-o', os.path.join(self.dir, 'diff-' + a + b), os.path.join(self.dir, a),
+                    os.path.join(self.dir, b))
+            self.assertEqual(p.returncode, 1, p.stderr)
+            d = load(os.path.join(self.dir, 'diff-' + a + b), 'diff.json')
+            self.assertEqual(d['events_basis'], 'whole_crawls')
+            self.assertTrue(d['events_basis_why'].startswith(why), d['events_basis_why'])
+            self.assertEqual(d['events_not_comparable'], 'the sites differ (1 only in A, 1 only in B)')
+            with open(os.path.join(self.dir, 'diff-' + a + b, 'diff.md'), encoding='utf-8') as f:
+                self.assertIn('Events are compared over the whole crawls: ', f.read())
 
 
 if __name__ == '__main__':
