@@ -272,6 +272,40 @@ static int cmp_name(const void *key, const void *ev) {
   return tc_str_cmp(*(const tc_str *)key, ((const tc_res_event *)ev)->name);
 }
 
+/* Calls VISIT on every kept (site, event) record, read back one site at a
+ * time. */
+static tc_err each_site_record(tc_census_fold *f, void (*visit)(void *, const site_records *),
+                               void *ctx) {
+  unsigned char *buf = NULL;
+  size_t cap = 0, len;
+  tc_err e = TC_OK;
+  for (size_t s = 0; !e && s < tc_spill_count(&f->spilled); s++) {
+    if ((e = tc_spill_read(&f->spilled, s, &buf, &cap, &len)))
+      break;
+    for (size_t i = 0; i < len / sizeof(site_records); i++) {
+      site_records sr;
+      memcpy(&sr, buf + i * sizeof sr, sizeof sr);
+      visit(ctx, &sr);
+    }
+  }
+  free(buf);
+  return e;
+}
+
+/* The heat map's cells: site x column, K columns; COL maps a fold index to
+ * its column, or K for none. */
+typedef struct {
+  const size_t *col;
+  uint64_t *cells;
+  size_t k;
+} top_cells;
+
+static void add_top_cell(void *ctx, const site_records *sr) {
+  top_cells *t = ctx;
+  if (t->col[sr->event] < t->k)
+    t->cells[(size_t)sr->site * t->k + t->col[sr->event]] += sr->records;
+}
+
 /* The heat map's data (tc_census_result.top), from the kept per-site
  * records; R's events are sorted by name by now, the records' event
  * indexes still the fold's, so the top events are found again by name. */
@@ -302,21 +336,8 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, const tc_str *na
         if (tc_str_eq(names[i], all[t].cat))
           col[i] = t;
     }
-    /* The sites' records, read back one site at a time. */
-    unsigned char *buf = NULL;
-    size_t cap = 0, len;
-    e = TC_OK;
-    for (size_t s = 0; !e && s < tc_spill_count(&f->spilled); s++) {
-      if ((e = tc_spill_read(&f->spilled, s, &buf, &cap, &len)))
-        break;
-      for (size_t i = 0; i < len / sizeof(site_records); i++) {
-        site_records sr;
-        memcpy(&sr, buf + i * sizeof sr, sizeof sr);
-        if (col[sr.event] < k)
-          cells[(size_t)sr.site * k + col[sr.event]] += sr.records;
-      }
-    }
-    free(buf);
+    top_cells tc = {col, cells, k};
+    e = each_site_record(f, add_top_cell, &tc);
   }
   if (!e && col && cells && top) {
     r->top = top;
@@ -338,6 +359,31 @@ static int cmp_res_site(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* One pass of event_sites: the first counts each event's sites, the
+ * second fills each event's slice from FILL. */
+typedef struct {
+  tc_census_result *r;
+  const size_t *at;
+  size_t nnames;
+  size_t *fill;
+  int pass;
+  size_t *total;
+} site_slices;
+
+static void add_site_slice(void *ctx, const site_records *sr) {
+  site_slices *p = ctx;
+  tc_census_result *r = p->r;
+  size_t ev = sr->event < p->nnames ? p->at[sr->event] : r->nevents;
+  if (ev == r->nevents)
+    return;
+  if (!p->pass) {
+    r->events[ev].nsite_recs++;
+    (*p->total)++;
+  } else {
+    r->all_sites[p->fill[ev]++] = (tc_res_site){sr->site, sr->records};
+  }
+}
+
 /* Each event's records per site (tc_res_event.site_recs), from the kept
  * per-site records, read back twice: to count each event's sites, then to
  * fill its slice. R's events are final (sorted, the outside ones split
@@ -348,8 +394,7 @@ static tc_err event_sites(tc_census_fold *f, tc_census_result *r, const tc_str *
                           size_t nnames) {
   size_t *at = malloc((nnames ? nnames : 1) * sizeof *at); /* fold index -> event, or nevents */
   size_t *fill = calloc(r->nevents + 1, sizeof *fill);
-  unsigned char *buf = NULL;
-  size_t cap = 0, len, total = 0;
+  size_t total = 0;
   tc_err e = at && fill ? TC_OK : TC_E_NOMEM;
   for (size_t i = 0; !e && i < nnames; i++) {
     const tc_res_event *ev = r->nevents ? bsearch(&names[i], r->events, r->nevents,
@@ -367,27 +412,11 @@ static tc_err event_sites(tc_census_fold *f, tc_census_result *r, const tc_str *
         fill[i] = off;
       }
     }
-    for (size_t s = 0; !e && s < tc_spill_count(&f->spilled); s++) {
-      if ((e = tc_spill_read(&f->spilled, s, &buf, &cap, &len)))
-        break;
-      for (size_t i = 0; i < len / sizeof(site_records); i++) {
-        site_records sr;
-        memcpy(&sr, buf + i * sizeof sr, sizeof sr);
-        size_t ev = sr.event < nnames ? at[sr.event] : r->nevents;
-        if (ev == r->nevents)
-          continue;
-        if (!pass) {
-          r->events[ev].nsite_recs++;
-          total++;
-        } else {
-          r->all_sites[fill[ev]++] = (tc_res_site){sr.site, sr.records};
-        }
-      }
-    }
+    site_slices sl = {r, at, nnames, fill, pass, &total};
+    e = each_site_record(f, add_site_slice, &sl);
   }
   for (size_t i = 0, off = 0; !e && i < r->nevents; off += r->events[i++].nsite_recs)
     qsort(r->all_sites + off, r->events[i].nsite_recs, sizeof *r->all_sites, cmp_res_site);
-  free(buf);
   free(fill);
   free(at);
   return e;
