@@ -222,13 +222,51 @@ static void left_out(FILE *fp, size_t traces, size_t sites) {
         fp);
 }
 
+/* A site's place among the timelines: by its TBT, largest first. */
+typedef struct {
+  size_t site;
+  double tbt_ms; /* NaN: n/a */
+} by_tbt;
+
+static int cmp_by_tbt(const void *a, const void *b) {
+  const by_tbt *x = a, *y = b;
+  int xn = isnan(x->tbt_ms), yn = isnan(y->tbt_ms);
+  if (xn != yn)
+    return xn - yn; /* n/a last */
+  if (!xn && x->tbt_ms != y->tbt_ms)
+    return x->tbt_ms > y->tbt_ms ? -1 : 1;
+  return (x->site > y->site) - (x->site < y->site); /* then in name order */
+}
+
+/* M's sites in the timelines' order, NULL when out of memory. The worst
+ * sites come first, so the plots the page's cap keeps are the ones a reader
+ * looks for. */
+static by_tbt *timeline_order(const tc_metrics_reduction *m, tc_metrics_cursor *c) {
+  size_t tbt = m->nfields;
+  for (size_t i = 0; i < m->nfields; i++)
+    if (!strcmp(m->fields[i].column, "tbt_ms"))
+      tbt = i;
+  by_tbt *order = malloc((m->nsites ? m->nsites : 1) * sizeof *order);
+  for (size_t i = 0; order && i < m->nsites; i++) {
+    const tc_site_metrics *s = tc_metrics_cursor_site(c, i);
+    order[i] = (by_tbt){i, tbt < m->nfields ? s->values[tbt] : NAN};
+  }
+  if (order)
+    qsort(order, m->nsites, sizeof *order, cmp_by_tbt);
+  return order;
+}
+
 tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m) {
   if (!intro(fp, m, "Share of each bucket the page's main thread was busy, over the window "
                     "(from the page's commit); long tasks (over 50 ms) marked in red, "
-                    "discarded buckets shaded grey. One plot per trace, sites in name order."))
+                    "discarded buckets shaded grey. One plot per trace, sites by total "
+                    "blocking time, largest first (n/a last, ties in name order)."))
     return TC_OK;
   tc_metrics_cursor c;
   tc_err e = tc_metrics_cursor_init(&c, m);
+  by_tbt *order = e ? NULL : timeline_order(m, &c);
+  if (!e && !order)
+    e = TC_E_NOMEM;
   /* A site without a trace is drawn with the run's bucket, for its n line. */
   double bucket_ms = 1;
   for (size_t i = 0; !e && i < m->ntraces; i++) {
@@ -241,7 +279,7 @@ tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m) {
   /* One trace at a time: the page holds none of them. */
   size_t plots = 0, traces = 0, sites = 0;
   for (size_t i = 0; i < m->nsites && !e; i++) {
-    const tc_site_metrics *s = tc_metrics_cursor_site(&c, i);
+    const tc_site_metrics *s = tc_metrics_cursor_site(&c, order[i].site);
     if (!tc_report_html_timeline_fits(&plots, s->ntraces)) {
       left_out(fp, m->ntraces - traces, m->nsites_without_trace - sites);
       break;
@@ -268,6 +306,7 @@ tc_err tc_report_html_timelines(FILE *fp, const tc_metrics_reduction *m) {
       e = timeline(fp, s->site, tc_metrics_cursor_trace(&c, s->first + k));
     fputs("</div>\n", fp);
   }
+  free(order);
   tc_err ce = tc_metrics_cursor_free(&c);
   return e ? e : ce;
 }

@@ -20,7 +20,8 @@ written into a temp dir, report.html is parsed (html.parser, stdlib), and
 - the per-site drill-down of the top events: rows sum to census.json's
   records, non-zero rows are census.json's sites;
 - every plot in a <figure> of its own, the timelines' trace paths in their
-  figure's caption."""
+  figure's caption, the timelines' sites by TBT (median of metrics.csv's
+  rows), largest first."""
 import csv
 import html.parser
 import json
@@ -250,7 +251,7 @@ def drill_down(root, census, top_names):
     check(len(tables) > 0, 'per-site drill-down rows sum to census.json records on its sites')
 
 
-def figures(root, metrics):
+def figures(root, metrics, rows):
     svgs = list(root.all('svg'))
     loose = [s.attrs.get('class') for s in svgs if s.up('figure') is None]
     check(not loose, f'every plot in a figure ({len(svgs)} plots; outside: {loose[:3]})')
@@ -258,9 +259,24 @@ def figures(root, metrics):
     check(not multi, 'one plot per figure')
     caps = [next(f.all('figcaption'), None) for f in root.all('figure')
             if 'tc-timeline' in next(f.all('svg')).attrs.get('class', '')]
-    traces = [t['trace'] for t in metrics['traces']]
     got = [c.text() for c in caps if c is not None and c.text() != 'no trace']
-    check(got == traces, f'each timeline\'s figure captions its own trace ({len(got)} of {len(traces)})')
+    # Sites by their TBT (the median of their traces), largest first, n/a
+    # last, ties in metrics.json's order (by name); each site's traces in
+    # metrics.json's order.
+    tbt = {}
+    for r in rows:
+        if r['trace'] and r['tbt_ms'] != '':
+            tbt.setdefault(r['site'], []).append(float(r['tbt_ms']))
+    order = sorted(range(len(metrics['sites'])),
+                   key=lambda i: (metrics['sites'][i]['site'] not in tbt,
+                                  -nearest_rank(tbt.get(metrics['sites'][i]['site'], [0]), 0.5), i))
+    traces = [t['trace'] for i in order for t in metrics['traces']
+              if t['site'] == metrics['sites'][i]['site']]
+    check(got == traces, f'each timeline\'s figure captions its own trace, sites by TBT largest first '
+                         f'({len(got)} of {len(traces)})')
+    worst = [metrics['sites'][i]['site'] for i in order[:3]]
+    check(len(set(nearest_rank(tbt[s], 0.5) for s in worst if s in tbt)) > 1,
+          f'the order is not vacuous: the first sites differ in TBT ({worst})')
 
 
 def main():
@@ -282,7 +298,7 @@ def main():
     histograms(root, metrics)
     top = heatmap(root, census)
     drill_down(root, census, top)
-    figures(root, metrics)
+    figures(root, metrics, rows)
     if failures:
         print(f'{len(failures)} check(s) failed', file=sys.stderr)
         sys.exit(1)
