@@ -159,8 +159,9 @@ static void print_summary(const tc_census_outcome *o, const char *outdir) {
             t->traces_with_errors, whole, t->bad_events, o->unreadable,
             o->schema_error ? ", DevTools schema unreadable" : "");
   if (t->merged_folders)
-    fprintf(stderr, "; %.1f MB on disk, %.1f MB of JSON merged from %u state folders in %.2f s -> %s\n",
-            c->bytes / 1e6, t->out_bytes / 1e6, t->merged_folders, t->seconds, outdir);
+    fprintf(stderr, "; %.1f MB on disk, %.1f MB of JSON merged from %u state folder%s in %.2f s -> %s\n",
+            c->bytes / 1e6, t->out_bytes / 1e6, t->merged_folders,
+            t->merged_folders == 1 ? "" : "s", t->seconds, outdir);
   else
     /* MB/s on disk is the progress line's rate; MB/s of JSON is the
      * benchmarks' unit. */

@@ -7,9 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "json/tc_parser.h"
 #include "pipeline/tc_partial.h"
+#include "pipeline/tc_state.h"
 #include "util/tc_grow.h"
 #include "util/tc_time.h"
 
@@ -193,7 +195,16 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
   int *by_shard = NULL;
   if (!recs)
     return TC_E_NOMEM;
-  tc_err e = read_records(dirs, ndirs, recs, &by_shard, why);
+  /* Held until the merge has read every folder: a run writing one of
+   * them meanwhile would mix two states. */
+  int *locks = malloc((size_t)ndirs * sizeof *locks);
+  tc_err e = locks ? TC_OK : TC_E_NOMEM;
+  for (int d = 0; !e && d < ndirs; d++)
+    locks[d] = -1;
+  for (int d = 0; !e && d < ndirs; d++)
+    e = tc_state_lock_to_read(dirs[d], &locks[d], &why->file);
+  if (!e)
+    e = read_records(dirs, ndirs, recs, &by_shard, why);
   if (!e)
     e = check_complete(dirs, &recs[0], by_shard, why);
   const tc_partial_record *rec = &recs[0];
@@ -246,8 +257,12 @@ tc_err tc_merge_states(const char *const *dirs, int ndirs, tc_corpus *corpus,
   out->totals.merged_folders = (unsigned)ndirs;
   out->totals.simd_kernel = tc_parser_kernel();
   out->totals.seconds = tc_now_seconds() - t0;
-  for (int d = 0; d < ndirs; d++)
+  for (int d = 0; d < ndirs; d++) {
     tc_partial_record_free(&recs[d]);
+    if (locks && locks[d] >= 0)
+      close(locks[d]);
+  }
+  free(locks);
   free(recs);
   free(by_shard);
   if (e) {

@@ -135,19 +135,39 @@ static tc_err other_shard(const char *dir, uint32_t shard, uint32_t nshards, tc_
   return e;
 }
 
+/* Takes DIR's lock into *FD; -1 and the errno otherwise. */
+static int lock_dir(const char *dir, int *fd, tc_why *why) {
+  *fd = -1;
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0)
+    return errno;
+  *fd = tc_lockfile_take(dfd, ".tc-lock", &why->pid);
+  int err = *fd < 0 ? errno : 0;
+  close(dfd);
+  return err;
+}
+
+tc_err tc_state_lock_to_read(const char *dir, int *lock, tc_why *why) {
+  tc_why_clear(why);
+  int err = lock_dir(dir, lock, why);
+  if (*lock < 0 && err == EWOULDBLOCK) {
+    tc_why_errno(why, dir, 0);
+    return TC_E_STATE_BUSY;
+  }
+  why->pid = 0;
+  return TC_OK;
+}
+
 tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings, uint32_t shard,
                       uint32_t nshards, uint32_t value_sites, const char *manifest,
                       const char *job, int *lock, tc_why *why) {
   tc_why_clear(why);
   *lock = -1;
-  int dfd = make_dirs(dir) == 0 ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-  if (dfd < 0) {
+  if (make_dirs(dir) != 0) {
     tc_why_errno(why, dir, errno);
     return TC_E_WRITE;
   }
-  int fd = tc_lockfile_take(dfd, ".tc-lock", &why->pid);
-  int err = errno;
-  close(dfd);
+  int fd, err = lock_dir(dir, &fd, why);
   if (fd < 0) {
     tc_why_errno(why, dir, err == EWOULDBLOCK ? 0 : err);
     return err == EWOULDBLOCK ? TC_E_STATE_BUSY : TC_E_WRITE;

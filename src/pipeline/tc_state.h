@@ -35,4 +35,11 @@ tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings,
                       uint32_t nshards, uint32_t value_sites, const char *manifest,
                       const char *job, int *lock, tc_why *why);
 
+/* Takes DIR's lock (as tc_state_begin does) for a merge that reads it, so
+ * no run writes the folder while it is read. DIR is not made; a folder
+ * whose lock cannot be made (it is missing, or not ours to write) is read
+ * without it, *LOCK -1, as no run can write it either. TC_E_STATE_BUSY,
+ * WHY's pid the holder, when a run has it. */
+tc_err tc_state_lock_to_read(const char *dir, int *lock, tc_why *why);
+
 #endif

@@ -433,12 +433,39 @@ def test_job_missing_corpus(tmp):
           'a job whose only corpus is missing: exit %d: %s' % (p.returncode, err(p)))
 
 
+def test_merge_lock(tmp):
+    """A merge holds each state folder's lock while it reads it: one that a
+    run holds is refused at once, naming the folder and the holder's pid,
+    and nothing is written; once the lock is free the same merge runs."""
+    import fcntl
+    corpus = os.path.join(tmp, 'mlock-corpus')
+    for i in range(3):
+        write_site(corpus, 'site-%d' % i, trace(50))
+    state = os.path.join(tmp, 'mlock-state')
+    p = run([BINARY, 'census', '-q', '--state', state, '--shard', '0/1', corpus], timeout=120)
+    check(p.returncode == 0, 'a state folder for the merge: exit %d: %s' % (p.returncode, err(p)))
+    out = os.path.join(tmp, 'mlock-out')
+    with open(os.path.join(state, '.tc-lock'), 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        lock.write('%d\n' % os.getpid())
+        lock.flush()
+        t0 = time.time()
+        p = run([BINARY, 'merge', '-o', out, state], timeout=60)
+        check(p.returncode == 2 and state in err(p) and 'pid %d' % os.getpid() in err(p)
+              and time.time() - t0 < 10 and not os.path.exists(out),
+              'a merge of a state folder a run holds is refused at once, nothing written: exit %d: %s'
+              % (p.returncode, err(p)))
+    p = run([BINARY, 'merge', '-o', out, state], timeout=120)
+    check(p.returncode == 0 and os.path.exists(os.path.join(out, 'census.json')),
+          'the same merge once the lock is free: exit %d: %s' % (p.returncode, err(p)))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='tc-trust-')
     try:
         for t in (test_crafted_partials, test_fifos, test_shard_messages, test_settings,
                   test_diff_reads_its_outputs, test_merge_message_cap, test_few_descriptors,
-                  test_job_missing_corpus, test_lock):
+                  test_job_missing_corpus, test_lock, test_merge_lock):
             t0 = time.time()
             t(tmp)
             print('%s: %.1f s' % (t.__name__, time.time() - t0), file=sys.stderr)
