@@ -18,6 +18,7 @@
 #include "pipeline/tc_bench.h"
 #include "pipeline/tc_census_job.h"
 #include "pipeline/tc_partial.h"
+#include "util/tc_spill.h"
 
 enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
 
@@ -397,6 +398,10 @@ static void on_stage(const tc_census_outcome *o, void *user) {
       print_interrupted(o, cli);
     else if (o->err && o->run.state_why.path[0])
       print_state_failure(o->err, &o->run.state_why);
+    else if (o->err == TC_E_SCRATCH)
+      fprintf(stderr, "tracecensus: run failed: %s in %s: %s (TMPDIR chooses the folder); "
+              "nothing written\n", tc_strerror(o->err), tc_spill_dir(),
+              strerror(tc_spill_errno()));
     else if (o->err)
       fprintf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(o->err));
     else if (j->run.state_dir)

@@ -81,7 +81,8 @@
   X(PB_CLOCK, "Perfetto timestamp in a clock with no known path to the trace clock") \
   X(PB_DEPTH, "Perfetto debug annotations nested too deep")                  \
   X(STATE_BUSY, "another run is using this state folder")                     \
-  X(STATE_OTHER_SHARD, "this state folder holds another shard of the run (give each shard a folder of its own)")
+  X(STATE_OTHER_SHARD, "this state folder holds another shard of the run (give each shard a folder of its own)") \
+  X(SCRATCH, "cannot write the run's scratch records")
 
 typedef enum {
 #define TC_ERR_ENUM(name, msg) TC_E_##name,

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,19 +25,35 @@ void tc_spill_free(tc_spill *s) {
   tc_spill_init(s);
 }
 
+static atomic_int first_errno;
+
+const char *tc_spill_dir(void) {
+  const char *dir = getenv("TMPDIR");
+  return dir && *dir ? dir : "/tmp";
+}
+
+int tc_spill_errno(void) { return atomic_load(&first_errno); }
+
+/* S's sticky failure, its errno kept if it is the process's first. */
+static tc_err failed(tc_spill *s, int err) {
+  int none = 0;
+  atomic_compare_exchange_strong(&first_errno, &none, err ? err : EIO);
+  return s->err = TC_E_SCRATCH;
+}
+
 /* An unlinked file in $TMPDIR or /tmp; -1 when none can be made. */
 static int open_unlinked(void) {
-  const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir)
-    dir = "/tmp";
+  const char *dir = tc_spill_dir();
 #ifdef O_TMPFILE
   int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd >= 0)
     return fd;
 #endif
   char path[4096];
-  if (snprintf(path, sizeof path, "%s/tracecensus-spill-XXXXXX", dir) >= (int)sizeof path)
+  if (snprintf(path, sizeof path, "%s/tracecensus-spill-XXXXXX", dir) >= (int)sizeof path) {
+    errno = ENAMETOOLONG;
     return -1;
+  }
   int tmp = mkstemp(path);
   if (tmp >= 0)
     unlink(path);
@@ -47,9 +64,9 @@ tc_err tc_spill_flush(tc_spill *s) {
   if (s->err || !s->len)
     return s->err;
   if (!s->fd1 && (s->fd1 = open_unlinked() + 1) == 0)
-    return s->err = TC_E_WRITE;
+    return failed(s, errno);
   if (tc_write_full(s->fd1 - 1, s->buf, s->len, (int64_t)s->flushed) != 0)
-    return s->err = TC_E_WRITE;
+    return failed(s, errno);
   s->flushed += s->len;
   s->len = 0;
   return TC_OK;

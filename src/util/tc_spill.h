@@ -29,6 +29,14 @@ typedef struct {
   tc_err err;           /* first failure, sticky */
 } tc_spill;
 
+/* Where scratch files go: $TMPDIR, else /tmp. Static or the environment's. */
+const char *tc_spill_dir(void);
+
+/* The errno of the first scratch file that could not be made or written in
+ * this process (TC_E_SCRATCH), 0 if none: for the message, as the error
+ * surfaces far from the write that failed. Any thread. */
+int tc_spill_errno(void);
+
 /* Same as zeroing S. */
 void tc_spill_init(tc_spill *s);
 

@@ -327,6 +327,29 @@ class Faults(unittest.TestCase):
         self.assertEqual(self.which_set(), 'old')
         self.assert_nothing_beside()
 
+    def test_scratch_folder_missing(self):
+        """The run's scratch records (util/tc_spill.h) cannot be written: the
+        message names the folder and the errno, not 'cannot write output'."""
+        missing = os.path.join(self.root, 'no-such-tmp')
+        p = census(NEW, self.out, env={**os.environ, 'TMPDIR': missing})
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(f"run failed: cannot write the run's scratch records in {missing}: No such file "
+                      'or directory (TMPDIR chooses the folder); nothing written', p.stderr)
+        self.assertEqual(self.which_set(), 'old')
+        self.assert_nothing_beside()
+
+    @unittest.skipUnless(MOUNT, 'mounting a tmpfs is not permitted here')
+    def test_full_scratch_folder(self):
+        mnt = os.path.join(self.root, 'tmp-mnt')
+        os.mkdir(mnt)
+        subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', mnt], check=True)
+        self.addCleanup(subprocess.run, ['umount', mnt])
+        p = census(NEW, self.out, env={**os.environ, 'TMPDIR': mnt})
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(f"cannot write the run's scratch records in {mnt}: No space left on device",
+                      p.stderr)
+        self.assertEqual(self.which_set(), 'old')
+
     @unittest.skipUnless(MOUNT, 'mounting a tmpfs is not permitted here')
     def test_full_tmpfs(self):
         """A real full disk: room for the previous set, not for both."""

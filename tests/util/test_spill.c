@@ -1,6 +1,7 @@
 /* tc_spill: records of every size read back exactly, whether still in the
  * write buffer, on disk or across the two; a zeroed spill is empty; a
  * temporary folder that cannot hold the file fails the append, sticky. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,8 +68,12 @@ static void unwritable_folder_fails(void **state) {
   tc_spill s;
   tc_spill_init(&s);
   static unsigned char big[70000];
-  assert_int_equal(tc_spill_append(&s, big, sizeof big), TC_E_WRITE);
-  assert_int_equal(tc_spill_append(&s, big, 1), TC_E_WRITE);
+  assert_int_equal(tc_spill_errno(), 0);
+  assert_int_equal(tc_spill_append(&s, big, sizeof big), TC_E_SCRATCH);
+  assert_int_equal(tc_spill_append(&s, big, 1), TC_E_SCRATCH);
+  /* the message's facts: the folder and why */
+  assert_string_equal(tc_spill_dir(), "/nonexistent/tracecensus-spill-test");
+  assert_int_equal(tc_spill_errno(), ENOENT);
   tc_spill_free(&s);
   if (saved)
     setenv("TMPDIR", saved, 1);
