@@ -336,8 +336,17 @@ static void print_interrupted(const tc_census_outcome *o, const census_cli *cli)
   fputs(". To resume, run the same command again\n", stderr);
 }
 
+/* The scratch files' folder and errno, which the error code cannot carry. */
+static void print_scratch_failure(const char *what) {
+  fprintf(stderr, "tracecensus: %s failed: %s in %s: %s (TMPDIR chooses the folder); nothing "
+          "written\n", what, tc_strerror(TC_E_SCRATCH), tc_spill_dir(),
+          strerror(tc_spill_errno()));
+}
+
 static void print_merge_failure(const tc_census_outcome *o) {
-  if (o->err == TC_E_STATE_INCOMPLETE || o->err == TC_E_STATE_MISMATCH) {
+  if (o->err == TC_E_SCRATCH) {
+    print_scratch_failure("merge");
+  } else if (o->err == TC_E_STATE_INCOMPLETE || o->err == TC_E_STATE_MISMATCH) {
     fprintf(stderr, "tracecensus: %s: %s; nothing written\n", tc_strerror(o->err),
             o->merge.missing ? o->merge.missing : "");
     if (o->merge.nmissing)
@@ -399,9 +408,7 @@ static void on_stage(const tc_census_outcome *o, void *user) {
     else if (o->err && o->run.state_why.path[0])
       print_state_failure(o->err, &o->run.state_why);
     else if (o->err == TC_E_SCRATCH)
-      fprintf(stderr, "tracecensus: run failed: %s in %s: %s (TMPDIR chooses the folder); "
-              "nothing written\n", tc_strerror(o->err), tc_spill_dir(),
-              strerror(tc_spill_errno()));
+      print_scratch_failure("run");
     else if (o->err)
       fprintf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(o->err));
     else if (j->run.state_dir)

@@ -455,6 +455,11 @@ def test_merge_lock(tmp):
               and time.time() - t0 < 10 and not os.path.exists(out),
               'a merge of a state folder a run holds is refused at once, nothing written: exit %d: %s'
               % (p.returncode, err(p)))
+    missing = os.path.join(tmp, 'mlock-no-tmp')
+    p = run([BINARY, 'merge', '-o', out, state], timeout=120, env={**os.environ, 'TMPDIR': missing})
+    check(p.returncode == 2 and "merge failed: cannot write the run's scratch records in %s: No such "
+          "file or directory" % missing in err(p) and not os.path.exists(out),
+          'a merge without its scratch folder names it: exit %d: %s' % (p.returncode, err(p)))
     p = run([BINARY, 'merge', '-o', out, state], timeout=120)
     check(p.returncode == 0 and os.path.exists(os.path.join(out, 'census.json')),
           'the same merge once the lock is free: exit %d: %s' % (p.returncode, err(p)))
