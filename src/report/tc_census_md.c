@@ -63,8 +63,8 @@ static void event_link(tc_wbuf *b, tc_str name) {
 static void md_devtools(tc_wbuf *b, const tc_devtools_view *v) {
   char sentence[1024];
   tc_devtools_recording_sentence(v, sentence, sizeof sentence);
-  if (*sentence) {
-    tc_wbuf_puts(b, sentence);
+  if (*sentence) { /* it may name the event */
+    tc_text_md(b, tc_str_c(sentence));
     tc_wbuf_puts(b, "\n\n");
   }
   if (!v->known) {

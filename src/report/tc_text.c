@@ -48,7 +48,7 @@ static void put(tc_wbuf *b, tc_str text, way w) {
     if (!n)
       keep = 0; /* not UTF-8 */
     else if (c < 0x20 || c == 0x7f)
-      keep = csv && (c == '\t' || c == '\n' || c == '\r');
+      keep = csv && (c == '\t' || c == '\n'); /* a lone CR breaks line readers */
     else if (c == 0xc2 && s[i + 1] < 0xa0) /* C1: U+0080-U+009F */
       keep = csv;
     else if (c == '"')
@@ -121,7 +121,7 @@ void tc_text_csv_body(tc_wbuf *b, tc_str s, int cell_start) {
 
 static int needs_quotes(tc_str s) {
   for (size_t i = 0; i < s.len; i++)
-    if (s.ptr[i] == ',' || s.ptr[i] == '"' || s.ptr[i] == '\r' || s.ptr[i] == '\n')
+    if (s.ptr[i] == ',' || s.ptr[i] == '"' || s.ptr[i] == '\n') /* CR is written \x0d */
       return 1;
   return 0;
 }

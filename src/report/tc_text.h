@@ -20,10 +20,11 @@
  *     table (GFM splits cells before it reads code spans), control
  *     characters as in Markdown text.
  *   - CSV cell: RFC 4180 (quoted always, or only when it holds a comma, a
- *     quote, CR or LF; each inner quote doubled). A text cell whose first
+ *     quote or LF; each inner quote doubled). A text cell whose first
  *     character is = + - @ TAB or CR starts with ' (OWASP's advice against
  *     CSV injection; numeric columns never come here). Control characters
- *     other than TAB, LF and CR are written \xHH, so no NUL byte ever.
+ *     other than TAB and LF (CR too: a lone CR ends a line for some readers)
+ *     are written \xHH, so no NUL byte ever.
  *   - Terminal (stderr, -v lines): control characters and bytes that are
  *     not valid UTF-8 as \xHH, C1 as \u00HH; one string longer than
  *     TC_TEXT_TERM_MAX bytes is cut there (at a character boundary) and
@@ -53,7 +54,7 @@ void tc_text_md_code(tc_wbuf *b, tc_str s, tc_md_where where);
 
 typedef enum {
   TC_CSV_QUOTE_ALWAYS,    /* census.csv's text columns */
-  TC_CSV_QUOTE_IF_NEEDED, /* metrics.csv: only a cell with , " CR or LF */
+  TC_CSV_QUOTE_IF_NEEDED, /* metrics.csv: only a cell with , " or LF */
 } tc_csv_quote;
 
 /* One CSV text cell. */
