@@ -18,6 +18,7 @@
 #include "pipeline/tc_bench.h"
 #include "pipeline/tc_census_job.h"
 #include "pipeline/tc_partial.h"
+#include "report/tc_text.h"
 #include "util/tc_spill.h"
 
 enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
@@ -26,8 +27,8 @@ enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
  * line) and where the rest is. */
 static int fail_usage(const char *msg, tc_cmd cmd) {
   const char *u = tc_args_usage(cmd), *end = strstr(u, "\n\n");
-  fprintf(stderr, "tracecensus: %s\n%.*s\nMore: tracecensus %s--help\n", msg,
-          end ? (int)(end - u + 1) : (int)strlen(u), u,
+  tc_text_term_printf(stderr, "tracecensus: %s\n", msg); /* MSG may quote an argument */
+  fprintf(stderr, "%.*s\nMore: tracecensus %s--help\n", end ? (int)(end - u + 1) : (int)strlen(u), u,
           cmd == TC_CMD_CENSUS  ? "census "
           : cmd == TC_CMD_RUN   ? "run "
           : cmd == TC_CMD_MERGE ? "merge "
@@ -74,12 +75,12 @@ static void print_corpus_notes(const tc_census_outcome *o, const tc_census_opts 
     if (tc_census_note_is_missing_input(o, j, i))
       continue;
     if (note->line)
-      fprintf(stderr, "tracecensus: %s:%" PRIu32 ": %s\n", note->path, note->line, note->why);
+      tc_text_term_printf(stderr, "tracecensus: %s:%" PRIu32 ": %s\n", note->path, note->line, note->why);
     else
-      fprintf(stderr, "tracecensus: %s: %s; skipped\n", note->path, note->why);
+      tc_text_term_printf(stderr, "tracecensus: %s: %s; skipped\n", note->path, note->why);
   }
   for (uint32_t i = 0; i < c->nwarnings; i++)
-    fprintf(stderr, "tracecensus: warning: %s\n", c->warnings[i].why);
+    tc_text_term_printf(stderr, "tracecensus: warning: %s\n", c->warnings[i].why);
 }
 
 /* One line per problem, naming the file and where in it. The rows are the
@@ -93,31 +94,31 @@ static void print_problems(const tc_corpus *c, const tc_run_result *r) {
     const tc_trace_status *st = &status;
     const char *path = c->traces[tc_trace_rows_trace(rows, i)].path;
     if (tc_trace_rows_get(rows, i, &status, NULL, NULL, &buf, &cap)) {
-      fprintf(stderr, "tracecensus: %s: its status could not be read back\n", path);
+      tc_text_term_printf(stderr, "tracecensus: %s: its status could not be read back\n", path);
       continue;
     }
     /* A Perfetto trace's offsets count its decompressed protobuf bytes. */
     const char *unit = st->shape.perfetto ? "protobuf byte" : "JSON byte";
     if (st->fatal == TC_E_NOT_TRACE)
-      fprintf(stderr, "tracecensus: %s: %s (JSON byte %" PRIu64 "); trace skipped\n", path,
+      tc_text_term_printf(stderr, "tracecensus: %s: %s (JSON byte %" PRIu64 "); trace skipped\n", path,
               tc_strerror(st->fatal), st->shape.not_trace_offset);
     else if (st->fatal)
-      fprintf(stderr, "tracecensus: %s: %s; trace skipped\n", path, tc_strerror(st->fatal));
+      tc_text_term_printf(stderr, "tracecensus: %s: %s; trace skipped\n", path, tc_strerror(st->fatal));
     if (st->shape.trailing_bytes)
-      fprintf(stderr,
+      tc_text_term_printf(stderr,
               "tracecensus: %s: %s at %s %" PRIu64 " (%" PRIu64 " bytes, %" PRIu64
               " JSON values); not counted\n",
               path, tc_strerror(TC_E_TRAILING_DATA), unit, st->shape.trailing_offset,
               st->shape.trailing_size, st->shape.trailing_values);
     if (st->stream_err)
-      fprintf(stderr, "tracecensus: %s: %s at %s %" PRIu64 "; events before it were counted\n",
+      tc_text_term_printf(stderr, "tracecensus: %s: %s at %s %" PRIu64 "; events before it were counted\n",
               path, tc_strerror(st->stream_err), unit, st->stream_offset);
     for (size_t k = 0; k < st->nerrors; k++)
-      fprintf(stderr, "tracecensus: %s: event %" PRIu64 " at %s %" PRIu64 ": %s; skipped\n",
+      tc_text_term_printf(stderr, "tracecensus: %s: event %" PRIu64 " at %s %" PRIu64 ": %s; skipped\n",
               path, st->errors[k].index, unit, st->errors[k].offset,
               tc_strerror(st->errors[k].code));
     if (st->bad_events > st->nerrors)
-      fprintf(stderr, "tracecensus: %s: %" PRIu64 " more events skipped (see run.json)\n", path,
+      tc_text_term_printf(stderr, "tracecensus: %s: %" PRIu64 " more events skipped (see run.json)\n", path,
               st->bad_events - st->nerrors);
   }
   free(buf);
@@ -133,7 +134,7 @@ static void print_traces(const tc_corpus *c, const tc_run_result *r) {
     const tc_trace *t = &c->traces[tc_trace_rows_trace(rows, i)];
     if (tc_trace_rows_get(rows, i, &status, NULL, NULL, &buf, &cap))
       continue; /* print_problems named it */
-    fprintf(stderr,
+    tc_text_term_printf(stderr,
             "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64 " skipped, %" PRIu64
             " bytes on disk, %" PRIu64 " bytes of %s, %s\n",
             t->path, c->sites[t->site].name, tc_format_name(st->format),
@@ -151,22 +152,22 @@ static void print_summary(const tc_census_outcome *o, const char *outdir) {
   const tc_corpus *c = &o->corpus;
   const tc_run_totals *t = &o->run.tables.totals;
   uint32_t whole = t->traces_failed;
-  fprintf(stderr, "tracecensus: %u sites, %u traces, %" PRIu64 " events, %zu names; errors: ",
+  tc_text_term_printf(stderr, "tracecensus: %u sites, %u traces, %" PRIu64 " events, %zu names; errors: ",
           c->nsites, c->ntraces, t->events, o->run.tables.census.nevents);
   if (!t->traces_with_errors && !o->unreadable && !o->schema_error)
     fputs("none", stderr);
   else
-    fprintf(stderr, "%u traces (%u skipped whole), %" PRIu64 " events skipped, %d inputs unreadable%s",
+    tc_text_term_printf(stderr, "%u traces (%u skipped whole), %" PRIu64 " events skipped, %d inputs unreadable%s",
             t->traces_with_errors, whole, t->bad_events, o->unreadable,
             o->schema_error ? ", DevTools schema unreadable" : "");
   if (t->merged_folders)
-    fprintf(stderr, "; %.1f MB on disk, %.1f MB of JSON merged from %u state folder%s in %.2f s -> %s\n",
-            c->bytes / 1e6, t->out_bytes / 1e6, t->merged_folders,
-            t->merged_folders == 1 ? "" : "s", t->seconds, outdir);
+    tc_text_term_printf(stderr, "; %.1f MB on disk, %.1f MB of JSON merged from %u state folder%s "
+                        "in %.2f s -> %s\n", c->bytes / 1e6, t->out_bytes / 1e6,
+                        t->merged_folders, t->merged_folders == 1 ? "" : "s", t->seconds, outdir);
   else
     /* MB/s on disk is the progress line's rate; MB/s of JSON is the
      * benchmarks' unit. */
-    fprintf(stderr,
+    tc_text_term_printf(stderr,
             "; %.1f MB on disk, %.1f MB of JSON in %.2f s (%.0f MB/s on disk, %.0f MB/s of JSON, "
             "%u threads) -> %s\n",
             c->bytes / 1e6, t->out_bytes / 1e6, t->seconds,
@@ -175,21 +176,21 @@ static void print_summary(const tc_census_outcome *o, const char *outdir) {
 }
 
 static void print_set_failure(const char *outdir, tc_err e, const tc_why *why) {
-  fprintf(stderr, "tracecensus: %s: %s", outdir, tc_strerror(e));
+  tc_text_term_printf(stderr, "tracecensus: %s: %s", outdir, tc_strerror(e));
   if (e == TC_E_OUT_BUSY && why->pid)
-    fprintf(stderr, " (pid %ld holds %s)", why->pid, why->path);
+    tc_text_term_printf(stderr, " (pid %ld holds %s)", why->pid, why->path);
   else if (e == TC_E_OUT_BUSY)
-    fprintf(stderr, " (its lock is %s)", why->path);
+    tc_text_term_printf(stderr, " (its lock is %s)", why->path);
   else if (e == TC_E_OUT_UNSAFE && why->reason[0])
-    fprintf(stderr, ": %s", why->reason);
+    tc_text_term_printf(stderr, ": %s", why->reason);
   else if (why->errnum)
-    fprintf(stderr, ": %s: %s", why->path, strerror(why->errnum));
+    tc_text_term_printf(stderr, ": %s: %s", why->path, strerror(why->errnum));
   fputs("; nothing written\n", stderr);
 }
 
 static void print_leftover(const tc_why *why, int verbosity) {
   if (why->path[0] && verbosity >= 0)
-    fprintf(stderr, "tracecensus: warning: %s: could not be removed (%s); it holds files "
+    tc_text_term_printf(stderr, "tracecensus: warning: %s: could not be removed (%s); it holds files "
             "tracecensus did not write\n", why->path, strerror(why->errnum));
 }
 
@@ -198,27 +199,27 @@ static void print_inputs(const tc_census_outcome *o, const census_cli *cli) {
   /* A job's inputs are its corpus lines: the job file is what to fix. */
   for (int i = 0; o->input_errno && i < j->ninputs; i++)
     if (o->input_errno[i] && j->job)
-      fprintf(stderr, "tracecensus: %s: corpus %s: %s; skipped\n", j->job, j->inputs[i],
+      tc_text_term_printf(stderr, "tracecensus: %s: corpus %s: %s; skipped\n", j->job, j->inputs[i],
               strerror(o->input_errno[i]));
     else if (o->input_errno[i])
-      fprintf(stderr, "tracecensus: %s: %s; skipped\n", j->inputs[i], strerror(o->input_errno[i]));
+      tc_text_term_printf(stderr, "tracecensus: %s: %s; skipped\n", j->inputs[i], strerror(o->input_errno[i]));
   if (o->err == TC_E_NO_INPUT && j->job)
-    fprintf(stderr, "tracecensus: %s: no corpus of the job exists (%d named above); nothing "
+    tc_text_term_printf(stderr, "tracecensus: %s: no corpus of the job exists (%d named above); nothing "
             "written\n", j->job, o->nmissing);
   else if (o->err == TC_E_NO_INPUT)
-    fprintf(stderr, "tracecensus: no INPUT exists (%d named above); nothing written\n",
+    tc_text_term_printf(stderr, "tracecensus: no INPUT exists (%d named above); nothing written\n",
             o->nmissing);
   if (!o->err && cli->verbosity > 0) {
     /* A shard run has no OUTDIR: merge writes it. */
-    fprintf(stderr, "tracecensus: %d inputs%s%s; schema %s; metrics %s; scope %s", j->ninputs,
+    tc_text_term_printf(stderr, "tracecensus: %d inputs%s%s; schema %s; metrics %s; scope %s", j->ninputs,
             j->outdir ? " into " : "", j->outdir ? j->outdir : "", j->schema,
             j->run.no_metrics ? "off" : "on", tc_scope_name(j->run.scope));
     if (j->run.chunk_bytes)
-      fprintf(stderr, "; chunks of %zu bytes", j->run.chunk_bytes);
+      tc_text_term_printf(stderr, "; chunks of %zu bytes", j->run.chunk_bytes);
     if (j->run.state_dir)
-      fprintf(stderr, "; state in %s", j->run.state_dir);
+      tc_text_term_printf(stderr, "; state in %s", j->run.state_dir);
     if (j->state_only)
-      fprintf(stderr, "; shard %u/%u", j->run.shard, j->run.nshards);
+      tc_text_term_printf(stderr, "; shard %u/%u", j->run.shard, j->run.nshards);
     fputc('\n', stderr);
   }
 }
@@ -227,13 +228,13 @@ static void print_corpus(const tc_census_outcome *o, census_cli *cli) {
   const tc_census_opts *j = cli->opts;
   if (o->err == TC_E_NO_SITES) {
     print_corpus_notes(o, j);
-    fprintf(stderr, "tracecensus: no sites found in");
+    tc_text_term_printf(stderr, "tracecensus: no sites found in");
     for (int i = 0; i < j->ninputs; i++)
       if (!o->input_errno[i])
-        fprintf(stderr, " %s", j->inputs[i]);
+        tc_text_term_printf(stderr, " %s", j->inputs[i]);
     fputs(" (a corpus folder holds one folder per site); nothing written\n", stderr);
   } else if (o->err) {
-    fprintf(stderr, "tracecensus: %s: %s\n", o->err == TC_E_NOMEM ? "corpus" : j->manifest,
+    tc_text_term_printf(stderr, "tracecensus: %s: %s\n", o->err == TC_E_NOMEM ? "corpus" : j->manifest,
             tc_strerror(o->err));
   } else if (cli->verbosity >= 0) {
     cli->view = tc_progress_start(&cli->progress, o->corpus.bytes, o->corpus.ntraces);
@@ -242,17 +243,17 @@ static void print_corpus(const tc_census_outcome *o, census_cli *cli) {
 
 static void print_write_failure(const tc_census_outcome *o, const char *outdir) {
   if (o->err == TC_E_WRITE && o->why.errnum)
-    fprintf(stderr, "tracecensus: %s/%s: cannot write: %s%s", outdir, o->failed_file,
+    tc_text_term_printf(stderr, "tracecensus: %s/%s: cannot write: %s%s", outdir, o->failed_file,
             strerror(o->why.errnum), o->why.errnum == EFBIG ? " (the file size limit, ulimit -f)" : "");
   else
-    fprintf(stderr, "tracecensus: %s/%s: %s", outdir, o->failed_file, tc_strerror(o->err));
-  fprintf(stderr, "; %s keeps its previous outputs\n", outdir);
+    tc_text_term_printf(stderr, "tracecensus: %s/%s: %s", outdir, o->failed_file, tc_strerror(o->err));
+  tc_text_term_printf(stderr, "; %s keeps its previous outputs\n", outdir);
 }
 
 static void print_end(const tc_census_outcome *o, const census_cli *cli) {
   const tc_census_opts *j = cli->opts;
   if (o->err) {
-    fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
+    tc_text_term_printf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
             "previous outputs\n", j->outdir, o->set_why.path, strerror(o->set_why.errnum));
     return;
   }
@@ -268,16 +269,16 @@ static void print_end(const tc_census_outcome *o, const census_cli *cli) {
 /* A partial state file that failed: which, where in it and why. */
 static void print_state_failure(tc_err e, const tc_why *w) {
   int bad = e == TC_E_BAD_BINARY || e == TC_E_PARTIAL_VERSION || e == TC_E_NOT_PARTIAL;
-  fprintf(stderr, "tracecensus: %s: %s", w->path, tc_strerror(e));
+  tc_text_term_printf(stderr, "tracecensus: %s: %s", w->path, tc_strerror(e));
   if (e == TC_E_STATE_BUSY && w->pid)
-    fprintf(stderr, " (pid %ld holds it)", w->pid);
+    tc_text_term_printf(stderr, " (pid %ld holds it)", w->pid);
   else if (e == TC_E_STATE_OTHER_SHARD)
-    fprintf(stderr, ": %s", w->reason);
+    tc_text_term_printf(stderr, ": %s", w->reason);
   else if (bad)
-    fprintf(stderr, " at byte %" PRIu64 "%s%s (remove it to run its site again)", w->offset,
+    tc_text_term_printf(stderr, " at byte %" PRIu64 "%s%s (remove it to run its site again)", w->offset,
             w->reason[0] ? ": " : "", w->reason);
   else if (w->errnum)
-    fprintf(stderr, ": %s", strerror(w->errnum));
+    tc_text_term_printf(stderr, ": %s", strerror(w->errnum));
   fputs("; nothing written\n", stderr);
 }
 
@@ -289,10 +290,10 @@ static void print_state_end(const tc_census_outcome *o, const census_cli *cli) {
   /* Not an error (the sites run again, as a fresh run would), but what
    * the user asked to resume was not resumed. */
   if (r->sites_resettled && cli->verbosity >= 0)
-    fprintf(stderr, "tracecensus: %s: %u sites were saved with another %s than this run's; they "
+    tc_text_term_printf(stderr, "tracecensus: %s: %u sites were saved with another %s than this run's; they "
             "ran again\n", j->run.state_dir, r->sites_resettled, r->settings_differ);
   if (cli->verbosity > 0)
-    fprintf(stderr, "tracecensus: %u traces (%u sites) reused from %s; %u sites run and saved\n",
+    tc_text_term_printf(stderr, "tracecensus: %u traces (%u sites) reused from %s; %u sites run and saved\n",
             r->traces_reused, r->sites_reused, j->run.state_dir, r->sites_saved);
   if (!j->state_only)
     return;
@@ -301,7 +302,7 @@ static void print_state_end(const tc_census_outcome *o, const census_cli *cli) {
   if (cli->verbosity > 0)
     print_traces(&o->corpus, &o->run);
   if (cli->verbosity >= 0)
-    fprintf(stderr,
+    tc_text_term_printf(stderr,
             "tracecensus: shard %u/%u: %u of %u sites, %" PRIu64 " events, %u traces with "
             "errors; state in %s (tracecensus merge writes the outputs)\n",
             j->run.shard, j->run.nshards, r->sites_run, o->corpus.nsites, r->tables.totals.events,
@@ -323,23 +324,23 @@ static uint32_t sites_in_shard(const tc_corpus *c, const tc_census_opts *j) {
  * command dies of that signal (census_command). */
 static void print_interrupted(const tc_census_outcome *o, const census_cli *cli) {
   const tc_census_opts *j = cli->opts;
-  fprintf(stderr, "tracecensus: stopped: %u of %u sites done (%u saved by this run) in %s; ",
+  tc_text_term_printf(stderr, "tracecensus: stopped: %u of %u sites done (%u saved by this run) in %s; ",
           o->run.sites_saved + o->run.sites_reused, sites_in_shard(&o->corpus, j),
           o->run.sites_saved, j->run.state_dir);
   struct stat st;
   if (j->state_only)
     fputs("nothing else written", stderr);
   else if (stat(j->outdir, &st) == 0)
-    fprintf(stderr, "%s keeps its previous outputs", j->outdir);
+    tc_text_term_printf(stderr, "%s keeps its previous outputs", j->outdir);
   else
-    fprintf(stderr, "%s not written", j->outdir);
+    tc_text_term_printf(stderr, "%s not written", j->outdir);
   fputs(". To resume, run the same command again\n", stderr);
 }
 
 /* The scratch files' folder and errno, which the error code cannot carry. */
 static void print_scratch_failure(const char *what) {
-  fprintf(stderr, "tracecensus: %s failed: %s in %s: %s (TMPDIR chooses the folder); nothing "
-          "written\n", what, tc_strerror(TC_E_SCRATCH), tc_spill_dir(),
+  tc_text_term_printf(stderr, "tracecensus: %s failed: %s in %s: %s (TMPDIR chooses the folder); "
+                      "nothing written\n", what, tc_strerror(TC_E_SCRATCH), tc_spill_dir(),
           strerror(tc_spill_errno()));
 }
 
@@ -347,15 +348,15 @@ static void print_merge_failure(const tc_census_outcome *o) {
   if (o->err == TC_E_SCRATCH) {
     print_scratch_failure("merge");
   } else if (o->err == TC_E_STATE_INCOMPLETE || o->err == TC_E_STATE_MISMATCH) {
-    fprintf(stderr, "tracecensus: %s: %s; nothing written\n", tc_strerror(o->err),
+    tc_text_term_printf(stderr, "tracecensus: %s: %s; nothing written\n", tc_strerror(o->err),
             o->merge.missing ? o->merge.missing : "");
     if (o->merge.nmissing)
-      fprintf(stderr, "tracecensus: %u sites have no partial: run their shards again, or give "
+      tc_text_term_printf(stderr, "tracecensus: %u sites have no partial: run their shards again, or give "
               "the state folders that hold them\n", o->merge.nmissing);
   } else if (o->merge.file.path[0]) {
     print_state_failure(o->err, &o->merge.file);
   } else {
-    fprintf(stderr, "tracecensus: merge failed: %s; nothing written\n", tc_strerror(o->err));
+    tc_text_term_printf(stderr, "tracecensus: merge failed: %s; nothing written\n", tc_strerror(o->err));
   }
 }
 
@@ -368,16 +369,16 @@ static void on_stage(const tc_census_outcome *o, void *user) {
   switch (o->stage) {
   case TC_STAGE_OPTIONS:
     if (o->err)
-      fprintf(stderr, "tracecensus: %s\n", o->why.reason);
+      tc_text_term_printf(stderr, "tracecensus: %s\n", o->why.reason);
     break;
   case TC_STAGE_SCHEMA:
     if (o->schema_error)
-      fprintf(stderr, "tracecensus: %s: %s%s\n", o->schema_path, o->why.reason,
+      tc_text_term_printf(stderr, "tracecensus: %s: %s%s\n", o->schema_path, o->why.reason,
               j->schema_required ? "" : "; DevTools fields will be null");
     break;
   case TC_STAGE_MANIFEST:
     if (o->err)
-      fprintf(stderr, "tracecensus: %s: cannot read the manifest: %s\n", j->manifest,
+      tc_text_term_printf(stderr, "tracecensus: %s: cannot read the manifest: %s\n", j->manifest,
               strerror(o->why.errnum));
     break;
   case TC_STAGE_INPUTS:
@@ -390,7 +391,7 @@ static void on_stage(const tc_census_outcome *o, void *user) {
     }
     print_leftover(&o->set_why, cli->verbosity);
     if (cli->verbosity > 0 && o->recovered)
-      fprintf(stderr, "tracecensus: removed %u leftovers of an interrupted run beside %s\n",
+      tc_text_term_printf(stderr, "tracecensus: removed %u leftovers of an interrupted run beside %s\n",
               o->recovered, j->outdir);
     break;
   case TC_STAGE_CORPUS:
@@ -410,7 +411,7 @@ static void on_stage(const tc_census_outcome *o, void *user) {
     else if (o->err == TC_E_SCRATCH)
       print_scratch_failure("run");
     else if (o->err)
-      fprintf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(o->err));
+      tc_text_term_printf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(o->err));
     else if (j->run.state_dir)
       print_state_end(o, cli);
     break;
@@ -503,7 +504,7 @@ static int bench_export(const char *path, const tc_bench_result *r,
     if (!ferror(fp) && fclose(fp) == 0)
       return 0;
   }
-  fprintf(stderr, "tracecensus: %s: cannot write: %s\n", path, strerror(errno));
+  tc_text_term_printf(stderr, "tracecensus: %s: cannot write: %s\n", path, strerror(errno));
   return 1;
 }
 
@@ -523,7 +524,7 @@ static int cmd_bench(const tc_args *a) {
   tc_err e = tc_bench_run(&j, &bo, &r);
   int rc = EXIT_CLEAN;
   if (e) {
-    fprintf(stderr, "tracecensus: bench failed: %s%s%s\n", tc_strerror(e), r.why[0] ? ": " : "",
+    tc_text_term_printf(stderr, "tracecensus: bench failed: %s%s%s\n", tc_strerror(e), r.why[0] ? ": " : "",
             r.why);
     rc = EXIT_FATAL;
   } else {
@@ -542,9 +543,9 @@ static int cmd_run(const tc_args *a) {
   char why[256];
   if (tc_job_load(a->job, &job, &line, why, sizeof why)) {
     if (line)
-      fprintf(stderr, "tracecensus: %s:%d: %s\n", a->job, line, why);
+      tc_text_term_printf(stderr, "tracecensus: %s:%d: %s\n", a->job, line, why);
     else
-      fprintf(stderr, "tracecensus: %s: %s\n", a->job, why);
+      tc_text_term_printf(stderr, "tracecensus: %s: %s\n", a->job, why);
     return EXIT_FATAL;
   }
   if (job.state && !a->state)
@@ -564,13 +565,13 @@ static int cmd_run(const tc_args *a) {
 
 /* Says why an output folder could not be read for diff. */
 static void print_diff_load_failure(tc_err e, const tc_why *why) {
-  fprintf(stderr, "tracecensus: %s: ", why->path);
+  tc_text_term_printf(stderr, "tracecensus: %s: ", why->path);
   if (e == TC_E_OPEN)
-    fprintf(stderr, "cannot read: %s", strerror(why->errnum));
+    tc_text_term_printf(stderr, "cannot read: %s", strerror(why->errnum));
   else if (e == TC_E_BAD_JSON && why->has_offset)
-    fprintf(stderr, "%s at byte %" PRIu64 " (%s)", tc_strerror(e), why->offset, why->reason);
+    tc_text_term_printf(stderr, "%s at byte %" PRIu64 " (%s)", tc_strerror(e), why->offset, why->reason);
   else if (e == TC_E_BAD_OUTPUT || e == TC_E_BAD_JSON)
-    fprintf(stderr, "%s: %s", tc_strerror(e), why->reason);
+    tc_text_term_printf(stderr, "%s: %s", tc_strerror(e), why->reason);
   else
     fputs(tc_strerror(e), stderr);
   fputs("; nothing compared\n", stderr);
@@ -586,18 +587,18 @@ static int cmd_diff(const tc_args *a) {
     if (e)
       print_diff_load_failure(e, &o.read_why);
   } else if (o.stage == TC_DIFF_COMPARE && e) {
-    fprintf(stderr, "tracecensus: diff: %s\n", tc_strerror(e));
+    tc_text_term_printf(stderr, "tracecensus: diff: %s\n", tc_strerror(e));
   } else if (o.stage == TC_DIFF_COMPARE) {
     tc_diff_write_md(o.diff, stdout);
     rc = fflush(stdout) == 0 && !ferror(stdout) ? o.diff->changed : EXIT_FATAL;
   } else if (o.stage == TC_DIFF_OUTSET) {
     print_set_failure(a->outdir, e, &o.set_why);
   } else if (o.stage == TC_DIFF_WRITE) {
-    fprintf(stderr, "tracecensus: %s/%s: cannot write: %s; %s keeps its previous outputs\n",
+    tc_text_term_printf(stderr, "tracecensus: %s/%s: cannot write: %s; %s keeps its previous outputs\n",
             a->outdir, o.failed_file, o.write_why.errnum ? strerror(o.write_why.errnum) : tc_strerror(e),
             a->outdir);
   } else if (e) {
-    fprintf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
+    tc_text_term_printf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
             "previous outputs\n", a->outdir, o.set_why.path, strerror(o.set_why.errnum));
   } else {
     print_leftover(&o.set_why, 0);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/tc_jsonw.h"
+#include "report/tc_text.h"
 #include "util/tc_error.h"
 
 /* The walks by tc_bench_walk_kind. The value walk is the headline: it reads
@@ -34,7 +35,7 @@ void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
   fprintf(fp, "  CPU %s (%s); simdjson kernel %s; %u thread%s\n",
           r->cpu_model[0] ? r->cpu_model : "unknown", r->cpu_flags[0] ? r->cpu_flags : "flags unknown",
           r->simd_kernel, r->threads, plural(r->threads));
-  fprintf(fp, "  %u run%s after %u warm-up%s; reports written under %s, removed after each run\n\n",
+  tc_text_term_printf(fp, "  %u run%s after %u warm-up%s; reports written under %s, removed after each run\n\n",
           r->nsamples, plural(r->nsamples), r->warmup, plural(r->warmup), r->tmpdir);
   fprintf(fp, "  %-22s %7s %10s %10s %10s %13s\n", "stage", "share", "MB/s med", "min", "max",
           "time med");
@@ -65,7 +66,7 @@ void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
     char label[40];
     snprintf(label, sizeof label, "tracecensus / %s", walk_short[k]);
     if (isnan(s.ratio_walk[k]))
-      fprintf(fp, "  %-28s n/a (the walk failed on %s: %s)\n", label, r->walks[k].err_path,
+      tc_text_term_printf(fp, "  %-28s n/a (the walk failed on %s: %s)\n", label, r->walks[k].err_path,
               tc_strerror(r->walks[k].err));
     else
       fprintf(fp, "  %-28s %11.2fx %11.2fx\n", label, s.ratio_walk[k], s.ratio_walk_cpu[k]);

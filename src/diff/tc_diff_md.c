@@ -9,19 +9,9 @@
 #include "report/tc_text.h"
 #include "report/tc_wbuf.h"
 
-/* Text inside a table cell: '|' escaped, line breaks as spaces, invalid
- * UTF-8 as U+FFFD. */
-static void cell(tc_wbuf *b, tc_str s) {
-  size_t from = 0;
-  for (size_t i = 0; i <= s.len; i++) {
-    if (i < s.len && s.ptr[i] != '|' && s.ptr[i] != '\n' && s.ptr[i] != '\r')
-      continue;
-    tc_text_put(b, (tc_str){s.ptr + from, i - from});
-    if (i < s.len)
-      tc_wbuf_puts(b, s.ptr[i] == '|' ? "\\|" : " ");
-    from = i + 1;
-  }
-}
+/* Text from the outputs compared (a name, a path, a reason), escaped as
+ * every Markdown writer does. */
+static void cell(tc_wbuf *b, tc_str s) { tc_text_md(b, s); }
 
 static void num(tc_wbuf *b, double v) {
   char buf[64];
@@ -98,15 +88,15 @@ static void changed_events(tc_wbuf *b, const tc_diff *d) {
   tc_wbuf_putc(b, '\n');
 }
 
-static void path_list(tc_wbuf *b, const char *sep, const char *what, const tc_str *s, uint32_t n) {
+static void path_list(tc_wbuf *b, const char *sep, const char *what, const tc_str *s, uint32_t n,
+                      tc_md_where where) {
   if (!n)
     return;
   tc_wbuf_puts(b, sep);
   tc_wbuf_puts(b, what);
   for (uint32_t i = 0; i < n; i++) {
-    tc_wbuf_puts(b, i ? ", `" : " `");
-    cell(b, s[i]);
-    tc_wbuf_putc(b, '`');
+    tc_wbuf_puts(b, i ? ", " : " ");
+    tc_text_md_code(b, s[i], where);
   }
 }
 
@@ -125,8 +115,10 @@ static void paths(tc_wbuf *b, const tc_diff *d, int undeclared) {
                                  : "## Argument paths that appeared or vanished\n\n");
     tc_wbuf_puts(b, "- ");
     cell(b, e->name);
-    path_list(b, ": ", "appeared", undeclared ? e->undeclared_new : e->args_new, nn);
-    path_list(b, nn ? "; " : ": ", "vanished", undeclared ? e->undeclared_gone : e->args_gone, ng);
+    path_list(b, ": ", "appeared", undeclared ? e->undeclared_new : e->args_new, nn,
+              TC_MD_OUTSIDE_TABLE);
+    path_list(b, nn ? "; " : ": ", "vanished", undeclared ? e->undeclared_gone : e->args_gone, ng,
+              TC_MD_OUTSIDE_TABLE);
     tc_wbuf_putc(b, '\n');
   }
   if (any)
@@ -262,8 +254,8 @@ static void ranked(tc_wbuf *b, const tc_diff *d) {
     numc(b, r->event->sites_a);
     numc(b, r->event->sites_b);
     tc_wbuf_puts(b, " | ");
-    path_list(b, "", "new", r->paths_new, r->npaths_new);
-    path_list(b, r->npaths_new ? "; " : "", "gone", r->paths_gone, r->npaths_gone);
+    path_list(b, "", "new", r->paths_new, r->npaths_new, TC_MD_IN_TABLE);
+    path_list(b, r->npaths_new ? "; " : "", "gone", r->paths_gone, r->npaths_gone, TC_MD_IN_TABLE);
     tc_wbuf_puts(b, " |\n");
   }
   if (d->nranked > SHOWN_RANKS) {

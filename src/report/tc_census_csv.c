@@ -50,7 +50,13 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
   tc_wbuf_putc(b, ',');
   tc_wbuf_g(b, S ? (double)ev->records / S : 0.0, 6);
   tc_wbuf_put(b, ",\"", 2);
-  tc_write_categories(b, ev, ";", tc_text_csv_body);
+  tc_res_cat *cats;
+  size_t ncat = tc_split_categories(ev, &cats);
+  for (size_t i = 0; i < ncat; i++) {
+    if (i)
+      tc_wbuf_putc(b, ';');
+    tc_text_csv_body(b, cats[i].cat, i == 0); /* the first begins the cell */
+  }
   tc_wbuf_put(b, "\",\"", 3);
   int first = 1;
   for (int k = 0; k < TC_PH_COUNT; k++) {
@@ -92,8 +98,6 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
   tc_wbuf_putc(b, ',');
   if (v)
     tc_wbuf_puts(b, tc_recording_level_code(v->level));
-  tc_res_cat *cats;
-  size_t ncat = tc_split_categories(ev, &cats);
   tc_wbuf_put(b, ",\"[", 3);
   for (size_t i = 0; i < ncat; i++)
     csv_list_item(b, i, cats[i].cat);

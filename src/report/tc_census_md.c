@@ -6,6 +6,7 @@
 #include "report/tc_html.h"
 #include "report/tc_outfile.h"
 #include "report/tc_pretty.h"
+#include "report/tc_text.h"
 #include "report/tc_wbuf.h"
 
 #define TC_EXAMPLE_ITEMS 3
@@ -38,22 +39,6 @@ static void put_num(tc_wbuf *b, double v, int decimals) {
   tc_wbuf_puts(b, s);
 }
 
-/* TEXT for a table cell or a link's text: the characters Markdown gives a
- * meaning there are escaped with a backslash. */
-static void md_text(tc_wbuf *b, tc_str text) {
-  static const unsigned char special[256] = {['\\'] = 1, ['`'] = 1, ['*'] = 1, ['_'] = 1,
-                                             ['['] = 1,  [']'] = 1, ['<'] = 1, ['>'] = 1,
-                                             ['|'] = 1,  ['#'] = 1};
-  size_t run = 0; /* start of the bytes copied as they are */
-  for (size_t i = 0; i < text.len; i++)
-    if (special[(unsigned char)text.ptr[i]]) {
-      tc_wbuf_put(b, text.ptr + run, i - run);
-      tc_wbuf_putc(b, '\\');
-      run = i;
-    }
-  tc_wbuf_put(b, text.ptr + run, text.len - run);
-}
-
 /* The event's anchor, as report.html names its section. */
 static void event_id(tc_wbuf *b, tc_str name) { tc_html_id_wbuf(b, "ev", name); }
 
@@ -66,7 +51,7 @@ static void anchor(tc_wbuf *b, tc_str name) {
 /* [NAME](#its section) */
 static void event_link(tc_wbuf *b, tc_str name) {
   tc_wbuf_putc(b, '[');
-  md_text(b, name);
+  tc_text_md(b, name);
   tc_wbuf_puts(b, "](#");
   event_id(b, name);
   tc_wbuf_putc(b, ')');
@@ -78,8 +63,8 @@ static void event_link(tc_wbuf *b, tc_str name) {
 static void md_devtools(tc_wbuf *b, const tc_devtools_view *v) {
   char sentence[1024];
   tc_devtools_recording_sentence(v, sentence, sizeof sentence);
-  if (*sentence) {
-    tc_wbuf_puts(b, sentence);
+  if (*sentence) { /* it may name the event */
+    tc_text_md(b, tc_str_c(sentence));
     tc_wbuf_puts(b, "\n\n");
   }
   if (!v->known) {
@@ -94,7 +79,7 @@ static void md_devtools(tc_wbuf *b, const tc_devtools_view *v) {
   for (size_t i = 0; i < shown; i++) {
     if (i)
       tc_wbuf_puts(b, ", ");
-    tc_wbuf_str_to_nul(b, v->undeclared[i]);
+    tc_text_md_code(b, v->undeclared[i], TC_MD_OUTSIDE_TABLE);
   }
   if (v->nundeclared > shown) {
     tc_wbuf_puts(b, " and ");
@@ -102,16 +87,6 @@ static void md_devtools(tc_wbuf *b, const tc_devtools_view *v) {
     tc_wbuf_puts(b, " more");
   }
   tc_wbuf_puts(b, "\n\n");
-}
-
-/* A profile line in a table cell: '|' would end the cell. */
-static void md_cell(tc_wbuf *b, const char *s) {
-  for (const char *bar; (bar = strchr(s, '|')); s = bar) {
-    tc_wbuf_put(b, s, (size_t)(bar - s));
-    tc_wbuf_putc(b, '\\');
-    tc_wbuf_putc(b, *bar++);
-  }
-  tc_wbuf_puts(b, s);
 }
 
 /* The arguments' table with a value profile per path, then the manual's
@@ -125,9 +100,9 @@ static void md_args(tc_wbuf *b, const tc_res_event *ev, const tc_census_result *
   tc_wbuf_puts(b, "| argument | records | sites | types | values |\n|---|---:|---:|---|---|\n");
   for (size_t i = 0; i < ev->nargs; i++) {
     const tc_res_arg *a = &ev->args[i];
-    tc_wbuf_puts(b, "| `");
-    tc_wbuf_str_to_nul(b, a->path);
-    tc_wbuf_puts(b, "` | ");
+    tc_wbuf_puts(b, "| ");
+    tc_text_md_code(b, a->path, TC_MD_IN_TABLE);
+    tc_wbuf_puts(b, " | ");
     thousands(b, a->records);
     tc_wbuf_puts(b, " | ");
     tc_wbuf_u64(b, a->sites);
@@ -145,10 +120,10 @@ static void md_args(tc_wbuf *b, const tc_res_event *ev, const tc_census_result *
     if (a->values)
       tc_valprof_render(a->values, value_sites, line, sizeof line);
     if (a->values) {
-      md_cell(b, line);
+      tc_text_md(b, tc_str_c(line));
     } else {
       tc_wbuf_puts(b, "n/a (");
-      md_cell(b, tc_values_na(r));
+      tc_text_md(b, tc_str_c(tc_values_na(r)));
       tc_wbuf_putc(b, ')');
     }
     tc_wbuf_puts(b, " |\n");
@@ -160,7 +135,7 @@ static void md_args(tc_wbuf *b, const tc_res_event *ev, const tc_census_result *
     if (!tc_value_sentence(ev, &ev->args[i], value_sites, sentence, sizeof sentence))
       continue;
     tc_wbuf_puts(b, any++ ? "  \n" : "");
-    tc_wbuf_puts(b, sentence);
+    tc_text_md(b, tc_str_c(sentence));
   }
   if (any)
     tc_wbuf_puts(b, "\n\n");
@@ -170,13 +145,13 @@ static void md_event(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_de
                      const tc_census_result *r) {
   anchor(b, ev->name);
   tc_wbuf_puts(b, "\n\n## ");
-  tc_wbuf_str_to_nul(b, ev->name);
+  tc_text_md(b, ev->name);
   tc_wbuf_puts(b, "\n\n");
   char sentence[1024];
   tc_phase_sentence(ev, S, sentence, sizeof sentence);
   tc_wbuf_puts(b, sentence);
   tc_wbuf_puts(b, "\n\n**categories** ");
-  tc_write_categories(b, ev, ", ", tc_wbuf_str_to_nul);
+  tc_write_categories(b, ev, ", ", tc_text_md);
   tc_wbuf_puts(b, "  \n**usage** ");
   tc_wbuf_puts(b, tc_usage_label(ev->records, S));
   tc_wbuf_puts(b, " (");
@@ -210,12 +185,12 @@ static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
   tc_wbuf_puts(b, "# Trace event census\n\n**corpus** ");
   tc_str root = tc_corpus_root(c->corpus);
   if (root.len)
-    md_text(b, root);
+    tc_text_md(b, root);
   else
     tc_wbuf_puts(b, "n/a (no trace was found)");
   if (c->manifest) {
     tc_wbuf_puts(b, ", manifest ");
-    md_text(b, tc_str_c(c->manifest));
+    tc_text_md(b, tc_str_c(c->manifest));
   }
   uint32_t with_traces = 0;
   for (uint32_t i = 0; i < c->corpus->nsites; i++)
@@ -250,7 +225,7 @@ static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
   for (size_t i = 0; i < nv; i++) {
     if (i)
       tc_wbuf_puts(b, ", ");
-    md_text(b, v[i].version);
+    tc_text_md(b, v[i].version);
     tc_wbuf_puts(b, " (");
     thousands(b, v[i].traces);
     tc_wbuf_puts(b, v[i].traces == 1 ? " trace" : " traces");
@@ -262,14 +237,17 @@ static void md_header(tc_wbuf *b, const tc_report_ctx *c) {
   tc_wbuf_puts(b, "  \n**DevTools schema** ");
   if (c->schema_error) {
     tc_wbuf_puts(b, "n/a: ");
-    tc_wbuf_puts(b, c->schema_path ? c->schema_path : "");
+    tc_text_md(b, tc_str_c(c->schema_path ? c->schema_path : ""));
     tc_wbuf_puts(b, " could not be read (");
-    tc_wbuf_puts(b, c->schema_error);
+    tc_text_md(b, tc_str_c(c->schema_error));
     tc_wbuf_puts(b, "), so the DevTools fields are missing");
   } else {
     /* Not its path, which differs per checkout: the same run prints the
      * same page anywhere. */
-    tc_wbuf_puts(b, c->schema_generator ? c->schema_generator : "n/a (it names no generator)");
+    if (c->schema_generator)
+      tc_text_md(b, tc_str_c(c->schema_generator));
+    else
+      tc_wbuf_puts(b, "n/a (it names no generator)");
     tc_wbuf_puts(b, " (tools/schema/README.md says how it is made from DevTools' sources)");
   }
   tc_wbuf_puts(b, "\n\n");
@@ -315,7 +293,7 @@ static void md_outside(tc_wbuf *b, const tc_census_result *r) {
   for (size_t i = 0; i < r->noutside; i++) {
     const tc_res_event *ev = &r->outside[i];
     tc_wbuf_puts(b, "| ");
-    md_text(b, ev->name);
+    tc_text_md(b, ev->name);
     for (int k = 0; k < TC_LEFT_COUNT; k++) {
       tc_wbuf_puts(b, " | ");
       thousands(b, ev->left[k]);
@@ -372,7 +350,7 @@ static void md_categories(tc_wbuf *b, const tc_census_result *r) {
       j++;
     tc_wbuf_puts(b, "- **");
     if (m[i].cat.len)
-      md_text(b, m[i].cat);
+      tc_text_md(b, m[i].cat);
     else
       tc_wbuf_puts(b, "(no category)");
     tc_wbuf_puts(b, "** (");
@@ -418,7 +396,7 @@ tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir, tc_why *wh
     tc_wbuf_puts(&b, " event names that trace_engine declares occur nowhere in this corpus:\n\n");
     for (size_t i = 0; i < c->devtools->nnever; i++) {
       tc_wbuf_puts(&b, "- ");
-      tc_wbuf_str_to_nul(&b, c->devtools->never_observed[i]);
+      tc_text_md(&b, c->devtools->never_observed[i]);
       tc_wbuf_putc(&b, '\n');
     }
     tc_wbuf_putc(&b, '\n');

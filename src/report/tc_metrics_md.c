@@ -12,17 +12,10 @@
 
 static const double md_q[] = {0.5, 0.75, 0.9, 0.95, 0.99};
 
-/* Markdown table cells must not break the table. */
+/* A text cell; nothing for NULL. */
 static void md_text(tc_wbuf *b, const char *s) {
-  for (size_t n; s && *s; s += n) {
-    n = strcspn(s, "|\n\r");
-    tc_text_put(b, (tc_str){s, n});
-    if (s[n] == '|')
-      tc_wbuf_put(b, "\\|", 2);
-    else if (s[n])
-      tc_wbuf_putc(b, ' ');
-    n += s[n] != '\0';
-  }
+  if (s)
+    tc_text_md(b, tc_str_c(s));
 }
 
 /* A value, or n/a with its reason's code (the Not measured table says each

@@ -273,7 +273,8 @@ class Diff(unittest.TestCase):
         # diff.md says it for people, diff.csv row for row with diff.json.
         with open(self.path('diffAB', 'diff.md'), encoding='utf-8') as f:
             md = f.read()
-        self.assertIn('Chrome major 54 -> 99', md)
+        # Markdown text escapes '>' (README, "How text from traces is written").
+        self.assertIn('Chrome major 54 -\\> 99', md)
         self.assertIn('not comparable', md)
         self.assertIn(self.new_name, md)
         with open(self.path('diffAB', 'diff.csv'), newline='', encoding='utf-8') as f:
