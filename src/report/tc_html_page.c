@@ -58,6 +58,14 @@ static const char page_css[] =
     ".tc-table td.na{color:var(--muted);font-style:italic;text-align:right;white-space:nowrap}\n"
     ".tc-table td:first-child{overflow-wrap:anywhere;min-width:10em}\n"
     ".tc-table .tc-off{display:none}\n"
+    /* A long table lays out its first 200 rows only (with the script; the
+     * class 'js' is set in <head>, before any row is parsed): laying out
+     * 3,000 rows was most of a big page's load. The script then keeps a
+     * window over the rows that pass the filters and grows it as the reader
+     * scrolls to its end. */
+    ".js .tc-table:not(.tc-live)>tbody>tr:nth-child(n+201),.tc-table tr.tc-later{display:none}\n"
+    ".tc-more{display:block;margin:8px auto;font:inherit;color:var(--accent);background:none;"
+    "border:1px solid var(--line);border-radius:6px;padding:4px 12px;cursor:pointer}\n"
     ".tc-cols{position:relative;font-size:.9em;color:var(--muted)}"
     ".tc-cols summary{cursor:pointer}\n"
     ".tc-cols div{position:absolute;z-index:2;background:var(--bg);border:1px solid var(--line);"
@@ -72,6 +80,10 @@ static const char page_css[] =
     /* Thousands of event sections and hundreds of timelines: the browser
      * lays out only those near the window, so a large report opens fast. */
     "section[id^=ev-],.site-tl{content-visibility:auto;contain-intrinsic-size:auto 420px}\n"
+    /* The heat map (a row per site) and the sites table, laid out only
+     * near the window too. */
+    "#s-heatmap figure,#s-sites .tc-scroll{content-visibility:auto;contain-intrinsic-size:auto "
+    "800px}\n"
     ".plots{display:flex;flex-wrap:wrap;gap:16px 28px}\n"
     "table.args{border-collapse:collapse;font-size:.9em;font-variant-numeric:tabular-nums}\n"
     "table.args th,table.args td{padding:2px 12px 2px 0;text-align:left}"
@@ -93,6 +105,7 @@ static const char page_css[] =
 static const char table_js[] =
     "(function () {\n"
     "  'use strict';\n"
+    "  var WINDOW = 200; /* rows laid out at a time: the CSS's nth-child(n+201) */\n"
     "  function values(td) {\n"
     "    var tags = td.querySelectorAll('.tag'), out = [];\n"
     "    for (var i = 0; i < tags.length; i++) out.push(tags[i].textContent);\n"
@@ -132,6 +145,11 @@ static const char table_js[] =
     "    var selects = [];\n"
     "    for (var r = 0; r < body.rows.length; r++) rows.push(body.rows[r]);\n"
     "    rows.forEach(function (row, i) { row.tcIndex = i; });\n"
+    "    var limit = WINDOW, more = document.createElement('button');\n"
+    "    more.type = 'button';\n"
+    "    more.className = 'tc-more';\n"
+    "    more.hidden = true;\n"
+    "    table.parentNode.appendChild(more);\n"
     "    function apply() {\n"
     "      var q = input.value.trim().toLowerCase(), shown = 0;\n"
     "      rows.forEach(function (row) {\n"
@@ -140,10 +158,20 @@ static const char table_js[] =
     "          if (ok && s.value && values(row.cells[s.tcCol]).indexOf(s.value) < 0) ok = false;\n"
     "        });\n"
     "        row.hidden = !ok;\n"
+    "        row.classList.toggle('tc-later', ok && shown >= limit);\n"
     "        if (ok) shown++;\n"
     "      });\n"
-    "      count.textContent = shown + ' of ' + rows.length + ' rows';\n"
+    "      var laid = Math.min(shown, limit);\n"
+    "      count.textContent = shown + ' of ' + rows.length + ' rows' +\n"
+    "        (laid < shown ? ' (first ' + laid + ' laid out; scroll for more)' : '');\n"
+    "      more.hidden = laid >= shown;\n"
+    "      more.textContent = 'Show ' + Math.min(WINDOW, shown - laid) + ' more of ' + (shown - laid);\n"
     "    }\n"
+    "    more.addEventListener('click', function () { limit += WINDOW; apply(); });\n"
+    "    if (window.IntersectionObserver)\n"
+    "      new IntersectionObserver(function (seen) {\n"
+    "        if (seen[0].isIntersecting && !more.hidden) more.click();\n"
+    "      }, { root: table.parentNode }).observe(more);\n"
     "    function sortBy(c) {\n"
     "      var th = heads[c], num = th.getAttribute('data-kind') === 'num';\n"
     "      var was = th.getAttribute('aria-sort');\n"
@@ -160,6 +188,7 @@ static const char table_js[] =
     "        return a.tcIndex - b.tcIndex;\n"
     "      });\n"
     "      rows.forEach(function (row) { body.appendChild(row); });\n"
+    "      apply();\n"
     "    }\n"
     "    for (var c = 0; c < heads.length; c++) {\n"
     "      (function (c) {\n"
@@ -179,15 +208,16 @@ static const char table_js[] =
     "        sel.add(new Option('all', ''));\n"
     "        list.forEach(function (v) { sel.add(new Option(v, v)); });\n"
     "        sel.tcCol = c;\n"
-    "        sel.addEventListener('change', apply);\n"
+    "        sel.addEventListener('change', function () { limit = WINDOW; apply(); });\n"
     "        label.appendChild(sel);\n"
     "        bar.insertBefore(label, count);\n"
     "        selects.push(sel);\n"
     "      })(c);\n"
     "    }\n"
     "    columns(table, heads, bar, count);\n"
-    "    input.addEventListener('input', apply);\n"
+    "    input.addEventListener('input', function () { limit = WINDOW; apply(); });\n"
     "    apply();\n"
+    "    table.classList.add('tc-live');\n"
     "  }\n"
     "  var tables = document.querySelectorAll('table.tc-table');\n"
     "  for (var t = 0; t < tables.length; t++) setup(tables[t]);\n"
@@ -201,7 +231,10 @@ void tc_html_begin(FILE *fp, const char *title) {
   tc_html_escape_c(fp, title);
   fputs("</title>\n<style>\n", fp);
   fputs(page_css, fp);
-  fputs("</style>\n</head>\n<body>\n<main>\n", fp);
+  /* Before any table row, so the CSS lays out a long table's first rows
+   * only when the script that shows the rest will run. */
+  fputs("</style>\n<script>document.documentElement.className += ' js';</script>\n</head>\n"
+        "<body>\n<main>\n", fp);
 }
 
 void tc_html_end(FILE *fp) {

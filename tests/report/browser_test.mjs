@@ -285,6 +285,34 @@ async function realReport() {
     await selects.nth(1).selectOption('');
     same((await visible()).length, all, 'report.html: clearing the filters shows every event');
 
+    // A long table lays out a window of its rows (200 at a time), the ones
+    // that pass the filters in the current order, and grows it as the
+    // reader scrolls to its end; without the script every row shows.
+    const laid = () => page.$$eval('#summary tbody tr', (rows) =>
+      rows.filter((r) => getComputedStyle(r).display !== 'none').map((r) => r.cells[0].textContent));
+    const win = Math.min(all, 200);
+    check(all > 200, `report.html: the bundled summary (${all} rows) is long enough to window`);
+    same((await laid()).length, win, `report.html: the summary lays out its first ${win} of ${all} rows`);
+    same(await page.textContent('#summary-controls .tc-count'),
+      `${all} of ${all} rows (first ${win} laid out; scroll for more)`, 'report.html: the count says the window');
+    await page.$eval('#summary', (t) => { t.parentElement.scrollTop = t.parentElement.scrollHeight; });
+    await page.waitForFunction((n) => [...document.querySelectorAll('#summary tbody tr')]
+      .filter((r) => getComputedStyle(r).display !== 'none').length > n, win, { timeout: 10000 }).catch(() => {});
+    same((await laid()).length, Math.min(all, 2 * win), 'report.html: scrolling to the end lays out 200 more');
+    await page.locator('#summary thead th button', { hasText: 'records' }).first().click();
+    const records = Object.fromEntries(census.events.map((e) => [e.name, e.records]));
+    const top = await laid();
+    const rest = (await visible()).filter((n) => !top.includes(n));
+    check(top.length === Math.min(all, 2 * win) &&
+      Math.min(...top.map((n) => records[n])) >= Math.max(...rest.map((n) => records[n])),
+      `report.html: sorted by records, the window (kept at ${top.length} rows) holds the largest`);
+    const noJs = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1400, height: 900 } });
+    const plain = await noJs.newPage();
+    await plain.goto(url);
+    same(await plain.$$eval('#summary tbody tr', (rows) => rows.filter((r) => getComputedStyle(r).display !== 'none').length),
+      all, 'report.html without JavaScript: every summary row shows');
+    await noJs.close();
+
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(outdir, 'report-bundled.png') });
     await sectionShot(page, '#s-heatmap', join(outdir, 'report-bundled-plots.png'));
