@@ -150,7 +150,8 @@ static int lock_dir(const char *dir, int *fd, tc_why *why) {
 tc_err tc_state_lock_to_read(const char *dir, int *lock, tc_why *why) {
   tc_why_clear(why);
   int err = lock_dir(dir, lock, why);
-  if (*lock < 0 && err == EWOULDBLOCK) {
+  /* A folder given twice: this merge holds it already (and says so). */
+  if (*lock < 0 && err == EWOULDBLOCK && why->pid != (long)getpid()) {
     tc_why_errno(why, dir, 0);
     return TC_E_STATE_BUSY;
   }

@@ -39,7 +39,8 @@ tc_err tc_state_begin(const char *dir, const tc_corpus *c, const char *settings,
  * no run writes the folder while it is read. DIR is not made; a folder
  * whose lock cannot be made (it is missing, or not ours to write) is read
  * without it, *LOCK -1, as no run can write it either. TC_E_STATE_BUSY,
- * WHY's pid the holder, when a run has it. */
+ * WHY's pid the holder, when a run has it; a folder this process holds
+ * already (given twice) is TC_OK with *LOCK -1. */
 tc_err tc_state_lock_to_read(const char *dir, int *lock, tc_why *why);
 
 #endif
