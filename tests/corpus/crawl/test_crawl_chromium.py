@@ -54,7 +54,7 @@ def census(crawl, out):
 
 def raise_priority():
     """Wall-clock busy loops stretch when other work preempts Chromium; as
-    root (CI) the recording runs ahead of it, as test_recorder.py does."""
+    root (CI) the recording runs ahead of it, as record/test_recorder.py does."""
     return (lambda: os.nice(-15)) if os.geteuid() == 0 else None
 
 
