@@ -12,7 +12,8 @@
 #        the release run already repeats them); then every fuzz target,
 #        two at a time, 30 s each (or as tests/fuzz/NAME.options says)
 #     3. TSan build: the suites whose runs share data between threads (pool,
-#        pipeline, and the end-to-end tests of suite 'threads')
+#        pipeline, and the end-to-end tests of suite 'threads', which under
+#        TC_TSAN keep their runs at -T 2)
 #     4. the DevTools schema regenerated from pinned npm packages equals the
 #        committed data file
 #   scripts/test.sh --quick   the inner loop: the release build's unit and
@@ -139,7 +140,7 @@ step "TSan build"
 bash scripts/build.sh build-tsan -Db_sanitize=thread -Db_lundef=false -Db_lto=false \
   -Dbuildtype=debugoptimized || give_up "TSan build failed"
 step "TSan suites"
-TC_SANITIZED=1 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs \
+TC_SANITIZED=1 TC_TSAN=1 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs \
   --num-processes 2 --suite pool --suite pipeline --suite threads
 count build-tsan
 

@@ -14,6 +14,10 @@ BINARY = os.environ.get('TRACECENSUS', os.path.join(ROOT, 'build', 'tracecensus'
 # path once rather than every repetition of it: the release run checks the
 # repetitions, the sanitizer the memory and the threads on those paths.
 SANITIZED = os.environ.get('TC_SANITIZED') == '1'
+# Under TSan (scripts/test.sh sets it too) only the paths where threads
+# share data: runs at -T 2. The one-worker paths (signals, resume after a
+# kill) are the release and ASan runs' to check.
+TSAN = os.environ.get('TC_TSAN') == '1'
 
 
 def run_census(inputs, threads=2, extra=(), outdir=None):
