@@ -242,10 +242,7 @@ static int cmp_by_tbt(const void *a, const void *b) {
  * sites come first, so the plots the page's cap keeps are the ones a reader
  * looks for. */
 static by_tbt *timeline_order(const tc_metrics_reduction *m, tc_metrics_cursor *c) {
-  size_t tbt = m->nfields;
-  for (size_t i = 0; i < m->nfields; i++)
-    if (!strcmp(m->fields[i].column, "tbt_ms"))
-      tbt = i;
+  size_t tbt = field(m, "tbt_ms");
   by_tbt *order = malloc((m->nsites ? m->nsites : 1) * sizeof *order);
   for (size_t i = 0; order && i < m->nsites; i++) {
     const tc_site_metrics *s = tc_metrics_cursor_site(c, i);
