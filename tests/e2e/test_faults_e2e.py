@@ -133,6 +133,15 @@ class Faults(unittest.TestCase):
                 return name
         self.fail('OUTDIR is no complete set: ' + ', '.join(sorted(snap)))
 
+    def tmpfs(self, name, size):
+        """A tmpfs of SIZE mounted at a new folder NAME under the test's
+        root, unmounted when the test ends."""
+        mnt = os.path.join(self.root, name)
+        os.mkdir(mnt)
+        subprocess.run(['mount', '-t', 'tmpfs', '-o', f'size={size}', 'tmpfs', mnt], check=True)
+        self.addCleanup(subprocess.run, ['umount', mnt])
+        return mnt
+
     def assert_nothing_beside(self, root=None):
         self.assertEqual(sorted(os.listdir(root or self.root)), ['out'])
 
@@ -340,10 +349,7 @@ class Faults(unittest.TestCase):
 
     @unittest.skipUnless(MOUNT, 'mounting a tmpfs is not permitted here')
     def test_full_scratch_folder(self):
-        mnt = os.path.join(self.root, 'tmp-mnt')
-        os.mkdir(mnt)
-        subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', mnt], check=True)
-        self.addCleanup(subprocess.run, ['umount', mnt])
+        mnt = self.tmpfs('tmp-mnt', '4k')
         p = census(NEW, self.out, env={**os.environ, 'TMPDIR': mnt})
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn(f"cannot write the run's scratch records in {mnt}: No space left on device",
@@ -353,12 +359,8 @@ class Faults(unittest.TestCase):
     @unittest.skipUnless(MOUNT, 'mounting a tmpfs is not permitted here')
     def test_full_tmpfs(self):
         """A real full disk: room for the previous set, not for both."""
-        mnt = os.path.join(self.root, 'mnt')
-        os.mkdir(mnt)
         old_bytes = sum(len(v) for v in self.old.values() if v is not None)
-        subprocess.run(['mount', '-t', 'tmpfs', '-o', f'size={old_bytes + 200_000}', 'tmpfs', mnt],
-                       check=True)
-        self.addCleanup(subprocess.run, ['umount', mnt])
+        mnt = self.tmpfs('mnt', str(old_bytes + 200_000))
         out = os.path.join(mnt, 'out')
         shutil.copytree(self.pristine, out)
         p = census(NEW, out)
@@ -372,10 +374,7 @@ class Faults(unittest.TestCase):
 
     @unittest.skipUnless(MOUNT, 'mounting a tmpfs is not permitted here')
     def test_read_only_parent(self):
-        mnt = os.path.join(self.root, 'mnt')
-        os.mkdir(mnt)
-        subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mnt], check=True)
-        self.addCleanup(subprocess.run, ['umount', mnt])
+        mnt = self.tmpfs('mnt', '8m')
         out = os.path.join(mnt, 'out')
         shutil.copytree(self.pristine, out)
         subprocess.run(['mount', '-o', 'remount,ro', mnt], check=True)
