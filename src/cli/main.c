@@ -28,7 +28,8 @@ enum { EXIT_CLEAN = 0, EXIT_INPUT_ERRORS = 1, EXIT_FATAL = 2 };
 static int fail_usage(const char *msg, tc_cmd cmd) {
   const char *u = tc_args_usage(cmd), *end = strstr(u, "\n\n");
   tc_text_term_printf(stderr, "tracecensus: %s\n", msg); /* MSG may quote an argument */
-  fprintf(stderr, "%.*s\nMore: tracecensus %s--help\n", end ? (int)(end - u + 1) : (int)strlen(u), u,
+  fprintf(stderr, "%.*s\nMore: tracecensus %s--help\n", end ? (int)(end - u + 1) : (int)strlen(u),
+          u,
           cmd == TC_CMD_CENSUS  ? "census "
           : cmd == TC_CMD_RUN   ? "run "
           : cmd == TC_CMD_MERGE ? "merge "
@@ -75,7 +76,8 @@ static void print_corpus_notes(const tc_census_outcome *o, const tc_census_opts 
     if (tc_census_note_is_missing_input(o, j, i))
       continue;
     if (note->line)
-      tc_text_term_printf(stderr, "tracecensus: %s:%" PRIu32 ": %s\n", note->path, note->line, note->why);
+      tc_text_term_printf(stderr, "tracecensus: %s:%" PRIu32 ": %s\n", note->path, note->line,
+                          note->why);
     else
       tc_text_term_printf(stderr, "tracecensus: %s: %s; skipped\n", note->path, note->why);
   }
@@ -100,26 +102,29 @@ static void print_problems(const tc_corpus *c, const tc_run_result *r) {
     /* A Perfetto trace's offsets count its decompressed protobuf bytes. */
     const char *unit = st->shape.perfetto ? "protobuf byte" : "JSON byte";
     if (st->fatal == TC_E_NOT_TRACE)
-      tc_text_term_printf(stderr, "tracecensus: %s: %s (JSON byte %" PRIu64 "); trace skipped\n", path,
-              tc_strerror(st->fatal), st->shape.not_trace_offset);
+      tc_text_term_printf(stderr, "tracecensus: %s: %s (JSON byte %" PRIu64 "); trace skipped\n",
+                          path, tc_strerror(st->fatal), st->shape.not_trace_offset);
     else if (st->fatal)
-      tc_text_term_printf(stderr, "tracecensus: %s: %s; trace skipped\n", path, tc_strerror(st->fatal));
+      tc_text_term_printf(stderr, "tracecensus: %s: %s; trace skipped\n", path,
+                          tc_strerror(st->fatal));
     if (st->shape.trailing_bytes)
       tc_text_term_printf(stderr,
-              "tracecensus: %s: %s at %s %" PRIu64 " (%" PRIu64 " bytes, %" PRIu64
-              " JSON values); not counted\n",
-              path, tc_strerror(TC_E_TRAILING_DATA), unit, st->shape.trailing_offset,
-              st->shape.trailing_size, st->shape.trailing_values);
+                          "tracecensus: %s: %s at %s %" PRIu64 " (%" PRIu64 " bytes, %" PRIu64
+                          " JSON values); not counted\n",
+                          path, tc_strerror(TC_E_TRAILING_DATA), unit, st->shape.trailing_offset,
+                          st->shape.trailing_size, st->shape.trailing_values);
     if (st->stream_err)
-      tc_text_term_printf(stderr, "tracecensus: %s: %s at %s %" PRIu64 "; events before it were counted\n",
-              path, tc_strerror(st->stream_err), unit, st->stream_offset);
+      tc_text_term_printf(stderr,
+                          "tracecensus: %s: %s at %s %" PRIu64 "; events before it were counted\n",
+                          path, tc_strerror(st->stream_err), unit, st->stream_offset);
     for (size_t k = 0; k < st->nerrors; k++)
-      tc_text_term_printf(stderr, "tracecensus: %s: event %" PRIu64 " at %s %" PRIu64 ": %s; skipped\n",
-              path, st->errors[k].index, unit, st->errors[k].offset,
-              tc_strerror(st->errors[k].code));
+      tc_text_term_printf(
+          stderr, "tracecensus: %s: event %" PRIu64 " at %s %" PRIu64 ": %s; skipped\n", path,
+          st->errors[k].index, unit, st->errors[k].offset, tc_strerror(st->errors[k].code));
     if (st->bad_events > st->nerrors)
-      tc_text_term_printf(stderr, "tracecensus: %s: %" PRIu64 " more events skipped (see run.json)\n", path,
-              st->bad_events - st->nerrors);
+      tc_text_term_printf(stderr,
+                          "tracecensus: %s: %" PRIu64 " more events skipped (see run.json)\n", path,
+                          st->bad_events - st->nerrors);
   }
   free(buf);
 }
@@ -135,14 +140,14 @@ static void print_traces(const tc_corpus *c, const tc_run_result *r) {
     if (tc_trace_rows_get(rows, i, &status, NULL, NULL, &buf, &cap))
       continue; /* print_problems named it */
     tc_text_term_printf(stderr,
-            "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64 " skipped, %" PRIu64
-            " bytes on disk, %" PRIu64 " bytes of %s, %s\n",
-            t->path, c->sites[t->site].name, tc_format_name(st->format),
-            st->events, st->bad_events, t->size, st->out_bytes,
-            st->shape.perfetto ? "Perfetto protobuf" : "JSON",
-            st->fatal                                                       ? "failed"
-            : st->stream_err || st->bad_events || st->shape.trailing_bytes ? "partial"
-                                                                           : "ok");
+                        "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64
+                        " skipped, %" PRIu64 " bytes on disk, %" PRIu64 " bytes of %s, %s\n",
+                        t->path, c->sites[t->site].name, tc_format_name(st->format), st->events,
+                        st->bad_events, t->size, st->out_bytes,
+                        st->shape.perfetto ? "Perfetto protobuf" : "JSON",
+                        st->fatal                                                      ? "failed"
+                        : st->stream_err || st->bad_events || st->shape.trailing_bytes ? "partial"
+                                                                                       : "ok");
   }
   free(buf);
 }
@@ -152,27 +157,32 @@ static void print_summary(const tc_census_outcome *o, const char *outdir) {
   const tc_corpus *c = &o->corpus;
   const tc_run_totals *t = &o->run.tables.totals;
   uint32_t whole = t->traces_failed;
-  tc_text_term_printf(stderr, "tracecensus: %u sites, %u traces, %" PRIu64 " events, %zu names; errors: ",
-          c->nsites, c->ntraces, t->events, o->run.tables.census.nevents);
+  tc_text_term_printf(stderr,
+                      "tracecensus: %u sites, %u traces, %" PRIu64 " events, %zu names; errors: ",
+                      c->nsites, c->ntraces, t->events, o->run.tables.census.nevents);
   if (!t->traces_with_errors && !o->unreadable && !o->schema_error)
     fputs("none", stderr);
   else
-    tc_text_term_printf(stderr, "%u traces (%u skipped whole), %" PRIu64 " events skipped, %d inputs unreadable%s",
-            t->traces_with_errors, whole, t->bad_events, o->unreadable,
-            o->schema_error ? ", DevTools schema unreadable" : "");
+    tc_text_term_printf(
+        stderr, "%u traces (%u skipped whole), %" PRIu64 " events skipped, %d inputs unreadable%s",
+        t->traces_with_errors, whole, t->bad_events, o->unreadable,
+        o->schema_error ? ", DevTools schema unreadable" : "");
   if (t->merged_folders)
-    tc_text_term_printf(stderr, "; %.1f MB on disk, %.1f MB of JSON merged from %u state folder%s "
-                        "in %.2f s -> %s\n", c->bytes / 1e6, t->out_bytes / 1e6,
-                        t->merged_folders, t->merged_folders == 1 ? "" : "s", t->seconds, outdir);
+    tc_text_term_printf(stderr,
+                        "; %.1f MB on disk, %.1f MB of JSON merged from %u state folder%s "
+                        "in %.2f s -> %s\n",
+                        c->bytes / 1e6, t->out_bytes / 1e6, t->merged_folders,
+                        t->merged_folders == 1 ? "" : "s", t->seconds, outdir);
   else
     /* MB/s on disk is the progress line's rate; MB/s of JSON is the
      * benchmarks' unit. */
-    tc_text_term_printf(stderr,
-            "; %.1f MB on disk, %.1f MB of JSON in %.2f s (%.0f MB/s on disk, %.0f MB/s of JSON, "
-            "%u threads) -> %s\n",
-            c->bytes / 1e6, t->out_bytes / 1e6, t->seconds,
-            t->seconds > 0 ? c->bytes / 1e6 / t->seconds : 0.0,
-            t->seconds > 0 ? t->out_bytes / 1e6 / t->seconds : 0.0, t->threads, outdir);
+    tc_text_term_printf(
+        stderr,
+        "; %.1f MB on disk, %.1f MB of JSON in %.2f s (%.0f MB/s on disk, %.0f MB/s of JSON, "
+        "%u threads) -> %s\n",
+        c->bytes / 1e6, t->out_bytes / 1e6, t->seconds,
+        t->seconds > 0 ? c->bytes / 1e6 / t->seconds : 0.0,
+        t->seconds > 0 ? t->out_bytes / 1e6 / t->seconds : 0.0, t->threads, outdir);
 }
 
 static void print_set_failure(const char *outdir, tc_err e, const tc_why *why) {
@@ -190,8 +200,10 @@ static void print_set_failure(const char *outdir, tc_err e, const tc_why *why) {
 
 static void print_leftover(const tc_why *why, int verbosity) {
   if (why->path[0] && verbosity >= 0)
-    tc_text_term_printf(stderr, "tracecensus: warning: %s: could not be removed (%s); it holds files "
-            "tracecensus did not write\n", why->path, strerror(why->errnum));
+    tc_text_term_printf(stderr,
+                        "tracecensus: warning: %s: could not be removed (%s); it holds files "
+                        "tracecensus did not write\n",
+                        why->path, strerror(why->errnum));
 }
 
 static void print_inputs(const tc_census_outcome *o, const census_cli *cli) {
@@ -200,20 +212,23 @@ static void print_inputs(const tc_census_outcome *o, const census_cli *cli) {
   for (int i = 0; o->input_errno && i < j->ninputs; i++)
     if (o->input_errno[i] && j->job)
       tc_text_term_printf(stderr, "tracecensus: %s: corpus %s: %s; skipped\n", j->job, j->inputs[i],
-              strerror(o->input_errno[i]));
+                          strerror(o->input_errno[i]));
     else if (o->input_errno[i])
-      tc_text_term_printf(stderr, "tracecensus: %s: %s; skipped\n", j->inputs[i], strerror(o->input_errno[i]));
+      tc_text_term_printf(stderr, "tracecensus: %s: %s; skipped\n", j->inputs[i],
+                          strerror(o->input_errno[i]));
   if (o->err == TC_E_NO_INPUT && j->job)
-    tc_text_term_printf(stderr, "tracecensus: %s: no corpus of the job exists (%d named above); nothing "
-            "written\n", j->job, o->nmissing);
+    tc_text_term_printf(stderr,
+                        "tracecensus: %s: no corpus of the job exists (%d named above); nothing "
+                        "written\n",
+                        j->job, o->nmissing);
   else if (o->err == TC_E_NO_INPUT)
     tc_text_term_printf(stderr, "tracecensus: no INPUT exists (%d named above); nothing written\n",
-            o->nmissing);
+                        o->nmissing);
   if (!o->err && cli->verbosity > 0) {
     /* A shard run has no OUTDIR: merge writes it. */
-    tc_text_term_printf(stderr, "tracecensus: %d inputs%s%s; schema %s; metrics %s; scope %s", j->ninputs,
-            j->outdir ? " into " : "", j->outdir ? j->outdir : "", j->schema,
-            j->run.no_metrics ? "off" : "on", tc_scope_name(j->run.scope));
+    tc_text_term_printf(stderr, "tracecensus: %d inputs%s%s; schema %s; metrics %s; scope %s",
+                        j->ninputs, j->outdir ? " into " : "", j->outdir ? j->outdir : "",
+                        j->schema, j->run.no_metrics ? "off" : "on", tc_scope_name(j->run.scope));
     if (j->run.chunk_bytes)
       tc_text_term_printf(stderr, "; chunks of %zu bytes", j->run.chunk_bytes);
     if (j->run.state_dir)
@@ -234,8 +249,8 @@ static void print_corpus(const tc_census_outcome *o, census_cli *cli) {
         tc_text_term_printf(stderr, " %s", j->inputs[i]);
     fputs(" (a corpus folder holds one folder per site); nothing written\n", stderr);
   } else if (o->err) {
-    tc_text_term_printf(stderr, "tracecensus: %s: %s\n", o->err == TC_E_NOMEM ? "corpus" : j->manifest,
-            tc_strerror(o->err));
+    tc_text_term_printf(stderr, "tracecensus: %s: %s\n",
+                        o->err == TC_E_NOMEM ? "corpus" : j->manifest, tc_strerror(o->err));
   } else if (cli->verbosity >= 0) {
     cli->view = tc_progress_start(&cli->progress, o->corpus.bytes, o->corpus.ntraces);
   }
@@ -244,17 +259,22 @@ static void print_corpus(const tc_census_outcome *o, census_cli *cli) {
 static void print_write_failure(const tc_census_outcome *o, const char *outdir) {
   if (o->err == TC_E_WRITE && o->why.errnum)
     tc_text_term_printf(stderr, "tracecensus: %s/%s: cannot write: %s%s", outdir, o->failed_file,
-            strerror(o->why.errnum), o->why.errnum == EFBIG ? " (the file size limit, ulimit -f)" : "");
+                        strerror(o->why.errnum),
+                        o->why.errnum == EFBIG ? " (the file size limit, ulimit -f)" : "");
   else
-    tc_text_term_printf(stderr, "tracecensus: %s/%s: %s", outdir, o->failed_file, tc_strerror(o->err));
+    tc_text_term_printf(stderr, "tracecensus: %s/%s: %s", outdir, o->failed_file,
+                        tc_strerror(o->err));
   tc_text_term_printf(stderr, "; %s keeps its previous outputs\n", outdir);
 }
 
 static void print_end(const tc_census_outcome *o, const census_cli *cli) {
   const tc_census_opts *j = cli->opts;
   if (o->err) {
-    tc_text_term_printf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
-            "previous outputs\n", j->outdir, o->set_why.path, strerror(o->set_why.errnum));
+    tc_text_term_printf(
+        stderr,
+        "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
+        "previous outputs\n",
+        j->outdir, o->set_why.path, strerror(o->set_why.errnum));
     return;
   }
   print_leftover(&o->set_why, cli->verbosity);
@@ -275,8 +295,8 @@ static void print_state_failure(tc_err e, const tc_why *w) {
   else if (e == TC_E_STATE_OTHER_SHARD)
     tc_text_term_printf(stderr, ": %s", w->reason);
   else if (bad)
-    tc_text_term_printf(stderr, " at byte %" PRIu64 "%s%s (remove it to run its site again)", w->offset,
-            w->reason[0] ? ": " : "", w->reason);
+    tc_text_term_printf(stderr, " at byte %" PRIu64 "%s%s (remove it to run its site again)",
+                        w->offset, w->reason[0] ? ": " : "", w->reason);
   else if (w->errnum)
     tc_text_term_printf(stderr, ": %s", strerror(w->errnum));
   fputs("; nothing written\n", stderr);
@@ -290,11 +310,15 @@ static void print_state_end(const tc_census_outcome *o, const census_cli *cli) {
   /* Not an error (the sites run again, as a fresh run would), but what
    * the user asked to resume was not resumed. */
   if (r->sites_resettled && cli->verbosity >= 0)
-    tc_text_term_printf(stderr, "tracecensus: %s: %u sites were saved with another %s than this run's; they "
-            "ran again\n", j->run.state_dir, r->sites_resettled, r->settings_differ);
+    tc_text_term_printf(
+        stderr,
+        "tracecensus: %s: %u sites were saved with another %s than this run's; they "
+        "ran again\n",
+        j->run.state_dir, r->sites_resettled, r->settings_differ);
   if (cli->verbosity > 0)
-    tc_text_term_printf(stderr, "tracecensus: %u traces (%u sites) reused from %s; %u sites run and saved\n",
-            r->traces_reused, r->sites_reused, j->run.state_dir, r->sites_saved);
+    tc_text_term_printf(
+        stderr, "tracecensus: %u traces (%u sites) reused from %s; %u sites run and saved\n",
+        r->traces_reused, r->sites_reused, j->run.state_dir, r->sites_saved);
   if (!j->state_only)
     return;
   print_corpus_notes(o, j);
@@ -302,11 +326,12 @@ static void print_state_end(const tc_census_outcome *o, const census_cli *cli) {
   if (cli->verbosity > 0)
     print_traces(&o->corpus, &o->run);
   if (cli->verbosity >= 0)
-    tc_text_term_printf(stderr,
-            "tracecensus: shard %u/%u: %u of %u sites, %" PRIu64 " events, %u traces with "
-            "errors; state in %s (tracecensus merge writes the outputs)\n",
-            j->run.shard, j->run.nshards, r->sites_run, o->corpus.nsites, r->tables.totals.events,
-            r->tables.totals.traces_with_errors, j->run.state_dir);
+    tc_text_term_printf(
+        stderr,
+        "tracecensus: shard %u/%u: %u of %u sites, %" PRIu64 " events, %u traces with "
+        "errors; state in %s (tracecensus merge writes the outputs)\n",
+        j->run.shard, j->run.nshards, r->sites_run, o->corpus.nsites, r->tables.totals.events,
+        r->tables.totals.traces_with_errors, j->run.state_dir);
 }
 
 /* Sites of the corpus in the run's shard (all of them without --shard). */
@@ -324,9 +349,10 @@ static uint32_t sites_in_shard(const tc_corpus *c, const tc_census_opts *j) {
  * command dies of that signal (census_command). */
 static void print_interrupted(const tc_census_outcome *o, const census_cli *cli) {
   const tc_census_opts *j = cli->opts;
-  tc_text_term_printf(stderr, "tracecensus: stopped: %u of %u sites done (%u saved by this run) in %s; ",
-          o->run.sites_saved + o->run.sites_reused, sites_in_shard(&o->corpus, j),
-          o->run.sites_saved, j->run.state_dir);
+  tc_text_term_printf(stderr,
+                      "tracecensus: stopped: %u of %u sites done (%u saved by this run) in %s; ",
+                      o->run.sites_saved + o->run.sites_reused, sites_in_shard(&o->corpus, j),
+                      o->run.sites_saved, j->run.state_dir);
   struct stat st;
   if (j->state_only)
     fputs("nothing else written", stderr);
@@ -339,9 +365,10 @@ static void print_interrupted(const tc_census_outcome *o, const census_cli *cli)
 
 /* The scratch files' folder and errno, which the error code cannot carry. */
 static void print_scratch_failure(const char *what) {
-  tc_text_term_printf(stderr, "tracecensus: %s failed: %s in %s: %s (TMPDIR chooses the folder); "
-                      "nothing written\n", what, tc_strerror(TC_E_SCRATCH), tc_spill_dir(),
-          strerror(tc_spill_errno()));
+  tc_text_term_printf(stderr,
+                      "tracecensus: %s failed: %s in %s: %s (TMPDIR chooses the folder); "
+                      "nothing written\n",
+                      what, tc_strerror(TC_E_SCRATCH), tc_spill_dir(), strerror(tc_spill_errno()));
 }
 
 static void print_merge_failure(const tc_census_outcome *o) {
@@ -349,14 +376,17 @@ static void print_merge_failure(const tc_census_outcome *o) {
     print_scratch_failure("merge");
   } else if (o->err == TC_E_STATE_INCOMPLETE || o->err == TC_E_STATE_MISMATCH) {
     tc_text_term_printf(stderr, "tracecensus: %s: %s; nothing written\n", tc_strerror(o->err),
-            o->merge.missing ? o->merge.missing : "");
+                        o->merge.missing ? o->merge.missing : "");
     if (o->merge.nmissing)
-      tc_text_term_printf(stderr, "tracecensus: %u sites have no partial: run their shards again, or give "
-              "the state folders that hold them\n", o->merge.nmissing);
+      tc_text_term_printf(stderr,
+                          "tracecensus: %u sites have no partial: run their shards again, or give "
+                          "the state folders that hold them\n",
+                          o->merge.nmissing);
   } else if (o->merge.file.path[0]) {
     print_state_failure(o->err, &o->merge.file);
   } else {
-    tc_text_term_printf(stderr, "tracecensus: merge failed: %s; nothing written\n", tc_strerror(o->err));
+    tc_text_term_printf(stderr, "tracecensus: merge failed: %s; nothing written\n",
+                        tc_strerror(o->err));
   }
 }
 
@@ -374,12 +404,12 @@ static void on_stage(const tc_census_outcome *o, void *user) {
   case TC_STAGE_SCHEMA:
     if (o->schema_error)
       tc_text_term_printf(stderr, "tracecensus: %s: %s%s\n", o->schema_path, o->why.reason,
-              j->schema_required ? "" : "; DevTools fields will be null");
+                          j->schema_required ? "" : "; DevTools fields will be null");
     break;
   case TC_STAGE_MANIFEST:
     if (o->err)
       tc_text_term_printf(stderr, "tracecensus: %s: cannot read the manifest: %s\n", j->manifest,
-              strerror(o->why.errnum));
+                          strerror(o->why.errnum));
     break;
   case TC_STAGE_INPUTS:
     print_inputs(o, cli);
@@ -391,8 +421,9 @@ static void on_stage(const tc_census_outcome *o, void *user) {
     }
     print_leftover(&o->set_why, cli->verbosity);
     if (cli->verbosity > 0 && o->recovered)
-      tc_text_term_printf(stderr, "tracecensus: removed %u leftovers of an interrupted run beside %s\n",
-              o->recovered, j->outdir);
+      tc_text_term_printf(stderr,
+                          "tracecensus: removed %u leftovers of an interrupted run beside %s\n",
+                          o->recovered, j->outdir);
     break;
   case TC_STAGE_CORPUS:
     print_corpus(o, cli);
@@ -411,7 +442,8 @@ static void on_stage(const tc_census_outcome *o, void *user) {
     else if (o->err == TC_E_SCRATCH)
       print_scratch_failure("run");
     else if (o->err)
-      tc_text_term_printf(stderr, "tracecensus: run failed: %s; nothing written\n", tc_strerror(o->err));
+      tc_text_term_printf(stderr, "tracecensus: run failed: %s; nothing written\n",
+                          tc_strerror(o->err));
     else if (j->run.state_dir)
       print_state_end(o, cli);
     break;
@@ -524,8 +556,8 @@ static int cmd_bench(const tc_args *a) {
   tc_err e = tc_bench_run(&j, &bo, &r);
   int rc = EXIT_CLEAN;
   if (e) {
-    tc_text_term_printf(stderr, "tracecensus: bench failed: %s%s%s\n", tc_strerror(e), r.why[0] ? ": " : "",
-            r.why);
+    tc_text_term_printf(stderr, "tracecensus: bench failed: %s%s%s\n", tc_strerror(e),
+                        r.why[0] ? ": " : "", r.why);
     rc = EXIT_FATAL;
   } else {
     tc_bench_write_table(&r, stdout);
@@ -569,7 +601,8 @@ static void print_diff_load_failure(tc_err e, const tc_why *why) {
   if (e == TC_E_OPEN)
     tc_text_term_printf(stderr, "cannot read: %s", strerror(why->errnum));
   else if (e == TC_E_BAD_JSON && why->has_offset)
-    tc_text_term_printf(stderr, "%s at byte %" PRIu64 " (%s)", tc_strerror(e), why->offset, why->reason);
+    tc_text_term_printf(stderr, "%s at byte %" PRIu64 " (%s)", tc_strerror(e), why->offset,
+                        why->reason);
   else if (e == TC_E_BAD_OUTPUT || e == TC_E_BAD_JSON)
     tc_text_term_printf(stderr, "%s: %s", tc_strerror(e), why->reason);
   else
@@ -594,12 +627,16 @@ static int cmd_diff(const tc_args *a) {
   } else if (o.stage == TC_DIFF_OUTSET) {
     print_set_failure(a->outdir, e, &o.set_why);
   } else if (o.stage == TC_DIFF_WRITE) {
-    tc_text_term_printf(stderr, "tracecensus: %s/%s: cannot write: %s; %s keeps its previous outputs\n",
-            a->outdir, o.failed_file, o.write_why.errnum ? strerror(o.write_why.errnum) : tc_strerror(e),
-            a->outdir);
+    tc_text_term_printf(
+        stderr, "tracecensus: %s/%s: cannot write: %s; %s keeps its previous outputs\n", a->outdir,
+        o.failed_file, o.write_why.errnum ? strerror(o.write_why.errnum) : tc_strerror(e),
+        a->outdir);
   } else if (e) {
-    tc_text_term_printf(stderr, "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
-            "previous outputs\n", a->outdir, o.set_why.path, strerror(o.set_why.errnum));
+    tc_text_term_printf(
+        stderr,
+        "tracecensus: %s: cannot put the new outputs in place: %s: %s; it keeps its "
+        "previous outputs\n",
+        a->outdir, o.set_why.path, strerror(o.set_why.errnum));
   } else {
     print_leftover(&o.set_why, 0);
     rc = o.diff->changed;
