@@ -589,7 +589,8 @@ static int cmd_run(const tc_args *a) {
   }
   tc_census_opts j = {.inputs = (const char *const *)job.corpus, .ninputs = job.ncorpus,
                       .manifest = job.manifest, .schema = job.schema, .outdir = job.output,
-                      .job = a->job, .run = job.run, .state_only = a->nshards > 0};
+                      .job = a->job, .run = job.run, .state_only = a->nshards > 0,
+                      .timings_apart = job.timings_apart};
   int rc = run_census(&j, a->verbosity, 0);
   tc_job_free(&job);
   return rc;

@@ -88,7 +88,7 @@ static int parse_size(const char *v, size_t *out) {
 static const char *const keys[] = {"corpus",      "manifest",   "output",
                                    "schema",      "threads",    "chunk_bytes",
                                    "bucket_ms",   "refresh_hz", "window_start_mark",
-                                   "window_end_mark", "state", "scope"};
+                                   "window_end_mark", "state", "scope", "timings"};
 
 /* Edit distance (insertions, deletions, substitutions, swaps of neighbours)
  * between two short keys, capped at 3: enough to tell a typo from a
@@ -180,6 +180,11 @@ static int apply(tc_job *job, const char *dir, const char *key, const char *val,
     numeric = 0;
     if (tc_scope_parse(val, &job->run.scope))
       return snprintf(why, cap, "scope must be no-chrome-ui, page or all"), BAD_VALUE;
+  } else if (strcmp(key, "timings") == 0) {
+    numeric = 0;
+    if (strcmp(val, "run.json") != 0 && strcmp(val, "host.json") != 0)
+      return snprintf(why, cap, "timings must be run.json or host.json"), BAD_VALUE;
+    job->timings_apart = val[0] == 'h';
   } else if (strcmp(key, "window_start_mark") == 0 || strcmp(key, "window_end_mark") == 0) {
     numeric = 0;
     int i = strstr(key, "end") != NULL;

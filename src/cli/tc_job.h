@@ -8,7 +8,10 @@
  * resolves from the link's folder).
  * Keys: corpus (required; repeat for several), manifest, output (required),
  * threads, chunk_bytes, bucket_ms, refresh_hz, window_start_mark,
- * window_end_mark, schema, state (the partial state folder, as --state). */
+ * window_end_mark, schema, state (the partial state folder, as --state),
+ * scope, timings (run.json, the default, or host.json: the run's timings
+ * and host facts go to OUTDIR/host.json and are null in run.json, so a
+ * committed output folder stays the same bytes run after run). */
 #ifndef TC_JOB_H
 #define TC_JOB_H
 
@@ -24,6 +27,7 @@ typedef struct {
   char *schema;
   char *state;
   tc_run_opts run;
+  int timings_apart; /* timings = host.json */
   char *marks[2]; /* owned copies behind run.kernels' window marks */
 } tc_job;
 

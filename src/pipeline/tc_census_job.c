@@ -34,6 +34,10 @@ static tc_err write_run_json(const tc_census_outcome *o, const char *dir, tc_why
   return tc_write_run_json(&o->report, dir, why);
 }
 
+static tc_err write_host_json(const tc_census_outcome *o, const char *dir, tc_why *why) {
+  return o->report.timings_apart ? tc_write_host_json(&o->report, dir, why) : TC_OK;
+}
+
 /* metrics.csv, metrics.json, metrics.md; none after --no-metrics. */
 static tc_err write_metrics_csv(const tc_census_outcome *o, const char *dir, tc_why *why) {
   return o->metrics ? tc_write_metrics_csv(o->metrics, dir, why) : TC_OK;
@@ -61,6 +65,7 @@ static const struct {
     {"census.md", write_census_md},
     {"census_args.csv", write_census_args_csv},
     {"run.json", write_run_json},
+    {"host.json", write_host_json},
     {"metrics.csv", write_metrics_csv},
     {"metrics.json", write_metrics_json},
     {"metrics.md", write_metrics_md},
@@ -200,6 +205,7 @@ static void finish_views(const tc_census_opts *opts, tc_census_outcome *o) {
       .schema_path = o->schema_path,
       .schema_generator = o->schema ? tc_schema_generator(o->schema) : NULL,
       .schema_error = o->schema_error,
+      .timings_apart = opts->timings_apart,
   };
 }
 

@@ -49,6 +49,7 @@ typedef struct {
   const char *job;           /* the job file named in run.json, or NULL */
   tc_run_opts run;
   int state_only;            /* a shard (--shard): only run.state_dir is written */
+  int timings_apart;         /* host facts in host.json, null in run.json (job key timings) */
 } tc_census_opts;
 
 typedef enum {

@@ -32,12 +32,17 @@ typedef struct {
   const char *schema_path;
   const char *schema_generator;
   const char *schema_error;
+  /* The host facts (threads, simdjson_kernel, seconds, peak_rss_kib,
+   * json_mb_per_s) go to host.json and are null in run.json. */
+  int timings_apart;
 } tc_report_ctx;
 
 tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir, tc_why *why);
 tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir, tc_why *why);
 tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir, tc_why *why);
 tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why);
+/* host.json: the host facts alone, for a run whose timings are apart. */
+tc_err tc_write_host_json(const tc_report_ctx *c, const char *outdir, tc_why *why);
 
 /* report.html: the census and the metrics reduction M (NULL when the run
  * computed no metrics, which the page says) as one self-contained page

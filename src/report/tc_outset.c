@@ -34,7 +34,7 @@ static const struct {
   const char *name;
   unsigned family;
 } products[] = {{"census.json", 0},  {"census.csv", 0}, {"census.md", 0},   {"run.json", 0},
-                {"census_args.csv", 0},
+                {"census_args.csv", 0}, {"host.json", 0},
                 {"metrics.csv", 0},  {"metrics.json", 0}, {"metrics.md", 0}, {"report.html", 0},
                 {"diff.md", 1},
                 {"diff.json", 1},    {"diff.csv", 1},    {"diff.html", 1}};

@@ -73,7 +73,8 @@ void tc_outset_abort(tc_outset *s);
 void tc_outset_discard_signal(tc_outset *s);
 
 /* Whether NAME is a file tracecensus writes into OUTDIR (census.json,
- * census.csv, census.md, run.json, metrics.csv, metrics.json, metrics.md;
+ * census.csv, census_args.csv, census.md, run.json, host.json, metrics.csv,
+ * metrics.json, metrics.md, report.html;
  * diff.md, diff.json, diff.csv, diff.html). */
 int tc_outset_product(const char *name);
 

@@ -160,6 +160,52 @@ static void write_corpus_notes(tc_jsonw *w, const tc_corpus *c) {
   tc_jsonw_arr_end(w);
 }
 
+/* The facts of the host rather than of the input, in run.json's order:
+ * threads, kernel and wall time come before the corpus facts, peak memory
+ * and throughput after them. NUL writes each as null (they are in
+ * host.json). */
+enum host_part { HOST_STARTUP, HOST_END };
+static void write_host_facts(tc_jsonw *w, const tc_report_ctx *c, int nul, enum host_part part) {
+  const tc_run_totals *r = c->totals;
+  if (part == HOST_STARTUP) {
+    if (nul) {
+      tc_jsonw_knull(w, "threads");
+      tc_jsonw_knull(w, "simdjson_kernel");
+      tc_jsonw_knull(w, "seconds");
+      return;
+    }
+    tc_jsonw_kuint(w, "threads", r->threads);
+    tc_jsonw_kstr(w, "simdjson_kernel", r->simd_kernel);
+    tc_jsonw_knum(w, "seconds", r->seconds);
+    return;
+  }
+  if (nul) {
+    tc_jsonw_knull(w, "peak_rss_kib");
+    tc_jsonw_knull(w, "json_mb_per_s");
+    return;
+  }
+  tc_jsonw_kuint(w, "peak_rss_kib", tc_peak_rss_kib());
+  if (r->merged_folders || r->seconds <= 0)
+    tc_jsonw_knull(w, "json_mb_per_s");
+  else
+    tc_jsonw_knum(w, "json_mb_per_s", (double)r->out_bytes / 1e6 / r->seconds);
+}
+
+tc_err tc_write_host_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
+  tc_outfile *f;
+  tc_err e = tc_outfile_open(outdir, "host.json", &f, why);
+  if (e)
+    return e;
+  tc_jsonw w;
+  tc_jsonw_init(&w, tc_outfile_fp(f), 1);
+  tc_jsonw_obj(&w);
+  write_host_facts(&w, c, 0, HOST_STARTUP);
+  write_host_facts(&w, c, 0, HOST_END);
+  tc_jsonw_obj_end(&w);
+  tc_jsonw_end(&w);
+  return tc_outfile_commit(f, why);
+}
+
 tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
   tc_outfile *f;
   tc_err e = tc_outfile_open(outdir, "run.json", &f, why);
@@ -171,9 +217,7 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
   tc_jsonw_obj(&w);
   tc_jsonw_kstr(&w, "job", c->job);
   tc_jsonw_kstr(&w, "manifest", c->manifest);
-  tc_jsonw_kuint(&w, "threads", r->threads);
-  tc_jsonw_kstr(&w, "simdjson_kernel", r->simd_kernel);
-  tc_jsonw_knum(&w, "seconds", r->seconds);
+  write_host_facts(&w, c, c->timings_apart, HOST_STARTUP);
   tc_jsonw_kstr(&w, "scope", tc_scope_name(c->census->scope));
   tc_jsonw_kuint(&w, "sites_total", c->corpus->nsites);
   tc_jsonw_kuint(&w, "traces", c->corpus->ntraces);
@@ -182,11 +226,9 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
   tc_jsonw_kuint(&w, "events", r->events);
   tc_jsonw_kuint(&w, "skipped_events", r->bad_events);
   tc_jsonw_kuint(&w, "traces_with_errors", r->traces_with_errors);
-  tc_jsonw_kuint(&w, "peak_rss_kib", tc_peak_rss_kib());
-  if (r->merged_folders || r->seconds <= 0)
-    tc_jsonw_knull(&w, "json_mb_per_s");
-  else
-    tc_jsonw_knum(&w, "json_mb_per_s", (double)r->out_bytes / 1e6 / r->seconds);
+  write_host_facts(&w, c, c->timings_apart, HOST_END);
+  if (c->timings_apart)
+    tc_jsonw_kstr(&w, "host_facts_in", "host.json");
   tc_jsonw_kuint(&w, "merged_folders", r->merged_folders);
   write_corpus_notes(&w, c->corpus);
   tc_jsonw_key(&w, "chrome_versions");

@@ -70,6 +70,7 @@ static void every_key_read(void **state) {
                      "window_start_mark = start here\n"
                      "window_end_mark = old end\n"
                      "window_end_mark = end=here\n"
+                     "timings = host.json\n"
                      "   \n";
   tc_job job;
   int line = -1;
@@ -93,6 +94,7 @@ static void every_key_read(void **state) {
   assert_string_equal(job.marks[1], "end=here");
   assert_ptr_equal(job.run.kernels.window_start_mark, job.marks[0]);
   assert_ptr_equal(job.run.kernels.window_end_mark, job.marks[1]);
+  assert_int_equal(job.timings_apart, 1);
   tc_job_free(&job);
   assert_null(job.corpus);
   assert_int_equal(job.ncorpus, 0);
@@ -116,6 +118,7 @@ static void defaults_kept(void **state) {
   assert_null(job.run.kernels.window_end_mark);
   assert_null(job.manifest);
   assert_null(job.schema);
+  assert_int_equal(job.timings_apart, 0);
   tc_job_free(&job);
 }
 
@@ -135,6 +138,9 @@ static void malformed_lines_named(void **state) {
   expect_error("corpus = c\nshema=x\n", 2, "unknown key 'shema' (did you mean 'schema'?)");
   expect_error("corpus = c\nfrobnicate = 1\n", 2, "unknown key 'frobnicate'");
   expect_error("corpus = c\ncorpuses = d\n", 2, "unknown key 'corpuses' (did you mean 'corpus'?)");
+  expect_error("corpus = c\ntimings = host\n", 2, "timings must be run.json or host.json");
+  expect_error("corpus = c\ntimigns = host.json\n", 2,
+               "unknown key 'timigns' (did you mean 'timings'?)");
 }
 
 static const char threads_why[] = "threads must be an integer from 0 (all CPUs) to 1024";

@@ -23,11 +23,13 @@ JOB = os.path.join(ROOT, 'jobs', 'bundled.job')
 
 # run.json keys whose values are timings or facts of the host, not of the
 # input: wall time, throughput, peak memory, worker count, the simdjson
-# kernel the CPU chose, the job file's path (a temp copy here), and how many
-# state folders a merge folded (0 for a run).
-HOST_FACTS = ('seconds', 'json_mb_per_s', 'peak_rss_kib', 'threads', 'simdjson_kernel', 'job',
-              'merged_folders')
-HOST_LINE = re.compile(r'^\s*"(%s)": ' % '|'.join(HOST_FACTS))
+# kernel the CPU chose. The bundled job puts them in host.json (timings =
+# host.json), so a run of it leaves run.json the same bytes but for `job`,
+# the job file's path (a temp copy here). A merge knows no job's timings
+# setting: its run.json has them, and how many state folders it folded.
+HOST_FACTS = ('seconds', 'json_mb_per_s', 'peak_rss_kib', 'threads', 'simdjson_kernel')
+RUN_MASK = ('job',)
+MERGE_MASK = HOST_FACTS + ('host_facts_in', 'job', 'merged_folders')
 
 
 def job_into(outdir, path):
@@ -43,24 +45,33 @@ def job_into(outdir, path):
         f.write('\n'.join(out) + '\n')
 
 
-def diff_run_json(golden, fresh):
-    """Line by line; a line of a HOST_FACTS key must match only in its key."""
-    g, n = golden.splitlines(), fresh.splitlines()
+def masked(text, keys):
+    """TEXT's lines, each line of one of KEYS cut to its key; host_facts_in,
+    which only a job's run writes, dropped when it is one of KEYS."""
+    key = re.compile(r'^(\s*"(%s)": ).*$' % '|'.join(keys))
+    return [key.sub(r'\1', l) for l in text.splitlines()
+            if not ('host_facts_in' in keys and l.lstrip().startswith('"host_facts_in": '))]
+
+
+def diff_run_json(golden, fresh, keys):
+    """Line by line, a line of one of KEYS compared by its key alone."""
+    g, n = masked(golden, keys), masked(fresh, keys)
     problems = []
     if len(g) != len(n):
         problems.append('run.json: %d lines, golden has %d' % (len(n), len(g)))
     for i, (a, b) in enumerate(zip(g, n), 1):
-        ma, mb = HOST_LINE.match(a), HOST_LINE.match(b)
-        if ma and mb and ma.group(1) == mb.group(1):
-            continue
         if a != b:
             problems.append('run.json:%d: golden %r, now %r' % (i, a, b))
     return problems
 
 
-def compare(outdir, how):
-    golden = sorted(os.listdir(GOLDEN))
-    fresh = sorted(os.listdir(outdir))
+def outputs(folder):
+    """The output files of FOLDER less host.json, which is not committed."""
+    return sorted(n for n in os.listdir(folder) if n != 'host.json')
+
+
+def compare(outdir, how, keys=RUN_MASK):
+    golden, fresh = outputs(GOLDEN), outputs(outdir)
     problems = []
     if golden != fresh:
         problems.append('%s: files: golden %s, now %s' % (how, golden, fresh))
@@ -70,7 +81,7 @@ def compare(outdir, how):
         with open(os.path.join(outdir, name), encoding='utf-8') as f:
             b = f.read()
         if name == 'run.json':
-            problems += ['%s: %s' % (how, p) for p in diff_run_json(a, b)]
+            problems += ['%s: %s' % (how, p) for p in diff_run_json(a, b, keys)]
         elif a != b:
             al, bl = a.splitlines(), b.splitlines()
             first = next((i for i, (x, y) in enumerate(zip(al, bl)) if x != y), min(len(al), len(bl)))
@@ -113,18 +124,25 @@ def check_all(tmp, job):
     merged = os.path.join(tmp, 'merged')
     run(['merge', '-q', '-o', merged, *reversed(shards)], 'merge')
     # A merge prints by the default --value-sites and knows no job's timings.
-    problems += compare(merged, 'merged')
+    problems += compare(merged, 'merged', MERGE_MASK)
     # It read no trace, so it claims no throughput: the four folders instead.
     with open(os.path.join(merged, 'run.json'), encoding='utf-8') as f:
         facts = json.load(f)
     if (facts['merged_folders'], facts['json_mb_per_s']) != (4, None):
         problems.append('merged run.json: merged_folders %r, json_mb_per_s %r (want 4, null)'
                         % (facts['merged_folders'], facts['json_mb_per_s']))
+    # A run of the job: its host facts in host.json, null in run.json.
     with open(os.path.join(outdir, 'run.json'), encoding='utf-8') as f:
         facts = json.load(f)
-    if facts['merged_folders'] != 0 or not facts['json_mb_per_s'] > 0:
-        problems.append('run.json of a run: merged_folders %r, json_mb_per_s %r'
-                        % (facts['merged_folders'], facts['json_mb_per_s']))
+    with open(os.path.join(outdir, 'host.json'), encoding='utf-8') as f:
+        host = json.load(f)
+    if facts['merged_folders'] != 0 or facts['host_facts_in'] != 'host.json' or \
+            any(facts[k] is not None for k in HOST_FACTS):
+        problems.append('run.json of a run: %r' % {k: facts.get(k) for k in
+                                                   HOST_FACTS + ('merged_folders', 'host_facts_in')})
+    if sorted(host) != sorted(HOST_FACTS) or not host['json_mb_per_s'] > 0 or \
+            not host['seconds'] > 0 or not host['peak_rss_kib'] > 0 or host['threads'] != 2:
+        problems.append('host.json of a run at -T 2: %r' % host)
     # The merge's end line (the merge above was -q); the same code again, so
     # the release run's to check.
     if not SANITIZED:
