@@ -10,7 +10,7 @@ set -euo pipefail
 # cmake only lets meson find libdragonbox-dev, which ships a CMake package and
 # no pkg-config file. protobuf-c unpacks Perfetto traces (src/proto), its
 # compiler makes the C from src/proto/tc_perfetto.proto.
-pkgs=(meson ninja-build pkg-config cmake clang libzstd-dev libsimdjson-dev libdragonbox-dev
+pkgs=(meson ninja-build pkg-config cmake clang lld libzstd-dev libsimdjson-dev libdragonbox-dev
       zlib1g-dev libcmocka-dev libprotobuf-c-dev protobuf-c-compiler zstd gzip python3)
 slurm=(slurmctld slurmd slurm-client munge)
 for arg in "$@"; do

@@ -7,13 +7,17 @@
 #        jobs/slurm on a single-node Slurm cluster started for the test, the
 #        recorder and the HTML pages in headless Chromium: build/tests/report/
 #        report.png is the demo page's screenshot)
-#     2. one ASan+UBSan build that also holds the libFuzzer targets: every C
-#        suite and the end-to-end tests, each code path once (TC_SANITIZED:
-#        the release run already repeats them); then every fuzz target,
-#        two at a time, 30 s each (or as tests/fuzz/NAME.options says)
+#     2. one ASan+UBSan build that also holds the libFuzzer targets (they
+#        link one coverage-instrumented copy of the core): every C suite and
+#        the end-to-end tests, each code path once (TC_SANITIZED: the release
+#        run already repeats them; suites 'docs' and 'tools' only re-run the
+#        census's paths and are left out); then every fuzz target, two at a
+#        time, 30 s each (or as tests/fuzz/NAME.options says)
 #     3. TSan build: the suites whose runs share data between threads (pool,
 #        pipeline, and the end-to-end tests of suite 'threads', which under
 #        TC_TSAN keep their runs at -T 2)
+#   Both sanitizer builds compile only what their suites run
+#   (scripts/suite_targets.py), which then run with --no-rebuild.
 #     4. the DevTools schema regenerated from pinned npm packages equals the
 #        committed data file
 #   scripts/test.sh --quick   the inner loop: the release build's unit and
@@ -97,13 +101,18 @@ step "release suites"
 meson test -C build --print-errorlogs --num-processes 2
 count build
 
+# The sanitizer builds compile only what their suites run (and the fuzz
+# targets), then run them without meson's rebuild of everything.
+asan_suites="--no-suite oracle --no-suite corpus --no-suite slurm --no-suite browser --no-suite tools
+  --no-suite docs"
 step "ASan + UBSan build, with the fuzz targets"
-bash scripts/build.sh build-asan -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false \
+bash scripts/build.sh build-asan --for "$asan_suites --also tests/fuzz" \
+  -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false \
   -Dbuildtype=debugoptimized -Dfuzz=true || give_up "ASan build failed"
 step "ASan + UBSan suites"
+# shellcheck disable=SC2086 # the selectors are words on purpose
 TC_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  meson test -C build-asan --print-errorlogs --num-processes 2 --no-suite oracle --no-suite corpus \
-  --no-suite slurm --no-suite browser --no-suite tools
+  meson test -C build-asan --no-rebuild --print-errorlogs --num-processes 2 $asan_suites
 count build-asan
 
 step "fuzz targets, two at a time (30 s each, or as tests/fuzz/NAME.options says)"
@@ -136,12 +145,14 @@ pass=$((pass + $(grep -c ': ok (' "$results")))
 fail=$((fail + $(grep -c ': FAILED$' "$results")))
 rm -f "$results"
 
+tsan_suites="--suite pool --suite pipeline --suite threads"
 step "TSan build"
-bash scripts/build.sh build-tsan -Db_sanitize=thread -Db_lundef=false -Db_lto=false \
-  -Dbuildtype=debugoptimized || give_up "TSan build failed"
+bash scripts/build.sh build-tsan --for "$tsan_suites" -Db_sanitize=thread -Db_lundef=false \
+  -Db_lto=false -Dbuildtype=debugoptimized || give_up "TSan build failed"
 step "TSan suites"
-TC_SANITIZED=1 TC_TSAN=1 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --print-errorlogs \
-  --num-processes 2 --suite pool --suite pipeline --suite threads
+# shellcheck disable=SC2086
+TC_SANITIZED=1 TC_TSAN=1 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild \
+  --print-errorlogs --num-processes 2 $tsan_suites
 count build-tsan
 
 step "DevTools schema"

@@ -4,8 +4,8 @@ committed reports/bundled/, file for file and byte for byte, except the
 run.json fields that are facts of this run and this host, named below; and
 so must the same job at -T 1 and at -T 2, run again over a state folder it
 saved (every site reused), and the merge of its four shards. Under a
-sanitizer (TC_SANITIZED) the -T 1 run and the merge's second, verbose run
-are left to the release build, which runs the same code.
+sanitizer (TC_SANITIZED) the -T 1 run and the shards and merge are left to
+the release build (test_state_e2e runs shards and merges under sanitizers).
 
 A change that alters any output fails here; when it is meant to, regenerate
 reports/bundled/ (bash scripts/main.sh) and commit it with the change."""
@@ -106,18 +106,10 @@ def main():
             os.remove(os.path.join(ROOT, job))
 
 
-def check_all(tmp, job):
+def check_merge(tmp, job):
+    """The job's four shards merged in reverse order write the same outputs;
+    under a sanitizer test_state_e2e's shards and merges run that code."""
     problems = []
-    state = os.path.join(tmp, 'state')
-    # Under a sanitizer, each code path once: -T 2 saving its state (the
-    # release run repeats it at -T 1 and without state).
-    runs = ((('2', ['--state', state], '-T 2'),) if SANITIZED else
-            (('2', [], '-T 2'), ('1', ['--state', state], '-T 1')))
-    for threads, extra, how in runs + (('2', ['--state', state], 'resumed'),):
-        outdir = os.path.join(tmp, 'out-' + how.replace(' ', ''))
-        job_into(outdir, os.path.join(ROOT, job))
-        run(['run', '-q', '-T', threads, *extra, job], how)
-        problems += compare(outdir, how)
     shards = [os.path.join(tmp, 'shard-%d' % i) for i in range(4)]
     for i, st in enumerate(shards):
         run(['run', '-q', '-T', '2', '--state', st, '--shard', '%d/4' % i, job], 'shard %d/4' % i)
@@ -131,6 +123,27 @@ def check_all(tmp, job):
     if (facts['merged_folders'], facts['json_mb_per_s']) != (4, None):
         problems.append('merged run.json: merged_folders %r, json_mb_per_s %r (want 4, null)'
                         % (facts['merged_folders'], facts['json_mb_per_s']))
+    # The merge's end line (the merge above was -q).
+    p = subprocess.run([BINARY, 'merge', '-o', merged + '-line', *shards], capture_output=True,
+                       text=True, timeout=600)
+    if not re.search(r'MB of JSON merged from 4 state folders in [0-9.]+ s -> ', p.stderr) or \
+            'MB/s' in p.stderr:
+        problems.append('merge end line: %r' % p.stderr)
+    return problems
+
+
+def check_all(tmp, job):
+    problems = []
+    state = os.path.join(tmp, 'state')
+    # Under a sanitizer, each code path once: -T 2 saving its state (the
+    # release run repeats it at -T 1 and without state).
+    runs = ((('2', ['--state', state], '-T 2'),) if SANITIZED else
+            (('2', [], '-T 2'), ('1', ['--state', state], '-T 1')))
+    for threads, extra, how in runs + (('2', ['--state', state], 'resumed'),):
+        outdir = os.path.join(tmp, 'out-' + how.replace(' ', ''))
+        job_into(outdir, os.path.join(ROOT, job))
+        run(['run', '-q', '-T', threads, *extra, job], how)
+        problems += compare(outdir, how)
     # A run of the job: its host facts in host.json, null in run.json.
     with open(os.path.join(outdir, 'run.json'), encoding='utf-8') as f:
         facts = json.load(f)
@@ -143,19 +156,13 @@ def check_all(tmp, job):
     if sorted(host) != sorted(HOST_FACTS) or not host['json_mb_per_s'] > 0 or \
             not host['seconds'] > 0 or not host['peak_rss_kib'] > 0 or host['threads'] != 2:
         problems.append('host.json of a run at -T 2: %r' % host)
-    # The merge's end line (the merge above was -q); the same code again, so
-    # the release run's to check.
     if not SANITIZED:
-        p = subprocess.run([BINARY, 'merge', '-o', merged + '-line', *shards], capture_output=True,
-                           text=True, timeout=600)
-        if not re.search(r'MB of JSON merged from 4 state folders in [0-9.]+ s -> ', p.stderr) or \
-                'MB/s' in p.stderr:
-            problems.append('merge end line: %r' % p.stderr)
+        problems += check_merge(tmp, job)
     subprocess.run(['rm', '-rf', tmp], check=False)
     if problems:
         sys.exit('reports/bundled differs:\n  ' + '\n  '.join(problems[:40]))
-    print('golden: reports/bundled identical at %s, resumed and merged (run.json less %s)'
-          % (', '.join(how for _, _, how in runs), ', '.join(HOST_FACTS)))
+    print('golden: reports/bundled identical at %s, resumed%s (run.json less its job path)'
+          % (', '.join(how for _, _, how in runs), '' if SANITIZED else ' and merged'))
 
 
 if __name__ == '__main__':

@@ -35,7 +35,7 @@ import tempfile
 import time
 
 from e2e_common import BINARY, ROOT, SANITIZED, TSAN
-from test_golden_e2e import diff_run_json
+from test_golden_e2e import MERGE_MASK, diff_run_json
 
 CRAWL = os.path.join(ROOT, 'corpus', 'crawl')
 PRODUCTS = ('census.json', 'census.csv', 'census.md', 'metrics.csv', 'metrics.json', 'metrics.md',
@@ -97,7 +97,7 @@ def same_outputs(ref, out, what):
         return
     with open(os.path.join(ref, 'run.json'), encoding='utf-8') as fa, \
             open(os.path.join(out, 'run.json'), encoding='utf-8') as fb:
-        problems = diff_run_json(fa.read(), fb.read())
+        problems = diff_run_json(fa.read(), fb.read(), MERGE_MASK)
     check(not problems, '%s: run.json: %s' % (what, problems[:3]))
 
 
