@@ -66,6 +66,8 @@ static const char page_css[] =
     ".js .tc-table:not(.tc-live)>tbody>tr:nth-child(n+201),.tc-table tr.tc-later{display:none}\n"
     ".tc-more{display:block;margin:8px auto;font:inherit;color:var(--accent);background:none;"
     "border:1px solid var(--line);border-radius:6px;padding:4px 12px;cursor:pointer}\n"
+    /* display:block above would beat the hidden attribute's display:none */
+    ".tc-more[hidden]{display:none}\n"
     ".tc-cols{position:relative;font-size:.9em;color:var(--muted)}"
     ".tc-cols summary{cursor:pointer}\n"
     ".tc-cols div{position:absolute;z-index:2;background:var(--bg);border:1px solid var(--line);"

@@ -53,6 +53,9 @@ try {
   await page.fill('#sites-controls input', site);
   same(await visible(), Array(Number(per_site)).fill(site), `the sites filter narrows to ${site}`);
   await page.fill('#sites-controls input', '');
+  // A table that shows all its rows offers no "Show N more" button.
+  same(await page.$$eval('.tc-more', (b) => b.filter((x) => getComputedStyle(x).display !== 'none')
+    .map((x) => x.textContent)), [], 'no "Show more" button under tables that show every row');
   await page.screenshot({ path: png, fullPage: true });
   same(errors, [], 'no console or page error');
   same(requests, [], 'no request leaves the file');

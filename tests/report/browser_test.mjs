@@ -299,6 +299,10 @@ async function realReport() {
     await page.waitForFunction((n) => [...document.querySelectorAll('#summary tbody tr')]
       .filter((r) => getComputedStyle(r).display !== 'none').length > n, win, { timeout: 10000 }).catch(() => {});
     same((await laid()).length, Math.min(all, 2 * win), 'report.html: scrolling to the end lays out 200 more');
+    const moreShown = () => page.$$eval('.tc-more', (b) => b.filter((x) => getComputedStyle(x).display !== 'none')
+      .map((x) => x.closest('div').querySelector('table').id));
+    same(await moreShown(), all > 2 * win ? ['summary'] : [],
+      'report.html: a "Show more" button only under the table with rows left to lay out');
     await page.locator('#summary thead th button', { hasText: 'records' }).first().click();
     const records = Object.fromEntries(census.events.map((e) => [e.name, e.records]));
     const top = await laid();
