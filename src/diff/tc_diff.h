@@ -19,6 +19,10 @@
  *     number of traces differs, or the value is n/a on a side.
  * Every "not comparable" says what differs.
  *
+ * An argument path on both sides also compares its value profiles
+ * (tc_diff_values.c): a shift of TC_DIFF_SHIFT_MIN or more is listed with
+ * its evidence and counts in the event's size of change.
+ *
  * The core reads and compares; it never prints. A tc_diff borrows from the
  * two sides, which must outlive it. */
 #ifndef TC_DIFF_H
@@ -59,6 +63,19 @@ typedef struct {
   const char *why; /* NULL when change_pct is a number */
 } tc_diff_fig;
 
+/* An argument path on both sides whose value profile moved (README.md,
+ * "Comparing two crawls", value-profile shift): SHIFT from 0 to 1, what
+ * moved most (BASIS: "types", "sentinel zero", "constant", ...), and the
+ * profile census.json gives it on each side. */
+enum { TC_DIFF_SHIFTS_SHOWN = 3 };
+#define TC_DIFF_SHIFT_MIN 0.1
+typedef struct {
+  tc_str path;
+  double shift;
+  const char *basis;
+  tc_str profile_a, profile_b;
+} tc_diff_shift;
+
 /* An event on both sides, or on one side only (the other side's records
  * and sites are NAN). */
 typedef struct {
@@ -68,6 +85,11 @@ typedef struct {
   tc_diff_fig share;    /* share of sites with the event, in percent */
   tc_str *args_new, *args_gone, *undeclared_new, *undeclared_gone;
   uint32_t nargs_new, nargs_gone, nundeclared_new, nundeclared_gone;
+  /* Its paths whose profile shifted by TC_DIFF_SHIFT_MIN or more, biggest
+   * first (then by path); value_shift is the biggest, 0 when none. */
+  tc_diff_shift *shifts;
+  uint32_t nshifts;
+  double value_shift;
 } tc_diff_event;
 
 /* A changed, new or gone event ranked by the size of its change (README.md,

@@ -166,6 +166,41 @@ static void event_count(const tc_dside_event *e, const uint8_t *shared, double *
     }
 }
 
+static int cmp_shift(const void *x, const void *y) {
+  const tc_diff_shift *a = x, *b = y;
+  if (a->shift != b->shift)
+    return a->shift > b->shift ? -1 : 1;
+  return tc_str_cmp(a->path, b->path);
+}
+
+/* The paths of EA and EB (the same event on each side) whose value profile
+ * shifted by TC_DIFF_SHIFT_MIN or more, biggest first, into *OUT
+ * (malloc'd, NULL when none) and *N. */
+static void value_shifts(diff_impl *d, const tc_dside_event *ea, const tc_dside_event *eb,
+                         tc_diff_shift **out, uint32_t *n) {
+  size_t cap = 0;
+  *out = NULL;
+  *n = 0;
+  for (uint32_t i = 0, j = 0; ea->arg_values && eb->arg_values && i < ea->nargs && j < eb->nargs;) {
+    int c = tc_str_cmp(ea->args[i], eb->args[j]);
+    const char *basis;
+    double shift = c ? 0 : tc_diff_value_shift(ea->arg_values[i], eb->arg_values[j], &basis);
+    if (shift >= TC_DIFF_SHIFT_MIN) {
+      if (TC_GROW(*out, cap, *n + 1)) {
+        d->oom = 1;
+        return;
+      }
+      (*out)[(*n)++] = (tc_diff_shift){ea->args[i], shift, basis,
+                                       tc_diff_profile_text(ea->arg_values[i]),
+                                       tc_diff_profile_text(eb->arg_values[j])};
+    }
+    i += c <= 0;
+    j += c >= 0;
+  }
+  if (*n > 1)
+    qsort(*out, *n, sizeof **out, cmp_shift);
+}
+
 static void compare_events(diff_impl *d, const tc_diff_side *a, const tc_diff_side *b) {
   tc_diff *p = &d->pub;
   double sa = d->shared_basis ? p->sites_shared : a->sites_total;
@@ -205,15 +240,20 @@ static void compare_events(diff_impl *d, const tc_diff_side *a, const tc_diff_si
           only_in(d, eb->undeclared, eb->nundeclared, ea->undeclared, ea->nundeclared, &t.nundeclared_new);
       t.undeclared_gone =
           only_in(d, ea->undeclared, ea->nundeclared, eb->undeclared, eb->nundeclared, &t.nundeclared_gone);
-      int changed = ra != rb || na != nb || t.nargs_new ||
-                    t.nargs_gone || t.nundeclared_new || t.nundeclared_gone;
+      value_shifts(d, ea, eb, &t.shifts, &t.nshifts);
+      int changed = ra != rb || na != nb || t.nargs_new || t.nargs_gone || t.nundeclared_new ||
+                    t.nundeclared_gone || t.nshifts;
       if (!changed || !(e = push_event(d, &d->ev_changed, &d->cap_changed, &p->nevents_changed))) {
         free(t.args_new);
         free(t.args_gone);
         free(t.undeclared_new);
         free(t.undeclared_gone);
+        free(t.shifts);
         continue;
       }
+      e->shifts = t.shifts;
+      e->nshifts = t.nshifts;
+      e->value_shift = t.nshifts ? t.shifts[0].shift : 0;
       e->args_new = t.args_new;
       e->args_gone = t.args_gone;
       e->undeclared_new = t.undeclared_new;
@@ -482,13 +522,14 @@ static void mark_shared(diff_impl *d, const tc_diff_side *a, const tc_diff_side 
 /* The size of E's change (README.md, "Comparing two crawls"): |log2| of
  * the ratio of its records per compared site, or 10 (a 1024-fold change)
  * when it is new or gone; plus 4 x the change in its share of sites (0 to
- * 1); plus 0.5 per argument path that appeared or vanished, at most 2. */
+ * 1); plus 0.5 per argument path that appeared or vanished, at most 2;
+ * plus 2 x its biggest value-profile shift (0 to 1). */
 static double change_size(const tc_diff_event *e, uint32_t npaths) {
   double ra = isnan(e->per_site.a) ? 0 : e->per_site.a, rb = isnan(e->per_site.b) ? 0 : e->per_site.b;
   double sa = isnan(e->share.a) ? 0 : e->share.a, sb = isnan(e->share.b) ? 0 : e->share.b;
   double r = ra > 0 && rb > 0 ? fabs(log2(rb / ra)) : ra > 0 || rb > 0 ? 10 : 0;
   double paths = 0.5 * npaths;
-  return r + 4 * fabs(sb - sa) / 100 + (paths > 2 ? 2 : paths);
+  return r + 4 * fabs(sb - sa) / 100 + (paths > 2 ? 2 : paths) + 2 * e->value_shift;
 }
 
 static int cmp_rank(const void *x, const void *y) {
@@ -611,6 +652,7 @@ void tc_diff_free(tc_diff *p) {
     free(d->ev_changed[i].args_gone);
     free(d->ev_changed[i].undeclared_new);
     free(d->ev_changed[i].undeclared_gone);
+    free(d->ev_changed[i].shifts);
   }
   for (size_t i = 0; i < d->nstrs; i++)
     free(d->strs[i]);

@@ -4,8 +4,12 @@
  * reason in change_na. The ranking's rows (section event_rank, biggest
  * change first, as diff.json's events_ranked) are the exception: figure
  * change_size, a the rank, b the change_size, change_na the kind (new,
- * gone, changed); the event's figures are in its event_* rows. */
+ * gone, changed); the event's figures are in its event_* rows. So are the
+ * value_shift rows: figure the argument path, b its shift (0 to 1),
+ * change_na what moved and the profiles ("types: always 0 -> ..."). */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "diff/tc_diff.h"
 #include "report/tc_text.h"
@@ -45,6 +49,29 @@ static void fig_row(tc_wbuf *b, const char *section, tc_str name, const char *fi
   tc_wbuf_putc(b, '\n');
 }
 
+/* A value-profile shift: figure the path, b the shift, change_na its basis
+ * and the two profiles ("types: always 0 -> 0 on 60 %"). */
+static void shift_row(tc_wbuf *b, tc_str name, const tc_diff_shift *s) {
+  tc_wbuf_puts(b, "value_shift,");
+  text(b, name);
+  tc_wbuf_putc(b, ',');
+  text(b, s->path);
+  tc_wbuf_putc(b, ',');
+  num(b, s->shift);
+  tc_wbuf_puts(b, ",,");
+  char *why = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&why, &len);
+  if (m) {
+    fprintf(m, "%s: %.*s -> %.*s", s->basis, (int)s->profile_a.len, s->profile_a.ptr,
+            (int)s->profile_b.len, s->profile_b.ptr);
+    fclose(m);
+    text(b, (tc_str){why, len});
+  }
+  free(why);
+  tc_wbuf_putc(b, '\n');
+}
+
 static void events(tc_wbuf *b, const char *section, const tc_diff_event *e, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     fig_row(b, section, e[i].name, "records_per_site", &e[i].per_site);
@@ -57,6 +84,8 @@ static void events(tc_wbuf *b, const char *section, const tc_diff_event *e, uint
       row(b, "undeclared_appeared", e[i].name, e[i].undeclared_new[k]);
     for (uint32_t k = 0; k < e[i].nundeclared_gone; k++)
       row(b, "undeclared_vanished", e[i].name, e[i].undeclared_gone[k]);
+    for (uint32_t k = 0; k < e[i].nshifts; k++)
+      shift_row(b, e[i].name, &e[i].shifts[k]);
   }
 }
 

@@ -204,6 +204,24 @@ static void paths_cell(FILE *fp, const tc_diff_rank *r) {
   fputs("</td>", fp);
 }
 
+/* The value-profile shifts of a rank's event in one cell, the first
+ * TC_DIFF_SHIFTS_SHOWN of them: "path 0.45 (types): always 0 → 0 on 60 %". */
+static void shifts_cell(FILE *fp, const tc_diff_event *e) {
+  fputs("<td style=\"max-width:32em;overflow-wrap:anywhere\">", fp);
+  for (uint32_t i = 0; i < e->nshifts && i < TC_DIFF_SHIFTS_SHOWN; i++) {
+    const tc_diff_shift *s = &e->shifts[i];
+    fputs(i ? "; <code>" : "<code>", fp);
+    tc_html_escape(fp, s->path);
+    fprintf(fp, "</code> %.2f (%s): ", s->shift, s->basis);
+    tc_html_escape(fp, s->profile_a);
+    fputs(" &rarr; ", fp);
+    tc_html_escape(fp, s->profile_b);
+  }
+  if (e->nshifts > TC_DIFF_SHIFTS_SHOWN)
+    fprintf(fp, "; and %u more (diff.json)", e->nshifts - TC_DIFF_SHIFTS_SHOWN);
+  fputs("</td>", fp);
+}
+
 /* The ranking, biggest change first: the page's first table. */
 static void ranked(FILE *fp, const tc_diff *d) {
   if (d->basis_why)
@@ -220,13 +238,19 @@ static void ranked(FILE *fp, const tc_diff *d) {
       {"kind", NULL, NULL, TC_HTML_TEXT, 1},
       {"change size", NULL,
        "|log2| of the records-per-site ratio (10 when new or gone) + 4 x the change in share of "
-       "sites + 0.5 per argument path new or gone (at most 2)",
+       "sites + 0.5 per argument path new or gone (at most 2) + 2 x the biggest value-profile "
+       "shift",
        TC_HTML_NUM, 0},
       {"per site A", "records / site", NULL, TC_HTML_NUM, 0},
       {"per site B", "records / site", NULL, TC_HTML_NUM, 0},
       {"sites A", "count", NULL, TC_HTML_NUM, 0},
       {"sites B", "count", NULL, TC_HTML_NUM, 0},
-      {"argument paths", "new, gone", NULL, TC_HTML_TEXT, 0}};
+      {"argument paths", "new, gone", NULL, TC_HTML_TEXT, 0},
+      {"value shifts", "share of values, 0 to 1",
+       "argument paths whose values moved: the largest of the change in the mix of types, in the "
+       "share of one sentinel value, and a constant that changed (1) or stopped or started being "
+       "one (0.5); over the whole crawls",
+       TC_HTML_TEXT, 0}};
   tc_html_table_begin(fp, "ranked", "Events ranked by size of change, biggest first", cols,
                       sizeof cols / sizeof *cols);
   for (uint32_t i = 0; i < d->nranked; i++) {
@@ -241,6 +265,7 @@ static void ranked(FILE *fp, const tc_diff *d) {
     num(fp, r->event->sites_a, r->event->per_site.why);
     num(fp, r->event->sites_b, r->event->per_site.why);
     paths_cell(fp, r);
+    shifts_cell(fp, r->event);
     tc_html_row_end(fp);
   }
   tc_html_table_end(fp);

@@ -20,6 +20,23 @@ static void strs(tc_jsonw *w, const char *key, const tc_str *s, uint32_t n) {
   tc_jsonw_arr_end(w);
 }
 
+/* E's value-profile shifts, biggest first: path, shift, basis and the
+ * profile sentence of each side. */
+static void shifts(tc_jsonw *w, const tc_diff_event *e) {
+  tc_jsonw_karr(w, "value_shifts");
+  for (uint32_t i = 0; i < e->nshifts; i++) {
+    const tc_diff_shift *s = &e->shifts[i];
+    tc_jsonw_obj(w);
+    tc_jsonw_kstrn(w, "path", s->path);
+    tc_jsonw_knum(w, "shift", s->shift);
+    tc_jsonw_kstr(w, "basis", s->basis);
+    tc_jsonw_kstrn(w, "profile_a", s->profile_a);
+    tc_jsonw_kstrn(w, "profile_b", s->profile_b);
+    tc_jsonw_obj_end(w);
+  }
+  tc_jsonw_arr_end(w);
+}
+
 static void side(tc_jsonw *w, const char *key, const char *dir, double s, double t, double r) {
   tc_jsonw_kobj(w, key);
   tc_jsonw_kstr(w, "dir", dir);
@@ -44,6 +61,7 @@ static void events(tc_jsonw *w, const char *key, const tc_diff_event *e, uint32_
     strs(w, "args_vanished", e[i].args_gone, e[i].nargs_gone);
     strs(w, "undeclared_appeared", e[i].undeclared_new, e[i].nundeclared_new);
     strs(w, "undeclared_vanished", e[i].undeclared_gone, e[i].nundeclared_gone);
+    shifts(w, &e[i]);
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
@@ -69,6 +87,8 @@ static void ranked(tc_jsonw *w, const tc_diff *d) {
     tc_jsonw_knum(w, "sites_b", r->event->sites_b);
     strs(w, "args_new", r->paths_new, r->npaths_new);
     strs(w, "args_gone", r->paths_gone, r->npaths_gone);
+    tc_jsonw_knum(w, "value_shift", r->event->value_shift);
+    shifts(w, r->event);
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);

@@ -86,6 +86,24 @@ static tc_err str_list(const tc_jval *v, const char *key, tc_str **out, uint32_t
   return TC_OK;
 }
 
+/* D's arg_values from ARGS (checked by str_list): a path listed twice keeps
+ * its first profile; an output without profiles has NULLs. */
+static tc_err arg_values(const tc_jval *args, tc_dside_event *d) {
+  if (!d->nargs)
+    return TC_OK;
+  if (!(d->arg_values = calloc(d->nargs, sizeof *d->arg_values)))
+    return TC_E_NOMEM;
+  for (uint32_t i = 0; i < args->n; i++) {
+    tc_str path;
+    tc_jstr(tc_jget(&args->u.items[i], "path"), &path);
+    const tc_str *at = bsearch(&path, d->args, d->nargs, sizeof *d->args, cmp_str);
+    const tc_jval *v = tc_jget(&args->u.items[i], "values");
+    if (at && !d->arg_values[at - d->args] && v && v->type == TC_JOBJ)
+      d->arg_values[at - d->args] = v;
+  }
+  return TC_OK;
+}
+
 static int cmp_event(const void *x, const void *y) {
   return tc_str_cmp(((const tc_dside_event *)x)->name, ((const tc_dside_event *)y)->name);
 }
@@ -138,7 +156,8 @@ static tc_err read_census(tc_diff_side *s, tc_why *why) {
     s->has_site_records = d->site_records_v != NULL;
     if ((e = str_list(tc_jget(o, "args"), "path", &d->args, &d->nargs, why, F, "args", i)) ||
         (e = str_list(tc_jget(o, "undeclared_args"), NULL, &d->undeclared, &d->nundeclared, why,
-                      F, "undeclared_args", i)))
+                      F, "undeclared_args", i)) ||
+        (e = arg_values(tc_jget(o, "args"), d)))
       return e;
   }
   if (s->nevents) /* NULL when empty, which qsort may not take */
@@ -490,6 +509,7 @@ void tc_diff_side_free(tc_diff_side *s) {
     return;
   for (uint32_t i = 0; i < s->nevents; i++) {
     free(s->events[i].args);
+    free(s->events[i].arg_values);
     free(s->events[i].undeclared);
     free(s->events[i].site_at);
     free(s->events[i].site_recs);

@@ -100,6 +100,51 @@ static void path_list(tc_wbuf *b, const char *sep, const char *what, const tc_st
   }
 }
 
+/* E's value-profile shifts, the first MAX of them: "`path` 0.45 (types):
+ * always 0 -> 0 on 60 %". */
+static void shift_list(tc_wbuf *b, const tc_diff_event *e, uint32_t max, tc_md_where where) {
+  for (uint32_t i = 0; i < e->nshifts && i < max; i++) {
+    const tc_diff_shift *s = &e->shifts[i];
+    char buf[48];
+    snprintf(buf, sizeof buf, " %.2f (%s): ", s->shift, s->basis);
+    if (i)
+      tc_wbuf_puts(b, "; ");
+    tc_text_md_code(b, s->path, where);
+    tc_wbuf_puts(b, buf);
+    cell(b, s->profile_a);
+    tc_wbuf_puts(b, " -> ");
+    cell(b, s->profile_b);
+  }
+  if (e->nshifts > max) {
+    tc_wbuf_puts(b, "; and ");
+    num(b, e->nshifts - max);
+    tc_wbuf_puts(b, " more");
+  }
+}
+
+/* Every event's value-profile shifts, one line per event. */
+static void shifts(tc_wbuf *b, const tc_diff *d) {
+  int any = 0;
+  for (uint32_t i = 0; i < d->nevents_changed; i++) {
+    const tc_diff_event *e = &d->events_changed[i];
+    if (!e->nshifts)
+      continue;
+    if (!any++)
+      tc_wbuf_puts(b, "## Value profiles that shifted\n\n"
+                      "shift: the share of an argument path's values that moved (0 to 1), the "
+                      "largest of the change in its mix of types, in the share of one sentinel "
+                      "value and a constant that changed (1) or stopped or started being one "
+                      "(0.5); over the whole crawls; README.md, \"Comparing two crawls\".\n\n");
+    tc_wbuf_puts(b, "- ");
+    cell(b, e->name);
+    tc_wbuf_puts(b, ": ");
+    shift_list(b, e, UINT32_MAX, TC_MD_OUTSIDE_TABLE);
+    tc_wbuf_putc(b, '\n');
+  }
+  if (any)
+    tc_wbuf_putc(b, '\n');
+}
+
 /* The argument paths (UNDECLARED: the undeclared ones) that appeared or
  * vanished, one line per event. */
 static void paths(tc_wbuf *b, const tc_diff *d, int undeclared) {
@@ -232,11 +277,12 @@ static void ranked(tc_wbuf *b, const tc_diff *d) {
     return;
   tc_wbuf_puts(b, "## Events ranked by size of change\n\n"
                   "change size: |log2| of the records-per-site ratio (10 when new or gone) + 4 x "
-                  "the change in share of sites + 0.5 per argument path new or gone (at most 2); "
-                  "README.md, \"Comparing two crawls\".\n\n"
+                  "the change in share of sites + 0.5 per argument path new or gone (at most 2) "
+                  "+ 2 x the biggest value-profile shift; README.md, \"Comparing two "
+                  "crawls\".\n\n"
                   "| rank | event | kind | change size | per site A | per site B | sites A "
-                  "| sites B | argument paths |\n"
-                  "|---:|---|---|---:|---:|---:|---:|---:|---|\n");
+                  "| sites B | argument paths | value shifts |\n"
+                  "|---:|---|---|---:|---:|---:|---:|---:|---|---|\n");
   for (uint32_t i = 0; i < d->nranked && i < SHOWN_RANKS; i++) {
     const tc_diff_rank *r = &d->ranked[i];
     tc_wbuf_puts(b, "| ");
@@ -256,6 +302,8 @@ static void ranked(tc_wbuf *b, const tc_diff *d) {
     tc_wbuf_puts(b, " | ");
     path_list(b, "", "new", r->paths_new, r->npaths_new, TC_MD_IN_TABLE);
     path_list(b, r->npaths_new ? "; " : "", "gone", r->paths_gone, r->npaths_gone, TC_MD_IN_TABLE);
+    tc_wbuf_puts(b, " | ");
+    shift_list(b, r->event, TC_DIFF_SHIFTS_SHOWN, TC_MD_IN_TABLE);
     tc_wbuf_puts(b, " |\n");
   }
   if (d->nranked > SHOWN_RANKS) {
@@ -310,6 +358,7 @@ void tc_diff_write_md(const tc_diff *d, FILE *fp) {
   changed_events(&b, d);
   paths(&b, d, 0);
   paths(&b, d, 1);
+  shifts(&b, d);
   dists(&b, d);
   sites(&b, d);
   tc_wbuf_flush(&b);

@@ -13,6 +13,9 @@ typedef struct {
   double records, sites;
   tc_str *args, *undeclared; /* sorted, distinct; malloc'd */
   uint32_t nargs, nundeclared;
+  /* Each of args' value profile (census.json's args[].values), or NULL
+   * when the output has none; malloc'd, parallel to args. */
+  const tc_jval **arg_values;
   /* Its `site_records` (when the side has them): sites as indexes into
    * the side's sorted `sites`, ascending by run.json's order, and their
    * records; malloc'd. */
@@ -56,5 +59,12 @@ struct tc_diff_side {
   int has_site_records; /* census.json has each event's `site_records` */
   tc_dside_opt bucket_ms, budget_ms;
 };
+
+/* The shift of one argument path's value profile from A to B, 0 to 1
+ * (tc_diff_values.c says how it is read), and in *BASIS what moved most
+ * (NULL when nothing did); 0 when either profile is missing or unreadable. */
+double tc_diff_value_shift(const tc_jval *a, const tc_jval *b, const char **basis);
+/* A profile's `profile` sentence, empty when it has none. */
+tc_str tc_diff_profile_text(const tc_jval *v);
 
 #endif

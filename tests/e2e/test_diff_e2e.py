@@ -9,7 +9,9 @@ must match a computation made here from the two folders' census.json and
 metrics.json. B2 is B without the Chrome change, so that its changes are
 numbers to check. C is A with a trace config added to one trace's metadata;
 D is A with one trace's durations halved, so that metrics change alone.
-`diff A A` reports nothing and exits 0."""
+`diff A A` reports nothing and exits 0. SharedSites compares two crawls
+that differ by two sites; ValueShifts, three edits of argument values whose
+value-profile shifts are computed here from the traces."""
 import collections
 import csv
 import gzip
@@ -62,6 +64,15 @@ def unique_keys(pairs):
     keys = [k for k, _ in pairs]
     assert len(keys) == len(set(keys)), 'a repeated key would not survive the rewrite'
     return dict(pairs)
+
+
+def diff_out_a_b(folder):
+    """diff of FOLDER's outA and outB into FOLDER/diff, which must find
+    differences; its diff.json."""
+    p = run('diff', '-o', os.path.join(folder, 'diff'), os.path.join(folder, 'outA'),
+            os.path.join(folder, 'outB'))
+    assert p.returncode == 1, p.stderr
+    return load(os.path.join(folder, 'diff'), 'diff.json')
 
 
 def run(*args):
@@ -529,10 +540,7 @@ class SharedSites(unittest.TestCase):
                           collections.Counter())
         cls.lone_only = {n for s in (cls.lone_a, cls.lone_b) for n in counts[s]
                          if isinstance(n, str) and not cls.count_a[n] and not cls.count_b[n]}
-        p = run('diff', '-o', os.path.join(cls.dir, 'diff'), os.path.join(cls.dir, 'outA'),
-                os.path.join(cls.dir, 'outB'))
-        assert p.returncode == 1, p.stderr
-        cls.d = load(os.path.join(cls.dir, 'diff'), 'diff.json')
+        cls.d = diff_out_a_b(cls.dir)
 
     @classmethod
     def tearDownClass(cls):
@@ -610,6 +618,150 @@ class SharedSites(unittest.TestCase):
             with open(os.path.join(self.dir, 'diff-' + a + b, 'diff.md'), encoding='utf-8') as f:
                 self.assertIn('Events are compared over the whole crawls: ', f.read())
 
+
+
+def json_type(v):
+    return ('null' if v is None else 'bool' if isinstance(v, bool) else
+            'number' if isinstance(v, (int, float)) else 'string' if isinstance(v, str) else
+            'array' if isinstance(v, list) else 'object')
+
+
+def expected_shift(va, vb):
+    """README's value-profile shift of one path, from its values on each
+    side, computed here from the traces: the largest of the change in the
+    mix of types (total variation), in the share of one sentinel, and a
+    constant that changed (1) or stopped or started being one (0.5)."""
+    def shares(vals, key):
+        c = collections.Counter(key(v) for v in vals)
+        return {k: n / len(vals) for k, n in c.items()}
+    ta, tb = shares(va, json_type), shares(vb, json_type)
+    types = sum(abs(ta.get(k, 0) - tb.get(k, 0)) for k in set(ta) | set(tb)) / 2
+    sentinels = {'zero': lambda v: json_type(v) == 'number' and v == 0,
+                 'minus_one': lambda v: json_type(v) == 'number' and v == -1,
+                 'empty_string': lambda v: v == '', 'null': lambda v: v is None,
+                 'false': lambda v: v is False}
+    sent = max(abs(sum(map(f, va)) / len(va) - sum(map(f, vb)) / len(vb))
+               for f in sentinels.values())
+    ca, cb = len({json.dumps(v) for v in va}) == 1, len({json.dumps(v) for v in vb}) == 1
+    const = (1.0 if ca and cb and va[0] != vb[0] else 0.5 if ca != cb else 0.0)
+    return max(types, sent, const)
+
+
+class ValueShifts(unittest.TestCase):
+    """A is one third-party trace; B is the same trace with three events'
+    values edited: one numeric argument turned to a string in every second
+    record (its mix of types moves by half), one constant argument given
+    another constant, one numeric argument set to 0 in every fourth record
+    (a sentinel's share moves). Each must be ranked with exactly that shift,
+    computed here from the traces, and no other event may show one."""
+    TRACE = 'artifacts__animation__trace.json.gz'
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix='tc-diff-values-')
+        doc = json.loads(read_trace(os.path.join(THIRD_PARTY, cls.TRACE)))
+        events = doc['traceEvents'] if isinstance(doc, dict) else doc
+        values = collections.defaultdict(list)  # (name, key) -> values of args.key
+        for e in events:
+            if isinstance(e.get('args'), dict):
+                for k, v in e['args'].items():
+                    values[(e.get('name'), k)].append(v)
+        names = collections.Counter(e.get('name') for e in events)
+        numeric = sorted((k for k, v in values.items() if len(v) >= 20 and
+                          all(json_type(x) == 'number' for x in v)),
+                         key=lambda k: (-len(values[k]), k))
+        # One argument per event, and only events with one such argument
+        # edited, so each event has one shift.
+        cls.typed = numeric[0]
+        cls.zeroed = next(k for k in numeric if k[0] != cls.typed[0] and 0 not in values[k])
+        cls.constant = next(k for k, v in sorted(values.items(), key=lambda kv: str(kv[0]))
+                            if k[0] not in (cls.typed[0], cls.zeroed[0]) and len(v) >= 3 and
+                            json_type(v[0]) == 'number' and len(set(v)) == 1 and
+                            len(v) == names[k[0]])
+        seen = collections.Counter()
+        for e in events:
+            key = (e.get('name'), None)
+            for k in (cls.typed, cls.zeroed, cls.constant):
+                if e.get('name') == k[0] and isinstance(e.get('args'), dict) and k[1] in e['args']:
+                    key = k
+            if key[1] is None:
+                continue
+            seen[key] += 1
+            v = e['args'][key[1]]
+            if key == cls.typed and seen[key] % 2 == 0:
+                e['args'][key[1]] = str(v)
+            elif key == cls.zeroed and seen[key] % 4 == 0:
+                e['args'][key[1]] = 0
+            elif key == cls.constant:
+                e['args'][key[1]] = v + 1
+        after = collections.defaultdict(list)
+        for e in events:
+            if isinstance(e.get('args'), dict):
+                for k, v in e['args'].items():
+                    after[(e.get('name'), k)].append(v)
+        cls.want = {k: expected_shift(values[k], after[k])
+                    for k in (cls.typed, cls.zeroed, cls.constant)}
+        for side, d in (('A', None), ('B', doc)):
+            os.makedirs(os.path.join(cls.dir, side, 'site'))
+            path = os.path.join(cls.dir, side, 'site', 'trace.json')
+            if d is None:
+                os.symlink(os.path.join(THIRD_PARTY, cls.TRACE), path + '.gz')
+            else:
+                with open(path, 'w') as f:
+                    json.dump(d, f)
+            # Every constant printed (--value-sites 0): one site would hide them.
+            p = run('census', '-q', '--value-sites', '0', '-o', os.path.join(cls.dir, 'out' + side),
+                    os.path.join(cls.dir, side))
+            assert p.returncode == 0, p.stderr
+        cls.d = diff_out_a_b(cls.dir)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_each_edit_is_a_shift_of_the_size_computed_here(self):
+        self.assertAlmostEqual(self.want[self.typed], 0.5, delta=0.03)
+        self.assertEqual(self.want[self.constant], 1.0)
+        self.assertGreater(self.want[self.zeroed], 0.2)
+        ranked = {r['name']: r for r in self.d['events_ranked']}
+        self.assertEqual({n for n, r in ranked.items() if r['value_shifts']},
+                         {k[0] for k in self.want})
+        for (name, key), want in self.want.items():
+            r = ranked[name]
+            self.assertEqual([s['path'] for s in r['value_shifts']], ['args.' + key], name)
+            s = r['value_shifts'][0]
+            self.assertAlmostEqual(s['shift'], want, places=9, msg=name)
+            self.assertAlmostEqual(r['value_shift'], want, places=9, msg=name)
+            self.assertEqual(s['basis'], {self.typed: 'types', self.zeroed: 'sentinel 0',
+                                          self.constant: 'constant'}[(name, key)])
+            # Records and sites did not move: the size is the shift's term alone.
+            self.assertEqual((r['kind'], r['records_a']), ('changed', r['records_b']))
+            self.assertAlmostEqual(r['change_size'], 2 * want, places=9, msg=name)
+
+    def test_profiles_are_census_json_s(self):
+        census = {side: {e['name']: {a['path']: a['values']['profile'] for a in e['args']}
+                         for e in load(os.path.join(self.dir, 'out' + side))['events']}
+                  for side in 'AB'}
+        for r in self.d['events_ranked']:
+            for s in r['value_shifts']:
+                self.assertEqual(s['profile_a'], census['A'][r['name']][s['path']])
+                self.assertEqual(s['profile_b'], census['B'][r['name']][s['path']])
+
+    def test_md_csv_and_html_show_them(self):
+        with open(os.path.join(self.dir, 'diff', 'diff.md'), encoding='utf-8') as f:
+            md = f.read()
+        with open(os.path.join(self.dir, 'diff', 'diff.csv'), newline='', encoding='utf-8') as f:
+            rows = [r for r in csv.DictReader(f) if r['section'] == 'value_shift']
+        with open(os.path.join(self.dir, 'diff', 'diff.html'), encoding='utf-8') as f:
+            html = f.read()
+        self.assertIn('## Value profiles that shifted', md)
+        self.assertEqual(sorted((r['name'], r['figure']) for r in rows),
+                         sorted((k[0], 'args.' + k[1]) for k in self.want))
+        for r in rows:
+            self.assertAlmostEqual(float(r['b']), self.want[(r['name'], r['figure'][5:])], places=9)
+        for (name, key), want in self.want.items():
+            self.assertIn('`args.%s` %.2f (' % (key, want), md)
+            self.assertIn('<code>args.%s</code> %.2f (' % (key, want), html)
 
 if __name__ == '__main__':
     unittest.main()
