@@ -4,7 +4,8 @@
   the same command, then read by tracecensus with its manifest;
 - the ground-truth sites recorded over CDP (puppeteer-core), checked against
   their set figures as test_ground_truth.py checks the committed crawl;
-- a --format proto recording: Chrome's own protobuf, and its page verdict.
+- a --format proto recording: Chrome's own protobuf, its page verdict, and
+  tracecensus's count of its events.
 
 Needs chromium, zstd and TRACECENSUS (skipped otherwise, saying which); the
 CDP test needs puppeteer-core installed by `npm ci` in corpus/recorder (a
@@ -258,17 +259,13 @@ class ProtoFormat(unittest.TestCase):
                                  capture_output=True, check=True).stdout
             self.assertGreater(packets(raw), 1000)
             code, err = census(out, os.path.join(tmp, "census"))
-            # When tracecensus's protobuf reader lands (the protobuf issue), this
-            # becomes a hard check: exit 0 or 1 and the trace's events counted.
-            # Until then tracecensus may name the file as not a trace.
-            run_json = os.path.join(tmp, "census", "run.json")
-            if code in (0, 1) and os.path.exists(run_json):
-                with open(run_json) as f:
-                    files = json.load(f)["files"]
-                if files and files[0]["events"] > 0:
-                    self.assertEqual(files[0]["site"], "layout-thrash")
-                    self.assertGreater(files[0]["events"], 1000)
-
+            # tracecensus reads Chrome's protobuf as it is recorded: the trace
+            # counted under its site, the failed site with its reason.
+            self.assertIn(code, (0, 1), err[-3000:])
+            with open(os.path.join(tmp, "census", "run.json")) as f:
+                files = json.load(f)["files"]
+            self.assertEqual([f["site"] for f in files], ["layout-thrash"])
+            self.assertGreater(files[0]["events"], 1000)
 
 if __name__ == "__main__":
     unittest.main()
