@@ -165,30 +165,33 @@ static void write_corpus_notes(tc_jsonw *w, const tc_corpus *c) {
  * and throughput after them. NUL writes each as null (they are in
  * host.json). */
 enum host_part { HOST_STARTUP, HOST_END };
+
+static void host_uint(tc_jsonw *w, int nul, const char *key, uint64_t v) {
+  if (nul)
+    tc_jsonw_knull(w, key);
+  else
+    tc_jsonw_kuint(w, key, v);
+}
+
+static void host_num(tc_jsonw *w, int nul, const char *key, double v) {
+  if (nul)
+    tc_jsonw_knull(w, key);
+  else
+    tc_jsonw_knum(w, key, v);
+}
+
 static void write_host_facts(tc_jsonw *w, const tc_report_ctx *c, int nul, enum host_part part) {
   const tc_run_totals *r = c->totals;
   if (part == HOST_STARTUP) {
-    if (nul) {
-      tc_jsonw_knull(w, "threads");
-      tc_jsonw_knull(w, "simdjson_kernel");
-      tc_jsonw_knull(w, "seconds");
-      return;
-    }
-    tc_jsonw_kuint(w, "threads", r->threads);
-    tc_jsonw_kstr(w, "simdjson_kernel", r->simd_kernel);
-    tc_jsonw_knum(w, "seconds", r->seconds);
+    host_uint(w, nul, "threads", r->threads);
+    tc_jsonw_kstr(w, "simdjson_kernel", nul ? NULL : r->simd_kernel);
+    host_num(w, nul, "seconds", r->seconds);
     return;
   }
-  if (nul) {
-    tc_jsonw_knull(w, "peak_rss_kib");
-    tc_jsonw_knull(w, "json_mb_per_s");
-    return;
-  }
-  tc_jsonw_kuint(w, "peak_rss_kib", tc_peak_rss_kib());
-  if (r->merged_folders || r->seconds <= 0)
-    tc_jsonw_knull(w, "json_mb_per_s");
-  else
-    tc_jsonw_knum(w, "json_mb_per_s", (double)r->out_bytes / 1e6 / r->seconds);
+  host_uint(w, nul, "peak_rss_kib", nul ? 0 : tc_peak_rss_kib());
+  /* A merge measured no JSON throughput of its own. */
+  host_num(w, nul || r->merged_folders || r->seconds <= 0, "json_mb_per_s",
+           r->seconds > 0 ? (double)r->out_bytes / 1e6 / r->seconds : 0);
 }
 
 tc_err tc_write_host_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
