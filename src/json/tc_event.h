@@ -46,4 +46,22 @@ typedef struct {
   uint32_t nargs;
 } tc_kevent;
 
+/* EV's argument value of SLOT, or NULL if it carries none. */
+static inline const tc_argval *tc_kevent_arg(const tc_kevent *ev, int slot) {
+  for (uint32_t i = 0; i < ev->nargs; i++)
+    if (ev->args[i].slot == slot)
+      return &ev->args[i];
+  return NULL;
+}
+
+/* EV's argument of SLOT as a number (a boolean as 0/1) into *OUT; 0 if it
+ * has none of those types. */
+static inline int tc_kevent_num(const tc_kevent *ev, int slot, double *out) {
+  const tc_argval *a = tc_kevent_arg(ev, slot);
+  if (!a || !(a->type & (TC_JT_NUMBER | TC_JT_BOOL)))
+    return 0;
+  *out = a->num;
+  return 1;
+}
+
 #endif

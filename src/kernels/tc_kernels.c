@@ -323,24 +323,9 @@ static void keep_err(tc_kernels *k, tc_err e) {
     k->nomem = 1;
 }
 
-static const tc_argval *arg(const tc_kevent *ev, int slot) {
-  for (uint32_t i = 0; i < ev->nargs; i++)
-    if (ev->args[i].slot == slot)
-      return &ev->args[i];
-  return NULL;
-}
-
-static int arg_num(const tc_kevent *ev, int slot, double *out) {
-  const tc_argval *a = arg(ev, slot);
-  if (!a || !(a->type & (TC_JT_NUMBER | TC_JT_BOOL)))
-    return 0;
-  *out = a->num;
-  return 1;
-}
-
 /* A non-empty string argument copied into the arena; NULL when absent. */
 static const char *arg_str(tc_kernels *k, const tc_kevent *ev, int slot) {
-  const tc_argval *a = arg(ev, slot);
+  const tc_argval *a = tc_kevent_arg(ev, slot);
   if (!a || a->type != TC_JT_STRING || a->str.len == 0)
     return NULL;
   const char *s = tc_arena_copy(&k->strings, a->str);
@@ -392,7 +377,7 @@ static void feed_task(tc_kernels *k, const tc_ktask_event *ev, int name) {
 }
 
 static void feed_thread_name(tc_kernels *k, const tc_kevent *ev) {
-  const tc_argval *a = arg(ev, ARG_NAME);
+  const tc_argval *a = tc_kevent_arg(ev, ARG_NAME);
   if (!a || a->type != TC_JT_STRING)
     return;
   uint8_t role = tc_str_eqc(a->str, "CrRendererMain")  ? TC_KROLE_RENDERER_MAIN
@@ -421,7 +406,7 @@ static void feed_thread_name(tc_kernels *k, const tc_kevent *ev) {
 
 static void feed_set_layer_tree(tc_kernels *k, const tc_kevent *ev) {
   double id;
-  if (!arg_num(ev, ARG_DATA_LAYER_TREE, &id))
+  if (!tc_kevent_num(ev, ARG_DATA_LAYER_TREE, &id))
     return;
   tc_klayer_tree lt = {.pid = ev->pid, .frame = arg_str(k, ev, ARG_DATA_FRAME),
                        .layer_tree = (int64_t)id};
@@ -432,11 +417,11 @@ static void feed_set_layer_tree(tc_kernels *k, const tc_kevent *ev) {
  * builds, and so do we. */
 static void feed_frame_event(tc_kernels *k, const tc_kevent *ev, int draw) {
   double id, needs = 0;
-  if (!arg_num(ev, ARG_LAYER_TREE, &id))
+  if (!tc_kevent_num(ev, ARG_LAYER_TREE, &id))
     return;
   if (draw && ev->ph != 'I' && ev->ph != 'i')
     return;
-  if (!draw && !arg_num(ev, ARG_DATA_NEEDS_BEGIN_FRAME, &needs))
+  if (!draw && !tc_kevent_num(ev, ARG_DATA_NEEDS_BEGIN_FRAME, &needs))
     return;
   tc_kframe_ev f = {.pid = ev->pid, .layer_tree = (int64_t)id, .ts = ev->ts, .value = needs != 0};
   keep_err(k, draw ? tc__kvec_push(&k->draws, f) : tc__kvec_push(&k->needs_begin_frame, f));
@@ -444,7 +429,7 @@ static void feed_frame_event(tc_kernels *k, const tc_kevent *ev, int draw) {
 
 static void feed_counters(tc_kernels *k, const tc_kevent *ev) {
   double used;
-  if (!arg_num(ev, ARG_DATA_HEAP_USED, &used))
+  if (!tc_kevent_num(ev, ARG_DATA_HEAP_USED, &used))
     return;
   tc_ksample s = {.pid = ev->pid, .ts = ev->ts, .value = used};
   keep_err(k, tc__kvec_push(&k->heap, s));

@@ -200,21 +200,6 @@ tc__pproc *tc__proc_of(tc_procmap *m, int64_t pid) {
 
 /* ---- feed ---- */
 
-static const tc_argval *arg(const tc_kevent *ev, int slot) {
-  for (uint32_t i = 0; i < ev->nargs; i++)
-    if (ev->args[i].slot == slot)
-      return &ev->args[i];
-  return NULL;
-}
-
-static int arg_num(const tc_kevent *ev, int slot, double *out) {
-  const tc_argval *a = arg(ev, slot);
-  if (!a || !(a->type & (TC_JT_NUMBER | TC_JT_BOOL)))
-    return 0;
-  *out = a->num;
-  return 1;
-}
-
 /* A copy of S in the arena; NULL (and nomem) when memory fails. */
 static const char *keep(tc_procmap *m, tc_str s) {
   const char *c = tc_arena_copy(&m->strings, s);
@@ -225,13 +210,13 @@ static const char *keep(tc_procmap *m, tc_str s) {
 
 /* A non-empty string argument copied into the arena; NULL when absent. */
 static const char *arg_str(tc_procmap *m, const tc_kevent *ev, int slot) {
-  const tc_argval *a = arg(ev, slot);
+  const tc_argval *a = tc_kevent_arg(ev, slot);
   return a && a->type == TC_JT_STRING && a->str.len ? keep(m, a->str) : NULL;
 }
 
 /* A boolean argument: 1, 0, or -1 when absent (or not a boolean). */
 static int arg_flag(const tc_kevent *ev, int slot) {
-  const tc_argval *a = arg(ev, slot);
+  const tc_argval *a = tc_kevent_arg(ev, slot);
   return a && a->type == TC_JT_BOOL ? a->num != 0 : -1;
 }
 
@@ -285,7 +270,7 @@ static tc_proc_kind kind_of_thread_name(tc_str n) {
 }
 
 static void feed_thread_name(tc_procmap *m, const tc_kevent *ev) {
-  const tc_argval *a = arg(ev, TC_PM_ARG_NAME);
+  const tc_argval *a = tc_kevent_arg(ev, TC_PM_ARG_NAME);
   if (!a || a->type != TC_JT_STRING)
     return;
   uint8_t main = tc_str_eqc(a->str, "CrRendererMain")  ? TC__THREAD_RENDERER_MAIN
@@ -314,7 +299,7 @@ static void feed_thread_name(tc_procmap *m, const tc_kevent *ev) {
 }
 
 static void feed_process_name(tc_procmap *m, const tc_kevent *ev) {
-  const tc_argval *a = arg(ev, TC_PM_ARG_NAME);
+  const tc_argval *a = tc_kevent_arg(ev, TC_PM_ARG_NAME);
   tc__pproc *p = a && a->type == TC_JT_STRING ? tc__proc_of(m, ev->pid) : NULL;
   if (!p || p->p.name)
     return;
@@ -404,7 +389,7 @@ static void feed_commit_load(tc_procmap *m, const tc_kevent *ev) {
 /* The browser's view: args.data.processId is the renderer. */
 static void feed_frame_commit(tc_procmap *m, const tc_kevent *ev, int ready) {
   double pid;
-  if (!arg_num(ev, TC_PM_ARG_DATA_PROCESS, &pid) || pid == 0)
+  if (!tc_kevent_num(ev, TC_PM_ARG_DATA_PROCESS, &pid) || pid == 0)
     return;
   const char *parent = arg_str(m, ev, TC_PM_ARG_DATA_PARENT);
   push_doc(m, (tc__pdoc){arg_str(m, ev, TC_PM_ARG_DATA_FRAME),
