@@ -85,71 +85,70 @@ static void print_corpus_notes(const tc_census_outcome *o, const tc_census_opts 
     tc_text_term_printf(stderr, "tracecensus: warning: %s\n", c->warnings[i].why);
 }
 
-/* One line per problem, naming the file and where in it. The rows are the
- * traces this run read: a shard's, or every one. */
-static void print_problems(const tc_corpus *c, const tc_run_result *r) {
+/* Calls FN with each trace this run read (a shard's, or every one) and its
+ * status read back, or NULL when it could not be. */
+static void each_status(const tc_corpus *c, const tc_run_result *r,
+                        void (*fn)(const tc_corpus *c, const tc_trace *t,
+                                   const tc_trace_status *st)) {
   unsigned char *buf = NULL;
   size_t cap = 0;
   const tc_trace_rows *rows = &r->tables.traces;
   for (size_t i = 0; i < tc_trace_rows_count(rows); i++) {
     tc_trace_status status;
-    const tc_trace_status *st = &status;
-    const char *path = c->traces[tc_trace_rows_trace(rows, i)].path;
-    if (tc_trace_rows_get(rows, i, &status, NULL, NULL, &buf, &cap)) {
-      tc_text_term_printf(stderr, "tracecensus: %s: its status could not be read back\n", path);
-      continue;
-    }
-    /* A Perfetto trace's offsets count its decompressed protobuf bytes. */
-    const char *unit = st->shape.perfetto ? "protobuf byte" : "JSON byte";
-    if (st->fatal == TC_E_NOT_TRACE)
-      tc_text_term_printf(stderr, "tracecensus: %s: %s (JSON byte %" PRIu64 "); trace skipped\n",
-                          path, tc_strerror(st->fatal), st->shape.not_trace_offset);
-    else if (st->fatal)
-      tc_text_term_printf(stderr, "tracecensus: %s: %s; trace skipped\n", path,
-                          tc_strerror(st->fatal));
-    if (st->shape.trailing_bytes)
-      tc_text_term_printf(stderr,
-                          "tracecensus: %s: %s at %s %" PRIu64 " (%" PRIu64 " bytes, %" PRIu64
-                          " JSON values); not counted\n",
-                          path, tc_strerror(TC_E_TRAILING_DATA), unit, st->shape.trailing_offset,
-                          st->shape.trailing_size, st->shape.trailing_values);
-    if (st->stream_err)
-      tc_text_term_printf(stderr,
-                          "tracecensus: %s: %s at %s %" PRIu64 "; events before it were counted\n",
-                          path, tc_strerror(st->stream_err), unit, st->stream_offset);
-    for (size_t k = 0; k < st->nerrors; k++)
-      tc_text_term_printf(
-          stderr, "tracecensus: %s: event %" PRIu64 " at %s %" PRIu64 ": %s; skipped\n", path,
-          st->errors[k].index, unit, st->errors[k].offset, tc_strerror(st->errors[k].code));
-    if (st->bad_events > st->nerrors)
-      tc_text_term_printf(stderr,
-                          "tracecensus: %s: %" PRIu64 " more events skipped (see run.json)\n", path,
-                          st->bad_events - st->nerrors);
+    const tc_trace *t = &c->traces[tc_trace_rows_trace(rows, i)];
+    fn(c, t, tc_trace_rows_get(rows, i, &status, NULL, NULL, &buf, &cap) ? NULL : &status);
   }
   free(buf);
 }
 
-static void print_traces(const tc_corpus *c, const tc_run_result *r) {
-  unsigned char *buf = NULL;
-  size_t cap = 0;
-  const tc_trace_rows *rows = &r->tables.traces;
-  for (size_t i = 0; i < tc_trace_rows_count(rows); i++) {
-    tc_trace_status status;
-    const tc_trace_status *st = &status;
-    const tc_trace *t = &c->traces[tc_trace_rows_trace(rows, i)];
-    if (tc_trace_rows_get(rows, i, &status, NULL, NULL, &buf, &cap))
-      continue; /* print_problems named it */
-    tc_text_term_printf(stderr,
-                        "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64
-                        " skipped, %" PRIu64 " bytes on disk, %" PRIu64 " bytes of %s, %s\n",
-                        t->path, c->sites[t->site].name, tc_format_name(st->format), st->events,
-                        st->bad_events, t->size, st->out_bytes,
-                        st->shape.perfetto ? "Perfetto protobuf" : "JSON",
-                        st->fatal                                                      ? "failed"
-                        : st->stream_err || st->bad_events || st->shape.trailing_bytes ? "partial"
-                                                                                       : "ok");
+/* One line per problem, naming the file and where in it. */
+static void print_problem(const tc_corpus *c, const tc_trace *t, const tc_trace_status *st) {
+  (void)c;
+  const char *path = t->path;
+  if (!st) {
+    tc_text_term_printf(stderr, "tracecensus: %s: its status could not be read back\n", path);
+    return;
   }
-  free(buf);
+  /* A Perfetto trace's offsets count its decompressed protobuf bytes. */
+  const char *unit = st->shape.perfetto ? "protobuf byte" : "JSON byte";
+  if (st->fatal == TC_E_NOT_TRACE)
+    tc_text_term_printf(stderr, "tracecensus: %s: %s (JSON byte %" PRIu64 "); trace skipped\n",
+                        path, tc_strerror(st->fatal), st->shape.not_trace_offset);
+  else if (st->fatal)
+    tc_text_term_printf(stderr, "tracecensus: %s: %s; trace skipped\n", path,
+                        tc_strerror(st->fatal));
+  if (st->shape.trailing_bytes)
+    tc_text_term_printf(stderr,
+                        "tracecensus: %s: %s at %s %" PRIu64 " (%" PRIu64 " bytes, %" PRIu64
+                        " JSON values); not counted\n",
+                        path, tc_strerror(TC_E_TRAILING_DATA), unit, st->shape.trailing_offset,
+                        st->shape.trailing_size, st->shape.trailing_values);
+  if (st->stream_err)
+    tc_text_term_printf(stderr,
+                        "tracecensus: %s: %s at %s %" PRIu64 "; events before it were counted\n",
+                        path, tc_strerror(st->stream_err), unit, st->stream_offset);
+  for (size_t k = 0; k < st->nerrors; k++)
+    tc_text_term_printf(
+        stderr, "tracecensus: %s: event %" PRIu64 " at %s %" PRIu64 ": %s; skipped\n", path,
+        st->errors[k].index, unit, st->errors[k].offset, tc_strerror(st->errors[k].code));
+  if (st->bad_events > st->nerrors)
+    tc_text_term_printf(stderr,
+                        "tracecensus: %s: %" PRIu64 " more events skipped (see run.json)\n", path,
+                        st->bad_events - st->nerrors);
+}
+
+static void print_trace(const tc_corpus *c, const tc_trace *t, const tc_trace_status *st) {
+  if (!st)
+    return; /* print_problem named it */
+  tc_text_term_printf(stderr,
+                      "tracecensus: %s: site %s, %s, %" PRIu64 " events, %" PRIu64
+                      " skipped, %" PRIu64 " bytes on disk, %" PRIu64 " bytes of %s, %s\n",
+                      t->path, c->sites[t->site].name, tc_format_name(st->format), st->events,
+                      st->bad_events, t->size, st->out_bytes,
+                      st->shape.perfetto ? "Perfetto protobuf" : "JSON",
+                      st->fatal                                                      ? "failed"
+                      : st->stream_err || st->bad_events || st->shape.trailing_bytes ? "partial"
+                                                                                     : "ok");
 }
 
 /* The end-of-run line: what was counted, what went wrong, how fast. */
@@ -279,9 +278,9 @@ static void print_end(const tc_census_outcome *o, const census_cli *cli) {
   }
   print_leftover(&o->set_why, cli->verbosity);
   print_corpus_notes(o, j);
-  print_problems(&o->corpus, &o->run);
+  each_status(&o->corpus, &o->run, print_problem);
   if (cli->verbosity > 0)
-    print_traces(&o->corpus, &o->run);
+    each_status(&o->corpus, &o->run, print_trace);
   if (cli->verbosity >= 0)
     print_summary(o, j->outdir);
 }
@@ -322,9 +321,9 @@ static void print_state_end(const tc_census_outcome *o, const census_cli *cli) {
   if (!j->state_only)
     return;
   print_corpus_notes(o, j);
-  print_problems(&o->corpus, &o->run);
+  each_status(&o->corpus, &o->run, print_problem);
   if (cli->verbosity > 0)
-    print_traces(&o->corpus, &o->run);
+    each_status(&o->corpus, &o->run, print_trace);
   if (cli->verbosity >= 0)
     tc_text_term_printf(
         stderr,
