@@ -25,7 +25,10 @@ static void numc(tc_wbuf *b, double v) {
   num(b, v);
 }
 
-static void change(tc_wbuf *b, const tc_diff_fig *f, const char *shared) {
+/* A figure's cells: its value on each side, then the change. */
+static void fig(tc_wbuf *b, const tc_diff_fig *f, const char *shared) {
+  numc(b, f->a);
+  numc(b, f->b);
   char buf[512];
   tc_diff_fmt_change(f, shared, buf, sizeof buf);
   tc_wbuf_puts(b, " | ");
@@ -77,12 +80,8 @@ static void changed_events(tc_wbuf *b, const tc_diff *d) {
     numc(b, e->records_b);
     numc(b, e->sites_a);
     numc(b, e->sites_b);
-    numc(b, e->per_site.a);
-    numc(b, e->per_site.b);
-    change(b, &e->per_site, d->events_why);
-    numc(b, e->share.a);
-    numc(b, e->share.b);
-    change(b, &e->share, d->events_why);
+    fig(b, &e->per_site, d->events_why);
+    fig(b, &e->share, d->events_why);
     tc_wbuf_puts(b, " |\n");
   }
   tc_wbuf_putc(b, '\n');
@@ -195,12 +194,8 @@ static void dists(tc_wbuf *b, const tc_diff *d) {
     tc_wbuf_puts(b, tc_diff_metrics[k].unit);
     numc(b, t->n_a);
     numc(b, t->n_b);
-    numc(b, t->median.a);
-    numc(b, t->median.b);
-    change(b, &t->median, d->metrics_why);
-    numc(b, t->p90.a);
-    numc(b, t->p90.b);
-    change(b, &t->p90, d->metrics_why);
+    fig(b, &t->median, d->metrics_why);
+    fig(b, &t->p90, d->metrics_why);
     tc_wbuf_puts(b, " |\n");
   }
   if (any)
@@ -222,9 +217,7 @@ static void sites(tc_wbuf *b, const tc_diff *d) {
       numc(b, s->traces_b);
       tc_wbuf_puts(b, " | ");
       tc_wbuf_puts(b, tc_diff_metrics[k].label);
-      numc(b, s->m[k].a);
-      numc(b, s->m[k].b);
-      change(b, &s->m[k], NULL);
+      fig(b, &s->m[k], NULL);
       tc_wbuf_puts(b, " |\n");
     }
   tc_wbuf_putc(b, '\n');
