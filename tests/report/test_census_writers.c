@@ -59,8 +59,8 @@ static void write_all(tc_res_event *ev) {
   tc_trace_rows rows;
   tc_trace_rows_init(&rows);
   assert_int_equal(tc_trace_rows_add(&rows, 0, &st[0], NULL), TC_OK);
-  tc_report_ctx ctx = {&corpus, &r, &rows, &totals, NULL, NULL, NULL, "schema.tsv", NULL,
-                       "no schema here"};
+  tc_report_ctx ctx = {.corpus = &corpus, .census = &r, .traces = &rows, .totals = &totals,
+                       .schema_path = "schema.tsv", .schema_error = "no schema here"};
   assert_int_equal(tc_write_census_csv(&ctx, dir, NULL), TC_OK);
   assert_int_equal(tc_write_census_json(&ctx, dir, NULL), TC_OK);
   assert_int_equal(tc_write_census_md(&ctx, dir, NULL), TC_OK);
