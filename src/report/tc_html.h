@@ -28,6 +28,9 @@
  * (inline SVG included). */
 void tc_html_escape(FILE *fp, tc_str s);
 void tc_html_escape_c(FILE *fp, const char *s); /* NUL-terminated; NULL writes nothing */
+/* The same for element content only (never an attribute value): quotes
+ * stay as they are. */
+void tc_html_escape_text(FILE *fp, tc_str s);
 /* The same into a writer's buffer, for parts of a page written in bulk. */
 void tc_html_escape_wbuf(tc_wbuf *b, tc_str s);
 

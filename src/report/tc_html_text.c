@@ -17,40 +17,45 @@
 
 #define TC_REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
 
-/* The entity for a byte HTML gives meaning to, or NULL. */
-static const char *entity(unsigned c) {
+/* The entity for a byte HTML gives meaning to, or NULL. Quotes matter only
+ * inside attribute values; element text (TEXT_ONLY) keeps them as they are,
+ * which for a pretty-printed JSON example is a fifth of its bytes. */
+static const char *entity(unsigned c, int text_only) {
   static const char *const ent[128] = {
       ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;"};
+  if (text_only && (c == '"' || c == '\''))
+    return NULL;
   return c < 128 ? ent[c] : NULL;
 }
 
-/* ASCII bytes written as they are: printable but for the five above, and
- * tab, newline and carriage return. */
-static int plain_ascii(unsigned c) {
-  return (c >= 0x20 && c < 0x7F && !entity(c)) || c == '\t' || c == '\n' || c == '\r';
+/* ASCII bytes written as they are: printable but for those with an entity,
+ * and tab, newline and carriage return. */
+static int plain_ascii(unsigned c, int text_only) {
+  return (c >= 0x20 && c < 0x7F && !entity(c, text_only)) || c == '\t' || c == '\n' || c == '\r';
 }
 
 /* The escaper proper: hands runs of plain bytes and the entities between
  * them to PUT, so one loop serves a stream and a writer's buffer. */
-static void escape_to(void (*put)(void *ctx, const void *p, size_t n), void *ctx, tc_str s) {
+static void escape_to(void (*put)(void *ctx, const void *p, size_t n), void *ctx, tc_str s,
+                      int text_only) {
   const unsigned char *p = (const unsigned char *)s.ptr;
   size_t i = 0, run = 0; /* run: start of the bytes written as they are */
   while (i < s.len) {
     unsigned c = p[i];
-    if (c < 0x80 && plain_ascii(c)) {
+    if (c < 0x80 && plain_ascii(c, text_only)) {
       i++;
       continue;
     }
     size_t n = tc_utf8_len(p + i, s.len - i);
     /* C1 controls are the two-byte sequences C2 80 .. C2 9F. */
-    int control = c < 0x80 ? !entity(c) : n == 2 && c == 0xC2 && p[i + 1] < 0xA0;
+    int control = c < 0x80 ? !entity(c, 0) : n == 2 && c == 0xC2 && p[i + 1] < 0xA0;
     if (n && !control && c >= 0x80) {
       i += n;
       continue;
     }
     if (i > run)
       put(ctx, p + run, i - run);
-    const char *ent = entity(c);
+    const char *ent = entity(c, text_only);
     const char *rep = ent && n ? ent : TC_REPLACEMENT;
     put(ctx, rep, strlen(rep));
     i += n ? n : 1;
@@ -82,18 +87,22 @@ static void esc_put(void *ctx, const void *p, size_t n) {
   o->len += n;
 }
 
-void tc_html_escape(FILE *fp, tc_str s) {
+static void escape_fp(FILE *fp, tc_str s, int text_only) {
   esc_out o;
   o.fp = fp;
   o.len = 0;
-  escape_to(esc_put, &o, s);
+  escape_to(esc_put, &o, s, text_only);
   if (o.len)
     fwrite(o.buf, 1, o.len, fp);
 }
 
+void tc_html_escape(FILE *fp, tc_str s) { escape_fp(fp, s, 0); }
+
+void tc_html_escape_text(FILE *fp, tc_str s) { escape_fp(fp, s, 1); }
+
 static void wbuf_put(void *ctx, const void *p, size_t n) { tc_wbuf_put(ctx, p, n); }
 
-void tc_html_escape_wbuf(tc_wbuf *b, tc_str s) { escape_to(wbuf_put, b, s); }
+void tc_html_escape_wbuf(tc_wbuf *b, tc_str s) { escape_to(wbuf_put, b, s, 0); }
 
 void tc_html_escape_c(FILE *fp, const char *s) {
   if (s)

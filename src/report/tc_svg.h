@@ -151,7 +151,9 @@ tc_err tc_svg_timeline(FILE *fp, const tc_svg_plot *p, const tc_svg_series *s);
  * grey and by colour-blind readers) over 0..max, or over log10 between the
  * smallest non-zero count and max with log_colour; 0 has a neutral swatch
  * of its own, a non-finite cell is n/a (crossed, tooltip with its row's
- * reason). Long labels are cut with "…" and shown whole in the tooltips. */
+ * reason). A coloured cell's tooltip names its row, column and value; the
+ * 0 cells share one element and one tooltip. Long labels are cut with "…"
+ * and shown whole in the tooltips. */
 typedef struct {
   size_t nrows, ncols;
   const char *const *rows;   /* row labels */

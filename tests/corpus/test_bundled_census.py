@@ -320,12 +320,26 @@ class BundledCensus(unittest.TestCase):
         events = sorted(self.census["events"], key=lambda e: (-e["records"], e["name"].encode()))[:20]
         cells = re.findall(r"<rect [^>]*><title>(.*?) · (.*?): ([0-9,]+) records?</title>", svg)
         cells = [(html.unescape(s), html.unescape(e), int(n.replace(",", ""))) for s, e, n in cells]
-        self.assertEqual(list(dict.fromkeys(e for _, e, _ in cells)), [e["name"] for e in events])
+        cols = re.search(r'<g class="cols">.*?</g>', svg, re.S).group(0)
+        self.assertEqual([html.unescape(t) for t in re.findall(r"<title>(.*?)</title>", cols)],
+                         [e["name"] for e in events])
+        self.assertTrue({e for _, e, _ in cells} <= {e["name"] for e in events})
         totals = {}
         for _, name, n in cells:
             totals[name] = totals.get(name, 0) + n
         self.assertEqual(totals, {e["name"]: e["records"] for e in events})
-        self.assertEqual(len({s for s, _, _ in cells}), self.census["sites_with_traces"])
+        # A row per site, the rows of sites without traces n/a; a coloured
+        # cell per site with records (census.json's site_records), every
+        # other cell a subpath of the one path of 0 cells.
+        rows = re.search(r'<g class="rows".*?</g>', svg, re.S).group(0)
+        self.assertEqual(len(re.findall(r"<text [^>]*><title>", rows)), self.census["sites_total"])
+        na = re.findall(r'<rect [^>]*class="na"', svg)
+        with_traces = self.census["sites_with_traces"]
+        self.assertEqual(len(na), (self.census["sites_total"] - with_traces) * len(events))
+        nonzero = {e["name"]: sum(1 for _, n in e["site_records"] if n) for e in events}
+        self.assertEqual({name: sum(1 for _, e, _ in cells if e == name) for name in nonzero}, nonzero)
+        zero = re.search(r'<path class="zero"[^>]* d="([^"]*)"><title>0 records \(every cell in this shade\)', svg)
+        self.assertEqual(zero.group(1).count("M") if zero else 0, with_traces * len(events) - len(cells))
 
     def test_report_html_distributions_are_metrics_json(self):
         plots = {}

@@ -245,10 +245,10 @@ def drill_down(root, census, top_names):
         name = next(sec.all('h3')).text()
         rows = [int(shown(list(tr.all('td'))[1])) for tr in t.all('tr') if tr.up('tbody') is not None]
         e = events[name]
-        if sum(rows) != e['records'] or sum(1 for r in rows if r) != e['sites']:
-            check(False, f'{name}: per-site rows sum {sum(rows)} on {sum(1 for r in rows if r)} sites, '
-                         f'census.json {e["records"]} on {e["sites"]}')
-    check(len(tables) > 0, 'per-site drill-down rows sum to census.json records on its sites')
+        if sum(rows) != e['records'] or len(rows) != e['sites'] or 0 in rows:
+            check(False, f'{name}: per-site rows sum {sum(rows)} in {len(rows)} rows, '
+                         f'census.json {e["records"]} on {e["sites"]} sites')
+    check(len(tables) > 0, 'per-site drill-down: a row per site with records, summing to census.json records')
 
 
 def figures(root, metrics, rows):

@@ -51,6 +51,14 @@ static void test_escape(void **state) {
   expect_escape("\x01\x7F\xC2\x85", 4, FFFD FFFD FFFD);
   expect_escape("\t\n\r", 3, "\t\n\r");
   expect_escape("a\0b", 3, "a" FFFD "b");
+  /* Element text: quotes as they are, everything else as above. */
+  probe_sink t;
+  probe_open(&t);
+  s = "<a href='x'>&\"\x01";
+  tc_html_escape_text(t.fp, tc_str_c(s));
+  char *text = probe_take(&t);
+  assert_string_equal(text, "&lt;a href='x'&gt;&amp;\"" FFFD);
+  free(text);
   /* Into a writer's buffer: the same bytes as into a stream, on random
    * bytes, long plain runs and entities past the stream's block. */
   static tc_wbuf w;

@@ -472,8 +472,18 @@ static void test_heatmap(void **state) {
   char *svg = heat(&p, &g);
   const char *grid = strstr(svg, "<g class=\"cells\">");
   assert_non_null(grid);
-  assert_int_equal(probe_count(grid, "<rect"), 12);
-  assert_int_equal(probe_count(grid, "class=\"zero\""), 2);
+  /* The two 0 cells are one path of two subpaths, drawn where their rects
+   * would be (the grid starts at x0, y0; cells are 16 px tall). */
+  assert_int_equal(probe_count(grid, "<rect"), 10);
+  assert_int_equal(probe_count(grid, "class=\"zero\""), 1);
+  const char *zero = strstr(grid, "<path class=\"zero\"");
+  assert_non_null(zero);
+  const char *d = strstr(zero, " d=\"") + 4, *end = strchr(d, '"');
+  size_t subpaths = 0;
+  for (const char *q = d; q < end; q++)
+    subpaths += *q == 'M';
+  assert_int_equal(subpaths, 2);
+  assert_non_null(strstr(zero, "<title>0 records (every cell in this shade)</title>"));
   assert_int_equal(probe_count(grid, "class=\"na\""), 4);
   assert_non_null(strstr(grid, "<title>a.example \u00b7 Layout: 10 records</title>"));
   assert_non_null(strstr(grid, "<title>b.example \u00b7 Paint: n/a (no trace)</title>"));
