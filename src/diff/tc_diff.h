@@ -134,6 +134,11 @@ typedef struct {
    * both census.json have site_records, else over the whole crawls
    * ("whole_crawls"; BASIS_WHY says which side lacks them). */
   const char *events_basis, *basis_why;
+  /* Argument paths too when both census.json also have each path's
+   * site_records: a path counts on a side when a shared site has it
+   * ("shared_sites"), else every path of the event ("whole_crawls"). Value
+   * profiles are the whole crawls' either way. */
+  const char *args_basis;
   uint32_t sites_shared;
   uint32_t events_only_on_lone_sites; /* shared_sites: events no shared site has */
   const tc_diff_rank *ranked; /* every new, gone and changed event, biggest change first */

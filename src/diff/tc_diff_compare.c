@@ -30,7 +30,12 @@ typedef struct {
   size_t capsites;
   uint8_t *both_a, *both_b; /* by sorted site: both sides list it (a shared site) */
   int shared_basis;          /* events compared over the shared sites */
+  /* both_a and both_b when paths are compared over the shared sites too,
+   * else NULL (every path of an event counts) */
+  const uint8_t *paths_a, *paths_b;
   tc_diff_rank *ranked;
+  tc_str **rank_paths; /* the new and gone events' paths the ranking lists */
+  size_t nrank_paths;
 } diff_impl;
 
 /* A formatted text owned by the diff; NULL (and oom set) without memory. */
@@ -109,22 +114,57 @@ static tc_diff_fig fig(double a, double b, const char *not_comparable) {
   return f;
 }
 
-/* The strings of sorted X not in sorted Y, into a malloc'd array. */
-static tc_str *only_in(diff_impl *d, const tc_str *x, uint32_t nx, const tc_str *y, uint32_t ny,
-                       uint32_t *n) {
+/* Whether E's arg path K is on a site SHARED marks (every path is when
+ * SHARED is NULL). */
+static int path_on(const tc_dside_event *e, uint32_t k, const uint8_t *shared) {
+  if (!shared)
+    return 1;
+  for (uint32_t i = e->arg_site_off[k]; i < e->arg_site_off[k + 1]; i++)
+    if (shared[e->arg_site_at[i]])
+      return 1;
+  return 0;
+}
+
+static int cmp_str(const void *x, const void *y) {
+  return tc_str_cmp(*(const tc_str *)x, *(const tc_str *)y);
+}
+
+/* The same for PATH, one of E's paths or undeclared paths (all of which
+ * are among its paths). */
+static int named_path_on(const tc_dside_event *e, tc_str path, const uint8_t *shared) {
+  if (!shared)
+    return 1;
+  const tc_str *at = e->nargs ? bsearch(&path, e->args, e->nargs, sizeof *e->args, cmp_str) : NULL;
+  return !at || path_on(e, (uint32_t)(at - e->args), shared);
+}
+
+/* One side's list of an event's paths (its args or undeclared args,
+ * sorted), of which those on the compared sites count: on a site ON marks
+ * (every one when ON is NULL). */
+typedef struct {
+  const tc_dside_event *e;
+  const tc_str *v;
+  uint32_t n;
+  const uint8_t *on;
+} path_set;
+
+/* The paths X counts that Y does not, into a malloc'd array. */
+static tc_str *only_in(diff_impl *d, path_set x, path_set y, uint32_t *n) {
   *n = 0;
   tc_str *out = NULL;
   size_t cap = 0;
-  for (uint32_t i = 0, j = 0; i < nx; i++) {
-    while (j < ny && tc_str_cmp(y[j], x[i]) < 0)
+  for (uint32_t i = 0, j = 0; i < x.n; i++) {
+    if (!named_path_on(x.e, x.v[i], x.on))
+      continue;
+    while (j < y.n && tc_str_cmp(y.v[j], x.v[i]) < 0)
       j++;
-    if (j < ny && tc_str_eq(y[j], x[i]))
+    if (j < y.n && tc_str_eq(y.v[j], x.v[i]) && named_path_on(y.e, y.v[j], y.on))
       continue;
     if (TC_GROW(out, cap, *n + 1)) {
       d->oom = 1;
       return out;
     }
-    out[(*n)++] = x[i];
+    out[(*n)++] = x.v[i];
   }
   return out;
 }
@@ -184,7 +224,9 @@ static void value_shifts(diff_impl *d, const tc_dside_event *ea, const tc_dside_
   for (uint32_t i = 0, j = 0; ea->arg_values && eb->arg_values && i < ea->nargs && j < eb->nargs;) {
     int c = tc_str_cmp(ea->args[i], eb->args[j]);
     const char *basis;
-    double shift = c ? 0 : tc_diff_value_shift(ea->arg_values[i], eb->arg_values[j], &basis);
+    /* A path counts on both sides, though its profiles are whole crawls'. */
+    int both = !c && path_on(ea, i, d->paths_a) && path_on(eb, j, d->paths_b);
+    double shift = both ? tc_diff_value_shift(ea->arg_values[i], eb->arg_values[j], &basis) : 0;
     if (shift >= TC_DIFF_SHIFT_MIN) {
       if (TC_GROW(*out, cap, *n + 1)) {
         d->oom = 1;
@@ -234,12 +276,13 @@ static void compare_events(diff_impl *d, const tc_diff_side *a, const tc_diff_si
         return;
     } else {
       tc_diff_event t = {0};
-      t.args_new = only_in(d, eb->args, eb->nargs, ea->args, ea->nargs, &t.nargs_new);
-      t.args_gone = only_in(d, ea->args, ea->nargs, eb->args, eb->nargs, &t.nargs_gone);
-      t.undeclared_new =
-          only_in(d, eb->undeclared, eb->nundeclared, ea->undeclared, ea->nundeclared, &t.nundeclared_new);
-      t.undeclared_gone =
-          only_in(d, ea->undeclared, ea->nundeclared, eb->undeclared, eb->nundeclared, &t.nundeclared_gone);
+      path_set pa = {ea, ea->args, ea->nargs, d->paths_a}, pb = {eb, eb->args, eb->nargs, d->paths_b};
+      path_set ua = {ea, ea->undeclared, ea->nundeclared, d->paths_a};
+      path_set ub = {eb, eb->undeclared, eb->nundeclared, d->paths_b};
+      t.args_new = only_in(d, pb, pa, &t.nargs_new);
+      t.args_gone = only_in(d, pa, pb, &t.nargs_gone);
+      t.undeclared_new = only_in(d, ub, ua, &t.nundeclared_new);
+      t.undeclared_gone = only_in(d, ua, ub, &t.nundeclared_gone);
       value_shifts(d, ea, eb, &t.shifts, &t.nshifts);
       int changed = ra != rb || na != nb || t.nargs_new || t.nargs_gone || t.nundeclared_new ||
                     t.nundeclared_gone || t.nshifts;
@@ -555,13 +598,24 @@ static void rank_events(diff_impl *d, const tc_diff_side *a, const tc_diff_side 
     return;
   }
   tc_diff_rank *r = d->ranked;
+  /* A new or gone event's paths: those on the compared sites. */
+  if (!(d->rank_paths = calloc(p->nevents_new + p->nevents_gone + 1, sizeof *d->rank_paths))) {
+    d->oom = 1;
+    return;
+  }
   for (uint32_t i = 0; i < p->nevents_new; i++, r++) {
     const tc_dside_event *eb = find_event(b, p->events_new[i].name);
-    *r = (tc_diff_rank){&p->events_new[i], "new", 0, eb->args, NULL, eb->nargs, 0};
+    uint32_t n;
+    tc_str *v = only_in(d, (path_set){eb, eb->args, eb->nargs, d->paths_b}, (path_set){0}, &n);
+    d->rank_paths[d->nrank_paths++] = v;
+    *r = (tc_diff_rank){&p->events_new[i], "new", 0, v, NULL, n, 0};
   }
   for (uint32_t i = 0; i < p->nevents_gone; i++, r++) {
     const tc_dside_event *ea = find_event(a, p->events_gone[i].name);
-    *r = (tc_diff_rank){&p->events_gone[i], "gone", 0, NULL, ea->args, 0, ea->nargs};
+    uint32_t n;
+    tc_str *v = only_in(d, (path_set){ea, ea->args, ea->nargs, d->paths_a}, (path_set){0}, &n);
+    d->rank_paths[d->nrank_paths++] = v;
+    *r = (tc_diff_rank){&p->events_gone[i], "gone", 0, NULL, v, 0, n};
   }
   for (uint32_t i = 0; i < p->nevents_changed; i++, r++) {
     const tc_diff_event *e = &p->events_changed[i];
@@ -597,6 +651,11 @@ tc_err tc_diff_compute(const tc_diff_side *a, const tc_diff_side *b, const char 
   /* Over the shared sites S and the set of sites no longer matter. */
   d->shared_basis = a->has_site_records && b->has_site_records;
   p->events_basis = d->shared_basis ? "shared_sites" : "whole_crawls";
+  if (d->shared_basis && a->has_arg_site_records && b->has_arg_site_records) {
+    d->paths_a = d->both_a;
+    d->paths_b = d->both_b;
+  }
+  p->args_basis = d->paths_a ? "shared_sites" : "whole_crawls";
   if (!d->shared_basis)
     p->basis_why = !a->has_site_records && !b->has_site_records
                        ? "neither census.json has site_records (older outputs)"
@@ -667,5 +726,8 @@ void tc_diff_free(tc_diff *p) {
   free(d->both_a);
   free(d->both_b);
   free(d->ranked);
+  for (size_t i = 0; i < d->nrank_paths; i++)
+    free(d->rank_paths[i]);
+  free(d->rank_paths);
   free(d);
 }

@@ -228,8 +228,9 @@ static void ranked(FILE *fp, const tc_diff *d) {
     para(fp, "Events compared over the whole crawls:", d->basis_why);
   else
     fprintf(fp, "<p><strong>Compared over the %u sites both crawls list.</strong> Lone sites: %u "
-                "only in A, %u only in B; %u events are only on lone sites.</p>\n",
-            d->sites_shared, d->nsites_gone, d->nsites_new, d->events_only_on_lone_sites);
+                "only in A, %u only in B; %u events are only on lone sites. %s</p>\n",
+            d->sites_shared, d->nsites_gone, d->nsites_new, d->events_only_on_lone_sites,
+            tc_diff_args_basis_text(d));
   if (!d->nranked)
     return;
   static const tc_html_col cols[] = {

@@ -114,6 +114,7 @@ void tc_diff_write_json(const tc_diff *d, FILE *fp) {
   strs(&w, "sites_only_in_b", d->sites_new, d->nsites_new);
   tc_jsonw_kstr(&w, "events_basis", d->events_basis);
   tc_jsonw_kstr(&w, "events_basis_why", d->basis_why);
+  tc_jsonw_kstr(&w, "args_basis", d->args_basis);
   tc_jsonw_kuint(&w, "sites_shared", d->sites_shared);
   tc_jsonw_kuint(&w, "lone_sites_a", d->nsites_gone);
   tc_jsonw_kuint(&w, "lone_sites_b", d->nsites_new);

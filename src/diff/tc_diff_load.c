@@ -86,20 +86,33 @@ static tc_err str_list(const tc_jval *v, const char *key, tc_str **out, uint32_t
   return TC_OK;
 }
 
-/* D's arg_values from ARGS (checked by str_list): a path listed twice keeps
- * its first profile; an output without profiles has NULLs. */
-static tc_err arg_values(const tc_jval *args, tc_dside_event *d) {
+/* D's arg_values and arg_sites_v from ARGS (checked by str_list): a path
+ * listed twice keeps its first of each; an output without profiles has
+ * NULLs. Whether its paths have `site_records` is checked with S's other
+ * paths: all of them or none (an output before per-path site lists). */
+static tc_err arg_members(tc_diff_side *s, const tc_jval *args, tc_dside_event *d, tc_why *why,
+                          uint32_t index) {
   if (!d->nargs)
     return TC_OK;
-  if (!(d->arg_values = calloc(d->nargs, sizeof *d->arg_values)))
+  if (!(d->arg_values = calloc(d->nargs, sizeof *d->arg_values)) ||
+      !(d->arg_sites_v = calloc(d->nargs, sizeof *d->arg_sites_v)))
     return TC_E_NOMEM;
   for (uint32_t i = 0; i < args->n; i++) {
     tc_str path;
     tc_jstr(tc_jget(&args->u.items[i], "path"), &path);
     const tc_str *at = bsearch(&path, d->args, d->nargs, sizeof *d->args, cmp_str);
     const tc_jval *v = tc_jget(&args->u.items[i], "values");
+    const tc_jval *sites = tc_jget(&args->u.items[i], "site_records");
+    int has = sites != NULL;
+    if (s->arg_sites_seen && has != s->has_arg_site_records)
+      return bad(why, "census.json", "events[%u].args[%u] %s `site_records`, unlike the paths before",
+                 index, i, has ? "has" : "lacks");
+    s->arg_sites_seen = 1;
+    s->has_arg_site_records = has;
     if (at && !d->arg_values[at - d->args] && v && v->type == TC_JOBJ)
       d->arg_values[at - d->args] = v;
+    if (at && !d->arg_sites_v[at - d->args])
+      d->arg_sites_v[at - d->args] = sites;
   }
   return TC_OK;
 }
@@ -157,7 +170,7 @@ static tc_err read_census(tc_diff_side *s, tc_why *why) {
     if ((e = str_list(tc_jget(o, "args"), "path", &d->args, &d->nargs, why, F, "args", i)) ||
         (e = str_list(tc_jget(o, "undeclared_args"), NULL, &d->undeclared, &d->nundeclared, why,
                       F, "undeclared_args", i)) ||
-        (e = arg_values(tc_jget(o, "args"), d)))
+        (e = arg_members(s, tc_jget(o, "args"), d, why, i)))
       return e;
   }
   if (s->nevents) /* NULL when empty, which qsort may not take */
@@ -351,9 +364,63 @@ static tc_err read_run(tc_diff_side *s, tc_why *why) {
   return TC_OK;
 }
 
-/* Each event's `site_records`, [[run.json site index, records], ...] with
- * the indexes ascending, into the event's site_at (made indexes into the
- * sorted `sites`) and site_recs. After read_run, whose sites it names. */
+/* The rows of a `site_records` array V, [[run.json site index, records],
+ * ...] with the indexes ascending, into SITE_AT (made indexes into the
+ * sorted `sites` by AT) and RECS (NULL: not kept), V->n entries of room
+ * each. Returns how many rows were good: V->n unless one is not. */
+static uint32_t site_rows(const tc_diff_side *s, const uint32_t *at, const tc_jval *v,
+                          uint32_t *site_at, double *recs) {
+  uint32_t k = 0, prev = 0;
+  for (; k < v->n; k++) {
+    const tc_jval *row = &v->u.items[k];
+    uint32_t site, n;
+    if (row->type != TC_JARR || row->n != 2 || !count_of(&row->u.items[0], &site) ||
+        site >= s->nsites || (k && site <= prev) || !count_of(&row->u.items[1], &n))
+      break;
+    prev = site;
+    site_at[k] = at[site];
+    if (recs)
+      recs[k] = n;
+  }
+  return k;
+}
+
+static const char SITE_ROWS_WHY[] =
+    "is not [site, records] with the site an index into run.json's `sites`, above the row before's";
+
+/* D's paths' `site_records` into arg_site_at, path k's sites at
+ * arg_site_off[k] .. arg_site_off[k + 1] - 1. */
+static tc_err read_path_sites(const tc_diff_side *s, const uint32_t *at, tc_dside_event *d,
+                              tc_why *why) {
+  static const char F[] = "census.json";
+  if (!d->nargs)
+    return TC_OK;
+  uint32_t total = 0;
+  for (uint32_t k = 0; k < d->nargs; k++) {
+    const tc_jval *v = d->arg_sites_v[k];
+    if (!v || v->type != TC_JARR)
+      return bad(why, F, "event \"%.*s\" path \"%.*s\": `site_records` is not an array",
+                 (int)d->name.len, d->name.ptr, (int)d->args[k].len, d->args[k].ptr);
+    total += v->n;
+  }
+  if (!(d->arg_site_off = malloc((d->nargs + 1) * sizeof *d->arg_site_off)) ||
+      (total && !(d->arg_site_at = malloc(total * sizeof *d->arg_site_at))))
+    return TC_E_NOMEM;
+  d->arg_site_off[0] = 0;
+  for (uint32_t k = 0; k < d->nargs; k++) {
+    const tc_jval *v = d->arg_sites_v[k];
+    uint32_t good = site_rows(s, at, v, d->arg_site_at + d->arg_site_off[k], NULL);
+    if (good < v->n)
+      return bad(why, F, "event \"%.*s\" path \"%.*s\": site_records[%u] %s", (int)d->name.len,
+                 d->name.ptr, (int)d->args[k].len, d->args[k].ptr, good, SITE_ROWS_WHY);
+    d->arg_site_off[k + 1] = d->arg_site_off[k] + v->n;
+  }
+  return TC_OK;
+}
+
+/* Each event's `site_records` into its site_at and site_recs, and, when
+ * the output has them, its paths' (read_path_sites). After read_run, whose
+ * sites they name. */
 static tc_err read_site_records(tc_diff_side *s, tc_why *why) {
   static const char F[] = "census.json";
   uint32_t *at = malloc((s->nsites ? s->nsites : 1) * sizeof *at); /* run index -> sorted */
@@ -375,21 +442,12 @@ static tc_err read_site_records(tc_diff_side *s, tc_why *why) {
       e = TC_E_NOMEM;
       break;
     }
-    for (uint32_t k = 0; k < v->n; k++) {
-      const tc_jval *row = &v->u.items[k];
-      uint32_t site, recs;
-      if (row->type != TC_JARR || row->n != 2 || !count_of(&row->u.items[0], &site) ||
-          site >= s->nsites || (k && site <= s->sites[d->site_at[k - 1]].run_index) ||
-          !count_of(&row->u.items[1], &recs)) {
-        e = bad(why, F, "event \"%.*s\": site_records[%u] is not [site, records] with the "
-                "site an index into run.json's `sites`, above the row before's",
-                (int)d->name.len, d->name.ptr, k);
-        break;
-      }
-      d->site_at[k] = at[site];
-      d->site_recs[k] = recs;
-      d->nsite_recs = k + 1;
-    }
+    d->nsite_recs = site_rows(s, at, v, d->site_at, d->site_recs);
+    if (d->nsite_recs < v->n)
+      e = bad(why, F, "event \"%.*s\": site_records[%u] %s", (int)d->name.len, d->name.ptr,
+              d->nsite_recs, SITE_ROWS_WHY);
+    if (!e && s->has_arg_site_records)
+      e = read_path_sites(s, at, d, why);
   }
   free(at);
   return e;
@@ -510,6 +568,9 @@ void tc_diff_side_free(tc_diff_side *s) {
   for (uint32_t i = 0; i < s->nevents; i++) {
     free(s->events[i].args);
     free(s->events[i].arg_values);
+    free(s->events[i].arg_sites_v);
+    free(s->events[i].arg_site_at);
+    free(s->events[i].arg_site_off);
     free(s->events[i].undeclared);
     free(s->events[i].site_at);
     free(s->events[i].site_recs);

@@ -258,7 +258,9 @@ static void basis(tc_wbuf *b, const tc_diff *d) {
   num(b, d->nsites_new);
   tc_wbuf_puts(b, " only in B; ");
   num(b, d->events_only_on_lone_sites);
-  tc_wbuf_puts(b, " events are only on lone sites.\n\n");
+  tc_wbuf_puts(b, " events are only on lone sites. ");
+  tc_wbuf_puts(b, tc_diff_args_basis_text(d));
+  tc_wbuf_puts(b, "\n\n");
 }
 
 /* How many events the ranking shows (diff.json has all). */

@@ -16,6 +16,12 @@ typedef struct {
   /* Each of args' value profile (census.json's args[].values), or NULL
    * when the output has none; malloc'd, parallel to args. */
   const tc_jval **arg_values;
+  /* Each of args' `site_records` (census.json's args[].site_records) when
+   * the output has them: until read, the arrays (malloc'd, parallel to
+   * args); then path k's sites, as indexes into the side's sorted `sites`,
+   * at arg_site_at[arg_site_off[k]] .. [arg_site_off[k + 1] - 1]. */
+  const tc_jval **arg_sites_v;
+  uint32_t *arg_site_at, *arg_site_off;
   /* Its `site_records` (when the side has them): sites as indexes into
    * the side's sorted `sites`, ascending by run.json's order, and their
    * records; malloc'd. */
@@ -57,6 +63,8 @@ struct tc_diff_side {
   tc_dside_site *sites; /* sorted by name */
   uint32_t nsites;
   int has_site_records; /* census.json has each event's `site_records` */
+  /* ... and each arg path's (arg_sites_seen: a path has been read) */
+  int has_arg_site_records, arg_sites_seen;
   tc_dside_opt bucket_ms, budget_ms;
 };
 

@@ -30,3 +30,11 @@ void tc_diff_fmt_change(const tc_diff_fig *f, const char *shared, char *buf, siz
   else
     snprintf(buf, cap, "not comparable: %s", f->why);
 }
+
+const char *tc_diff_args_basis_text(const tc_diff *d) {
+  return !strcmp(d->args_basis, "shared_sites")
+             ? "An argument path counts on a side when a shared site has it; value profiles "
+               "are the whole crawls'."
+             : "Argument paths are compared over the whole crawls: a census.json has no "
+               "per-path site_records (an older output).";
+}

@@ -18,4 +18,8 @@ void tc_diff_fmt_num(double v, char *buf, size_t cap);
  * n/a, else "not comparable: " and the reason. */
 void tc_diff_fmt_change(const tc_diff_fig *f, const char *shared, char *buf, size_t cap);
 
+/* One sentence on which sites an event's argument paths were compared
+ * over (D's args_basis), for the line above the ranking. */
+const char *tc_diff_args_basis_text(const tc_diff *d);
+
 #endif

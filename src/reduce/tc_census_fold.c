@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reduce/tc_site_lists.h"
 #include "reduce/tc_sublist.h"
 #include "util/tc_grow.h"
 #include "util/tc_spill.h"
@@ -18,11 +19,24 @@ typedef struct {
   uint64_t records;
 } site_records;
 
+/* One site's records of one arg path of one event, kept the same way for
+ * each path's records per site (tc_res_arg.site_recs): the path is the
+ * fold's own copy of its text, alive until the fold is freed. */
+typedef struct {
+  uint32_t site, event;
+  uint64_t records;
+  const char *path;
+  size_t len;
+} path_records;
+
 struct tc_census_fold {
   tc_census_result r;
   site_records *recs;   /* the site being added */
   size_t nrecs, recs_cap;
   tc_spill spilled;     /* every site's recs, one record per site */
+  path_records *paths;  /* the site being added */
+  size_t npaths, paths_cap;
+  tc_spill paths_spilled; /* every site's paths, one record per site */
   uint32_t nsites;      /* highest site with records, + 1 */
   size_t events_cap;
   /* By event index: its categories and paths so far, ascending by text,
@@ -75,6 +89,8 @@ void tc_census_fold_free(tc_census_fold *f) {
   }
   free(f->recs);
   tc_spill_free(&f->spilled);
+  free(f->paths);
+  tc_spill_free(&f->paths_spilled);
   tc_census_result_free(&f->r);
   free(f);
 }
@@ -124,9 +140,9 @@ static tc_err fold_example(tc_census_fold *f, uint32_t ev, uint32_t site, const 
 
 /* D += the slice in f->in (one site's, ascending by text, as D is): texts
  * new to D are copied into the fold's arena, and each entry counts the
- * site once. */
+ * site once. Each entry of f->in is left pointing at D's copy of its text. */
 static tc_err fold_slice(tc_census_fold *f, tc__sub_list *d) {
-  const tc__sub_entry *in = f->in.v;
+  tc__sub_entry *in = f->in.v;
   size_t n = f->in.n, i = 0, j = 0, k = 0;
   if (!n)
     return TC_OK;
@@ -150,7 +166,7 @@ static tc_err fold_slice(tc_census_fold *f, tc__sub_list *d) {
       x.types |= in[j].types;
     }
     x.sites++;
-    j++;
+    in[j++].text = x.text;
     out[k++] = x;
   }
   if (k > d->cap) {
@@ -171,6 +187,7 @@ static tc_err fold_slice(tc_census_fold *f, tc__sub_list *d) {
 tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census *s) {
   tc_err e = f->r.nevents ? TC_OK : fold_reserve(f, s->nevents);
   f->nrecs = 0;
+  f->npaths = 0;
   for (size_t i = 0; !e && i < s->nevents; i++) {
     const tc_sc_event *se = &s->events[i];
     uint64_t recs = 0, pairs = 0, left = 0;
@@ -221,11 +238,18 @@ tc_err tc_census_fold_add(tc_census_fold *f, uint32_t site, const tc_site_census
       e = tc__sub_add(&f->in, ev, se->args[a].path, se->args[a].records, se->args[a].types);
     if (!e)
       e = fold_slice(f, &f->args[ev]);
+    if (!e && f->in.n)
+      e = TC_GROW(f->paths, f->paths_cap, f->npaths + f->in.n);
+    for (size_t a = 0; !e && a < f->in.n; a++)
+      f->paths[f->npaths++] =
+          (path_records){site, ev, f->in.v[a].records, f->in.v[a].text.ptr, f->in.v[a].text.len};
   }
   if (!e && f->nrecs) {
     e = tc_spill_append(&f->spilled, f->recs, f->nrecs * sizeof *f->recs);
     f->nsites = site + 1 > f->nsites ? site + 1 : f->nsites;
   }
+  if (!e && f->npaths)
+    e = tc_spill_append(&f->paths_spilled, f->paths, f->npaths * sizeof *f->paths);
   return e;
 }
 
@@ -244,7 +268,8 @@ static void put_res_cat(void *dst, const tc__sub_entry *src) {
 }
 
 static void put_res_arg(void *dst, const tc__sub_entry *src) {
-  *(tc_res_arg *)dst = (tc_res_arg){src->text, src->records, src->sites, src->types, NULL};
+  *(tc_res_arg *)dst = (tc_res_arg){
+      .path = src->text, .records = src->records, .sites = src->sites, .types = src->types};
 }
 
 static void set_res_cats(void *evs, size_t e, void *slice, uint32_t n) {
@@ -272,26 +297,6 @@ static int cmp_name(const void *key, const void *ev) {
   return tc_str_cmp(*(const tc_str *)key, ((const tc_res_event *)ev)->name);
 }
 
-/* Calls VISIT on every kept (site, event) record, read back one site at a
- * time. */
-static tc_err each_site_record(tc_census_fold *f, void (*visit)(void *, const site_records *),
-                               void *ctx) {
-  unsigned char *buf = NULL;
-  size_t cap = 0, len;
-  tc_err e = TC_OK;
-  for (size_t s = 0; !e && s < tc_spill_count(&f->spilled); s++) {
-    if ((e = tc_spill_read(&f->spilled, s, &buf, &cap, &len)))
-      break;
-    for (size_t i = 0; i < len / sizeof(site_records); i++) {
-      site_records sr;
-      memcpy(&sr, buf + i * sizeof sr, sizeof sr);
-      visit(ctx, &sr);
-    }
-  }
-  free(buf);
-  return e;
-}
-
 /* The heat map's cells: site x column, K columns; COL maps a fold index to
  * its column, or K for none. */
 typedef struct {
@@ -300,7 +305,8 @@ typedef struct {
   size_t k;
 } top_cells;
 
-static void add_top_cell(void *ctx, const site_records *sr) {
+static void add_top_cell(void *ctx, const void *rec) {
+  const site_records *sr = rec;
   top_cells *t = ctx;
   if (t->col[sr->event] < t->k)
     t->cells[(size_t)sr->site * t->k + t->col[sr->event]] += sr->records;
@@ -337,7 +343,7 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, const tc_str *na
           col[i] = t;
     }
     top_cells tc = {col, cells, k};
-    e = each_site_record(f, add_top_cell, &tc);
+    e = tc__each_spilled(&f->spilled, sizeof(site_records), add_top_cell, &tc);
   }
   if (!e && col && cells && top) {
     r->top = top;
@@ -354,70 +360,76 @@ static tc_err top_sites(tc_census_fold *f, tc_census_result *r, const tc_str *na
   return e;
 }
 
-static int cmp_res_site(const void *a, const void *b) {
-  uint32_t x = ((const tc_res_site *)a)->site, y = ((const tc_res_site *)b)->site;
-  return (x > y) - (x < y);
-}
-
-/* One pass of event_sites: the first counts each event's sites, the
- * second fills each event's slice from FILL. */
+/* Where a spilled record's site list is: AT maps the fold's event indexes
+ * to R's (R->nevents for an event not in R's list). */
 typedef struct {
   tc_census_result *r;
   const size_t *at;
   size_t nnames;
-  size_t *fill;
-  int pass;
-  size_t *total;
-} site_slices;
+} slots;
 
-static void add_site_slice(void *ctx, const site_records *sr) {
-  site_slices *p = ctx;
-  tc_census_result *r = p->r;
-  size_t ev = sr->event < p->nnames ? p->at[sr->event] : r->nevents;
-  if (ev == r->nevents)
-    return;
-  if (!p->pass) {
-    r->events[ev].nsite_recs++;
-    (*p->total)++;
-  } else {
-    r->all_sites[p->fill[ev]++] = (tc_res_site){sr->site, sr->records};
-  }
+static size_t event_slot(void *ctx, const void *rec, tc_res_site *out) {
+  const slots *sl = ctx;
+  const site_records *sr = rec;
+  *out = (tc_res_site){sr->site, sr->records};
+  return sr->event < sl->nnames ? sl->at[sr->event] : sl->r->nevents;
 }
 
-/* Each event's records per site (tc_res_event.site_recs), from the kept
- * per-site records, read back twice: to count each event's sites, then to
- * fill its slice. R's events are final (sorted, the outside ones split
- * off); NAMES maps the records' fold indexes to names, as in top_sites.
- * Each slice is sorted by site, so the bytes written do not depend on the
- * order the sites were folded in. */
-static tc_err event_sites(tc_census_fold *f, tc_census_result *r, const tc_str *names,
-                          size_t nnames) {
-  size_t *at = malloc((nnames ? nnames : 1) * sizeof *at); /* fold index -> event, or nevents */
-  size_t *fill = calloc(r->nevents + 1, sizeof *fill);
-  size_t total = 0;
-  tc_err e = at && fill ? TC_OK : TC_E_NOMEM;
+static int cmp_arg_path(const void *key, const void *arg) {
+  return tc_str_cmp(*(const tc_str *)key, ((const tc_res_arg *)arg)->path);
+}
+
+/* A path's list is its index in R's all_args. */
+static size_t path_slot(void *ctx, const void *rec, tc_res_site *out) {
+  const slots *sl = ctx;
+  const path_records *pr = rec;
+  size_t ev = pr->event < sl->nnames ? sl->at[pr->event] : sl->r->nevents;
+  if (ev == sl->r->nevents)
+    return SIZE_MAX;
+  const tc_res_event *re = &sl->r->events[ev];
+  tc_str path = {pr->path, pr->len};
+  const tc_res_arg *a = re->nargs ? bsearch(&path, re->args, re->nargs, sizeof *re->args,
+                                            cmp_arg_path) : NULL;
+  *out = (tc_res_site){pr->site, pr->records};
+  return a ? (size_t)(a - sl->r->all_args) : SIZE_MAX;
+}
+
+/* Each event's and each of its arg paths' records per site
+ * (tc_res_event.site_recs, tc_res_arg.site_recs), from the kept per-site
+ * records. R's events are final (sorted, the outside ones split off);
+ * NAMES maps the records' fold indexes to names, as in top_sites. */
+static tc_err site_lists(tc_census_fold *f, tc_census_result *r, const tc_str *names,
+                         size_t nnames) {
+  size_t *at = malloc((nnames ? nnames : 1) * sizeof *at);
+  size_t nargs = 0;
+  for (size_t i = 0; i < r->nevents; i++)
+    nargs += r->events[i].nargs;
+  for (size_t i = 0; i < r->noutside; i++)
+    nargs += r->outside[i].nargs;
+  size_t *off = malloc(((r->nevents > nargs ? r->nevents : nargs) + 1) * sizeof *off);
+  tc_err e = at && off ? TC_OK : TC_E_NOMEM;
   for (size_t i = 0; !e && i < nnames; i++) {
     const tc_res_event *ev = r->nevents ? bsearch(&names[i], r->events, r->nevents,
                                                   sizeof *r->events, cmp_name) : NULL;
     at[i] = ev ? (size_t)(ev - r->events) : r->nevents;
   }
-  for (int pass = 0; !e && pass < 2; pass++) {
-    if (pass) {
-      if (!(r->all_sites = malloc((total ? total : 1) * sizeof *r->all_sites))) {
-        e = TC_E_NOMEM;
-        break;
-      }
-      for (size_t i = 0, off = 0; i < r->nevents; off += r->events[i++].nsite_recs) {
-        r->events[i].site_recs = r->all_sites + off;
-        fill[i] = off;
-      }
-    }
-    site_slices sl = {r, at, nnames, fill, pass, &total};
-    e = each_site_record(f, add_site_slice, &sl);
+  slots sl = {r, at, nnames};
+  if (!e)
+    e = tc__site_lists(&f->spilled, sizeof(site_records), r->nevents, event_slot, &sl,
+                       &r->all_sites, off);
+  for (size_t i = 0; !e && i < r->nevents; i++) {
+    r->events[i].site_recs = r->all_sites + off[i];
+    r->events[i].nsite_recs = off[i + 1] - off[i];
   }
-  for (size_t i = 0, off = 0; !e && i < r->nevents; off += r->events[i++].nsite_recs)
-    qsort(r->all_sites + off, r->events[i].nsite_recs, sizeof *r->all_sites, cmp_res_site);
-  free(fill);
+  /* all_args holds every event's paths, the outside events' too. */
+  if (!e)
+    e = tc__site_lists(&f->paths_spilled, sizeof(path_records), nargs, path_slot, &sl,
+                       &r->all_arg_sites, off);
+  for (size_t k = 0; !e && k < nargs; k++) {
+    r->all_args[k].site_recs = r->all_arg_sites + off[k];
+    r->all_args[k].nsite_recs = off[k + 1] - off[k];
+  }
+  free(off);
   free(at);
   return e;
 }
@@ -494,7 +506,7 @@ tc_err tc_census_fold_finish(tc_census_fold *f, tc_census_result *out) {
   if (!e)
     e = top_sites(f, r, names, nnames);
   if (!e)
-    e = event_sites(f, r, names, nnames);
+    e = site_lists(f, r, names, nnames);
   free(names);
   if (!e) {
     *out = *r;

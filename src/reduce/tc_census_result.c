@@ -10,6 +10,7 @@ void tc_census_result_free(tc_census_result *r) {
   free(r->all_cats);
   free(r->all_args);
   free(r->all_sites);
+  free(r->all_arg_sites);
   if (r->values) {
     tc_vtab_free(r->values);
     free(r->values);

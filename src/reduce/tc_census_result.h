@@ -14,23 +14,27 @@
 #include "util/tc_map.h"
 #include "util/tc_valprof.h"
 
+/* An event's or an arg path's records on one site (its corpus index). */
+typedef struct {
+  uint32_t site;
+  uint64_t records;
+} tc_res_site;
+
 typedef struct {
   tc_str path;
   uint64_t records, sites;
   uint8_t types; /* TC_JT_* bits */
   const tc_valprof *values; /* in the result's `values` table; NULL when not profiled */
+  /* Its records on each site that has any, by site (in all_arg_sites):
+   * which paths a comparison over a subset of the sites (diff) sees. */
+  const tc_res_site *site_recs;
+  size_t nsite_recs;
 } tc_res_arg;
 
 typedef struct {
   tc_str cat; /* the "cat" string as written, e.g. "blink,devtools.timeline" */
   uint64_t records;
 } tc_res_cat;
-
-/* An event's records on one site (its corpus index). */
-typedef struct {
-  uint32_t site;
-  uint64_t records;
-} tc_res_site;
 
 typedef struct {
   tc_str name;
@@ -66,6 +70,7 @@ typedef struct {
   tc_res_cat *all_cats; /* owns every event's cats slice */
   tc_res_arg *all_args; /* owns every event's args slice */
   tc_res_site *all_sites; /* owns every event's site_recs slice */
+  tc_res_site *all_arg_sites; /* owns every arg's site_recs slice */
   tc_map strings;       /* owns every string above */
   tc_vtab *values;      /* owns every arg's profile (tc_census_take_values); or NULL */
   tc_census_scope scope; /* the processes the tables count (census/tc_census.h) */

@@ -131,19 +131,20 @@ static void write_outside(tc_jsonw *w, const tc_res_event *e) {
   tc_jsonw_obj_end(w);
 }
 
-/* E's records on each site that has any, as [[site, records], ...] with
- * site the index into run.json's `sites`, ascending: what diff recounts an
- * event from over the sites two crawls share. One line, since a common
- * event has a row per site. */
-static void write_site_records(tc_jsonw *w, const tc_res_event *e) {
+/* An event's or arg path's records on each site that has any (V, N), as
+ * [[site, records], ...] with site the index into run.json's `sites`,
+ * ascending: what diff recounts an event and finds a path from over the
+ * sites two crawls share. One line, since a common event has a row per
+ * site. */
+static void write_site_records(tc_jsonw *w, const tc_res_site *v, size_t n) {
   tc_jsonw_key(w, "site_records");
   int indent = w->indent;
   w->indent = 0;
   tc_jsonw_arr(w);
-  for (size_t i = 0; i < e->nsite_recs; i++) {
+  for (size_t i = 0; i < n; i++) {
     tc_jsonw_arr(w);
-    tc_jsonw_uint(w, e->site_recs[i].site);
-    tc_jsonw_uint(w, e->site_recs[i].records);
+    tc_jsonw_uint(w, v[i].site);
+    tc_jsonw_uint(w, v[i].records);
     tc_jsonw_arr_end(w);
   }
   tc_jsonw_arr_end(w);
@@ -199,6 +200,7 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
       tc_jsonw_null(w);
       tc_jsonw_kstr(w, "values_na", tc_values_na(r));
     }
+    write_site_records(w, a->site_recs, a->nsite_recs);
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
@@ -208,7 +210,7 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
     tc_jsonw_raw(w, e->example);
   else
     tc_jsonw_null(w);
-  write_site_records(w, e);
+  write_site_records(w, e->site_recs, e->nsite_recs);
   tc_jsonw_obj_end(w);
 }
 

@@ -496,11 +496,41 @@ def crawl_trace(path):
     return doc, doc['traceEvents'] if isinstance(doc, dict) else doc
 
 
+def arg_paths(event):
+    """The census's argument paths of one event, written here: every value
+    under an object `args`, members by key ("args.data.frame"), array
+    elements as "[]"."""
+    out = set()
+
+    def walk(v, path):
+        out.add(path)
+        if isinstance(v, dict):
+            for k, m in v.items():
+                walk(m, path + '.' + k)
+        elif isinstance(v, list):
+            for m in v:
+                walk(m, path + '[]')
+    args = event.get('args')
+    if isinstance(args, dict):
+        for k, m in args.items():
+            walk(m, 'args.' + k)
+    return out
+
+
+def path_counts(events):
+    """(event name, arg path) -> the records that carry the path."""
+    return collections.Counter((e.get('name'), p) for e in events for p in arg_paths(e))
+
+
 class SharedSites(unittest.TestCase):
     """Two crawls from corpus/crawl that differ by two sites (LONE_A only in
-    A, LONE_B only in B) and one event renamed in one shared site's trace
-    in B. Both censuses count every process (--scope all), so an event's
-    records are a plain count of the traces' events by name, made here."""
+    A, LONE_B only in B), one event renamed in one shared site's trace in B,
+    and in LONE_B an argument path no other site has added to an event every
+    shared site has. Both censuses count every process (--scope all), so an
+    event's records are a plain count of the traces' events by name, and its
+    paths' records a plain count of the paths under `args`, made here."""
+
+    LONE_PATH = 'tcdiff_lone_path'
 
     @classmethod
     def setUpClass(cls):
@@ -510,25 +540,39 @@ class SharedSites(unittest.TestCase):
                        if os.path.isfile(os.path.join(crawl, s, 'trace.json.zst')))[:7]
         cls.lone_a, cls.lone_b, cls.shared = sites[0], sites[1], sites[2:]
         cls.traces = {s: os.path.join(crawl, s, 'trace.json.zst') for s in sites}
-        counts = {s: collections.Counter(e.get('name') for e in crawl_trace(cls.traces[s])[1])
-                  for s in sites}
+        counts, cls.paths = {}, {}
+        for s in sites:
+            events = crawl_trace(cls.traces[s])[1]
+            counts[s] = collections.Counter(e.get('name') for e in events)
+            cls.paths[s] = path_counts(events)
         # The renamed event: one only a single shared site has, in no lone site.
         on = collections.Counter(n for s in cls.shared for n in counts[s])
         cls.old = sorted(n for n, k in on.items() if k == 1 and isinstance(n, str) and
                          not any(n in counts[s] for s in (cls.lone_a, cls.lone_b)))[0]
         cls.new = cls.old + '.tcdiff_renamed'
         cls.edited = next(s for s in cls.shared if cls.old in counts[s])
+        # The event that gets the lone path: the one with most records that
+        # every site has, with arguments in LONE_B.
+        every = set.intersection(*(set(counts[s]) for s in sites)) - {cls.old}
+        cls.common = max(sorted(n for n in every if isinstance(n, str)
+                                and any(n == k[0] for k in cls.paths[cls.lone_b])),
+                         key=lambda n: sum(counts[s][n] for s in cls.shared))
         for side, lone in (('A', cls.lone_a), ('B', cls.lone_b)):
             for s in cls.shared + [lone]:
                 os.makedirs(os.path.join(cls.dir, side, s))
-                if side == 'B' and s == cls.edited:
+                if side == 'B' and s in (cls.edited, cls.lone_b):
                     doc, events = crawl_trace(cls.traces[s])
                     for e in events:
-                        if e.get('name') == cls.old:
+                        if s == cls.edited and e.get('name') == cls.old:
                             e['name'] = cls.new
+                    if s == cls.lone_b:
+                        e = next(e for e in events if e.get('name') == cls.common
+                                 and isinstance(e.get('args'), dict))
+                        e['args'][cls.LONE_PATH] = 1
                     with open(os.path.join(cls.dir, side, s, 'trace.json'), 'w') as f:
                         json.dump(doc, f)
                     counts['B:' + s] = collections.Counter(e.get('name') for e in events)
+                    cls.paths['B:' + s] = path_counts(events)
                 else:
                     os.symlink(cls.traces[s], os.path.join(cls.dir, side, s, 'trace.json.zst'))
             p = run('census', '-q', '-T', '2', '--scope', 'all', '-o', os.path.join(cls.dir, 'out' + side),
@@ -598,15 +642,79 @@ class SharedSites(unittest.TestCase):
             self.assertEqual(e['records_a'], self.count_a[e['name']] or None, e['name'])
             self.assertEqual(e['records_b'], self.count_b[e['name']] or None, e['name'])
 
+    def shared_paths(self, side):
+        """(name, path) -> records over the shared sites on SIDE, counted here."""
+        return sum((self.paths['B:' + s if side == 'B' and s == self.edited else s]
+                    for s in self.shared), collections.Counter())
+
+    def test_paths_over_shared_sites(self):
+        # census.json's per-path site_records: over all sites its records and
+        # sites; over the shared sites the count made here.
+        want = {side: self.shared_paths(side) for side in ('A', 'B')}
+        for side in ('A', 'B'):
+            out = os.path.join(self.dir, 'out' + side)
+            c, r = load(out), load(out, 'run.json')
+            names = [s['site'] for s in r['sites']]
+            got = collections.Counter()
+            for e in c['events']:
+                for a in e['args']:
+                    rows = a['site_records']
+                    self.assertEqual((sum(k for _, k in rows), len(rows)), (a['records'], a['sites']))
+                    got[(e['name'], a['path'])] = sum(k for i, k in rows if names[i] in self.shared)
+            self.assertEqual(+got, +want[side], side)
+        # The lone path is in B's census, on LONE_B only, and no change.
+        lone = 'args.' + self.LONE_PATH
+        b = {(e['name'], a['path']): a for e in load(os.path.join(self.dir, 'outB'))['events']
+             for a in e['args']}
+        self.assertEqual(b[(self.common, lone)]['sites'], 1)
+        self.assertEqual(self.d['args_basis'], 'shared_sites')
+        # Each changed event's paths that appeared or vanished: the set
+        # difference over the shared sites, made here.
+        on = {side: {} for side in ('A', 'B')}
+        for side in ('A', 'B'):
+            for (name, path), k in want[side].items():
+                on[side].setdefault(name, set()).add(path)
+        for e in self.d['events_changed']:
+            pa, pb = on['A'].get(e['name'], set()), on['B'].get(e['name'], set())
+            self.assertEqual((sorted(e['args_appeared']), sorted(e['args_vanished'])),
+                             (sorted(pb - pa), sorted(pa - pb)), e['name'])
+        for r in self.d['events_ranked']:
+            self.assertNotIn(lone, r['args_new'], r['name'])
+            if r['kind'] == 'new':
+                self.assertEqual(sorted(r['args_new']), sorted(on['B'].get(r['name'], set())))
+
+    def older_output(self, side, name, event_sites):
+        """SIDE's output as NAME, without per-path site_records (as before
+        they were written) and, unless EVENT_SITES, without the events'."""
+        old = os.path.join(self.dir, name)
+        shutil.copytree(os.path.join(self.dir, 'out' + side), old)
+        c = load(old)
+        for e in c['events']:
+            if not event_sites:
+                del e['site_records']
+            for a in e['args']:
+                del a['site_records']
+        with open(os.path.join(old, 'census.json'), 'w', encoding='utf-8') as f:
+            json.dump(c, f)
+
+    def test_outputs_without_path_sites_compare_paths_over_whole_crawls(self):
+        self.older_output('A', 'midA', True)
+        self.older_output('B', 'midB', True)
+        for a, b in (('midA', 'midB'), ('outA', 'midB')):
+            out = os.path.join(self.dir, 'diff-' + a + b)
+            p = run('diff', '-o', out, os.path.join(self.dir, a), os.path.join(self.dir, b))
+            self.assertEqual(p.returncode, 1, p.stderr)
+            d = load(out, 'diff.json')
+            self.assertEqual((d['events_basis'], d['args_basis']), ('shared_sites', 'whole_crawls'))
+            # Over whole crawls the lone site's path is a change of the event.
+            common = next(e for e in d['events_changed'] if e['name'] == self.common)
+            self.assertIn('args.' + self.LONE_PATH, common['args_appeared'])
+            with open(os.path.join(out, 'diff.md'), encoding='utf-8') as f:
+                self.assertIn('Argument paths are compared over the whole crawls', f.read())
+
     def test_old_outputs_compare_whole_crawls(self):
         for side in ('A', 'B'):
-            old = os.path.join(self.dir, 'old' + side)
-            shutil.copytree(os.path.join(self.dir, 'out' + side), old)
-            c = load(old)
-            for e in c['events']:
-                del e['site_records']
-            with open(os.path.join(old, 'census.json'), 'w', encoding='utf-8') as f:
-                json.dump(c, f)
+            self.older_output(side, 'old' + side, False)
         for a, b, why in (('oldA', 'oldB', 'neither'), ('outA', 'oldB', "B's")):
             p = run('diff', '-o', os.path.join(self.dir, 'diff-' + a + b), os.path.join(self.dir, a),
                     os.path.join(self.dir, b))

@@ -2,7 +2,8 @@
 run.json and metrics.json (reports/bundled) joined as the target reads
 them, whole and without metrics.json, and smaller variants with the event
 and site lists cut to a few items, so mutations reach every key, and one
-without census.json's site_records (an older output)."""
+without census.json's site_records, the events' and the paths' (an older
+output)."""
 import json
 import os
 import sys
@@ -22,13 +23,18 @@ def main(outdir):
         f.write(SEP.join(files[:2]))
     census, run, metrics = (json.loads(b) for b in files)
     # An output from before site_records: diff compares whole crawls.
-    old = dict(census, events=[{k: v for k, v in e.items() if k != 'site_records'}
+    old = dict(census, events=[dict({k: v for k, v in e.items() if k != 'site_records'},
+                                    args=[{k: v for k, v in a.items() if k != 'site_records'}
+                                          for a in e['args']])
                                for e in census['events'][:3]])
     with open(os.path.join(outdir, 'no-site-records'), 'wb') as f:
         f.write(SEP.join(json.dumps(d, indent=1).encode() for d in (old, run, metrics)))
     for keep in (1, 3):
         # site_records name sites by index into run.json's sites: only the kept ones.
-        c = dict(census, events=[dict(e, site_records=[r for r in e['site_records'] if r[0] < keep])
+        def cut(rows):
+            return [r for r in rows if r[0] < keep]
+        c = dict(census, events=[dict(e, site_records=cut(e['site_records']),
+                                      args=[dict(a, site_records=cut(a['site_records'])) for a in e['args']])
                                  for e in census['events'][:keep]])
         sites = {s['site'] for s in run['sites'][:keep]}
         r = dict(run, sites=run['sites'][:keep], files=[t for t in run['files'] if t['site'] in sites])

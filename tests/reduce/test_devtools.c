@@ -18,16 +18,20 @@
 #define S(lit) {lit, sizeof lit - 1}
 
 static tc_res_cat layout_cats[] = {{S("devtools.timeline"), 3}};
-static tc_res_arg layout_args[] = {{S("args.data.x"), 3, 1, TC_JT_NUMBER, NULL}};
+static tc_res_arg layout_args[] = {
+    {.path = S("args.data.x"), .records = 3, .sites = 1, .types = TC_JT_NUMBER}};
 static tc_res_cat parse_cats[] = {{S("," INVALIDATION ","), 4}, {S("blink"), 2}};
 static tc_res_arg parse_args[] = {
-    {S("args.beginData"), 2, 1, TC_JT_OBJECT, NULL}, /* has children: not a leaf */
-    {S("args.beginData.frame"), 2, 1, TC_JT_STRING, NULL},
-    {S("args.beginData.url"), 2, 1, TC_JT_STRING, NULL},
-    {S("args.empty"), 1, 1, TC_JT_OBJECT, NULL}, /* an empty object is a leaf */
+    /* has children: not a leaf */
+    {.path = S("args.beginData"), .records = 2, .sites = 1, .types = TC_JT_OBJECT},
+    {.path = S("args.beginData.frame"), .records = 2, .sites = 1, .types = TC_JT_STRING},
+    {.path = S("args.beginData.url"), .records = 2, .sites = 1, .types = TC_JT_STRING},
+    /* an empty object is a leaf */
+    {.path = S("args.empty"), .records = 1, .sites = 1, .types = TC_JT_OBJECT},
 };
 static tc_res_cat unknown_cats[] = {{S("toplevel"), 1}};
-static tc_res_arg unknown_args[] = {{S("args.x"), 1, 1, TC_JT_BOOL, NULL}};
+static tc_res_arg unknown_args[] = {
+    {.path = S("args.x"), .records = 1, .sites = 1, .types = TC_JT_BOOL}};
 static tc_res_cat never_cats[] = {{S("disabled-by-default-foo"), 1}};
 
 static void views_of_each_level(void **state) {
