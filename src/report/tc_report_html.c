@@ -16,6 +16,7 @@
 #include "report/tc_census_report.h"
 #include "report/tc_valprof_text.h"
 #include "report/tc_html.h"
+#include "report/tc_html_ascii.h"
 #include "report/tc_outfile.h"
 #include "report/tc_pretty.h"
 #include "report/tc_report_html.h"
@@ -555,14 +556,21 @@ tc_err tc_write_report_html(const tc_report_ctx *c, const tc_metrics_reduction *
   tc_outfile *f = NULL;
   if (!e)
     e = tc_outfile_open(outdir, "report.html", &f, why);
+  FILE *fp = NULL;
+  if (!e && !(fp = tc_html_ascii_open(tc_outfile_fp(f)))) {
+    tc_outfile_abort(f);
+    e = TC_E_NOMEM;
+  }
   if (!e) {
-    FILE *fp = tc_outfile_fp(f);
 #ifdef __GLIBC__
     /* Only this thread writes the page: no lock per call. */
     __fsetlocking(fp, FSETLOCKING_BYCALLER);
 #endif
+    setvbuf(fp, NULL, _IOFBF, 1 << 16);
     example_out x = {pretty, mem, &s, args};
     e = page(fp, c, m, order, &x);
+    /* A failed write shows in the outfile's stream, which commit checks. */
+    fclose(fp);
     if (e)
       tc_outfile_abort(f);
     else

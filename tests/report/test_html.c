@@ -16,6 +16,7 @@
 
 #include "demo_page.h"
 #include "report/tc_html.h"
+#include "report/tc_html_ascii.h"
 #include "svg_probe.h"
 
 static char *escaped(const char *s, size_t n) {
@@ -297,6 +298,43 @@ static void test_demo_structure(void **state) {
   free(page);
 }
 
+/* S (N bytes) through tc_html_ascii_open, written in pieces of STEP
+ * bytes (0: at once), as the page writer's stdio hands them over. */
+static char *as_ascii(const char *s, size_t n, size_t step) {
+  probe_sink k;
+  probe_open(&k);
+  FILE *fp = tc_html_ascii_open(k.fp);
+  assert_non_null(fp);
+  setvbuf(fp, NULL, _IONBF, 0); /* each fwrite below is one write */
+  for (size_t i = 0; i < n; i += step ? step : n)
+    fwrite(s + i, 1, step && n - i > step ? step : n - i, fp);
+  assert_int_equal(fclose(fp), 0);
+  return probe_take(&k);
+}
+
+static void test_ascii(void **state) {
+  (void)state;
+  /* 2, 3 and 4 bytes; a stray byte and a cut sequence as U+FFFD; ASCII,
+   * entities included, as it is. */
+  const char s[] = "a\xC2\xB5s \xE2\x89\xA4 \xF0\x9F\x98\x80 &amp; \xFF z \xE2\x82";
+  const char *want = "a&#181;s &#8804; &#128512; &amp; &#65533; z &#65533;";
+  for (size_t step = 0; step <= 5; step++) {
+    char *got = as_ascii(s, sizeof s - 1, step);
+    assert_string_equal(got, want);
+    free(got);
+  }
+  /* The page's own CSS and script are ASCII: references would mean
+   * nothing inside <style> and <script>. */
+  probe_sink k;
+  probe_open(&k);
+  tc_html_begin(k.fp, "t");
+  tc_html_end(k.fp);
+  char *page = probe_take(&k);
+  for (const char *c = page; *c; c++)
+    assert_true((unsigned char)*c < 0x80);
+  free(page);
+}
+
 static void test_demo_deterministic(void **state) {
   (void)state;
   size_t a_plots, b_plots;
@@ -309,6 +347,7 @@ static void test_demo_deterministic(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_escape),
+      cmocka_unit_test(test_ascii),
       cmocka_unit_test(test_ids),
       cmocka_unit_test(test_fmt_num),
       cmocka_unit_test(test_table),
