@@ -5,7 +5,6 @@
 #include "report/tc_census_report.h"
 #include "report/tc_valprof_text.h"
 #include "report/tc_jsonw.h"
-#include "report/tc_outfile.h"
 #include "report/tc_text.h"
 #include "report/tc_wbuf.h"
 
@@ -117,13 +116,9 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
   tc_wbuf_putc(b, '\n');
 }
 
-tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir, tc_why *why) {
-  tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "census.csv", &f, why);
-  if (e)
-    return e;
+static tc_err fill_census(const tc_report_ctx *c, FILE *fp) {
   tc_wbuf b;
-  tc_wbuf_init(&b, tc_outfile_fp(f));
+  tc_wbuf_init(&b, fp);
   const tc_census_result *r = c->census;
   tc_wbuf_puts(&b, "name,records,sites,sites_total,usage,records_per_site,categories,phases,"
                   "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
@@ -134,7 +129,11 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir, tc_why *w
   for (size_t i = 0; i < r->nevents; i++)
     row(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL);
   tc_wbuf_flush(&b);
-  return tc_outfile_commit(f, why);
+  return TC_OK;
+}
+
+tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir, tc_why *why) {
+  return tc__census_file(c, outdir, "census.csv", fill_census, why);
 }
 
 /* census_args.csv: one row per event x argument path with its value
@@ -263,13 +262,9 @@ static void args_row(tc_wbuf *b, const tc_res_event *ev, const tc_res_arg *a, ui
   tc_wbuf_putc(b, '\n');
 }
 
-tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir, tc_why *why) {
-  tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "census_args.csv", &f, why);
-  if (e)
-    return e;
+static tc_err fill_args(const tc_report_ctx *c, FILE *fp) {
   tc_wbuf b;
-  tc_wbuf_init(&b, tc_outfile_fp(f));
+  tc_wbuf_init(&b, fp);
   const tc_census_result *r = c->census;
   tc_wbuf_puts(&b, "event,path,records,sites,values,nulls,bools,numbers,strings,arrays,objects,"
                    "zeros,minus_ones,empty_strings,falses,num_min,num_max,num_integer,"
@@ -286,5 +281,9 @@ tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir, tc_w
       if (r->events[i].args[k].values)
         args_row(&b, &r->events[i], &r->events[i].args[k], c->census->value_sites);
   tc_wbuf_flush(&b);
-  return tc_outfile_commit(f, why);
+  return TC_OK;
+}
+
+tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir, tc_why *why) {
+  return tc__census_file(c, outdir, "census_args.csv", fill_args, why);
 }
