@@ -40,6 +40,27 @@ static void counts(tc_wbuf *b, const uint64_t *v, size_t n) {
   }
 }
 
+/* "KEY=N;KEY=N" in one quoted cell for each count of V[0..N) that is not
+ * zero, KEY naming its index: an event's phases and a string profile's
+ * value classes. */
+static void keyed_counts(tc_wbuf *b, const uint64_t *v, int n, const char *(*key)(int)) {
+  tc_wbuf_putc(b, '"');
+  int first = 1;
+  for (int k = 0; k < n; k++) {
+    if (!v[k])
+      continue;
+    if (!first)
+      tc_wbuf_putc(b, ';');
+    tc_wbuf_puts(b, key(k));
+    tc_wbuf_putc(b, '=');
+    tc_wbuf_u64(b, v[k]);
+    first = 0;
+  }
+  tc_wbuf_putc(b, '"');
+}
+
+static const char *class_name(int c) { return tc_valclass_name((tc_vclass)c); }
+
 static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtools_view *v) {
   tc_text_csv_cell(b, ev->name, TC_CSV_QUOTE_ALWAYS);
   const uint64_t rs[] = {ev->records, ev->sites, S};
@@ -56,19 +77,8 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
       tc_wbuf_putc(b, ';');
     tc_text_csv_body(b, cats[i].cat, i == 0); /* the first begins the cell */
   }
-  tc_wbuf_put(b, "\",\"", 3);
-  int first = 1;
-  for (int k = 0; k < TC_PH_COUNT; k++) {
-    if (!ev->ph[k])
-      continue;
-    if (!first)
-      tc_wbuf_putc(b, ';');
-    tc_wbuf_puts(b, tc_phase_key(k));
-    tc_wbuf_putc(b, '=');
-    tc_wbuf_u64(b, ev->ph[k]);
-    first = 0;
-  }
-  tc_wbuf_putc(b, '"');
+  tc_wbuf_put(b, "\",", 2);
+  keyed_counts(b, ev->ph, TC_PH_COUNT, tc_phase_key);
   const uint64_t pairs[] = {ev->pairs[TC_PAIR_BEGIN_END], ev->pairs[TC_PAIR_FLOW],
                             ev->pairs[TC_PAIR_FLOW_UNPAIRED], ev->pairs[TC_PAIR_ASYNC],
                             ev->pairs[TC_PAIR_ASYNC_UNPAIRED], ev->dur.n};
@@ -181,19 +191,8 @@ static void args_strings(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
   put_u64(b, p->len_min);
   put_u64(b, p->len_max);
   put_num(b, tc_hll_count(&p->str->distinct));
-  tc_wbuf_puts(b, tc_hll_exact(&p->str->distinct) ? ",true,\"" : ",false,\"");
-  int first = 1;
-  for (int c = 0; c < TC_VC_COUNT; c++) {
-    if (!p->str->cls[c])
-      continue;
-    if (!first)
-      tc_wbuf_putc(b, ';');
-    tc_wbuf_puts(b, tc_valclass_name((tc_vclass)c));
-    tc_wbuf_putc(b, '=');
-    tc_wbuf_u64(b, p->str->cls[c]);
-    first = 0;
-  }
-  tc_wbuf_putc(b, '"');
+  tc_wbuf_puts(b, tc_hll_exact(&p->str->distinct) ? ",true," : ",false,");
+  keyed_counts(b, p->str->cls, TC_VC_COUNT, class_name);
   tc_topk_item items[TC_TOPK_K];
   size_t n = tc_topk_list(&p->str->top, items);
   const char *na = n ? NULL : "no top value";
