@@ -1,6 +1,7 @@
 #include "util/tc_arena.h"
 
 #include <stdalign.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,22 +11,33 @@ struct tc_arena_block {
   alignas(16) char data[];
 };
 
+static tc_arena_block *new_block(size_t cap) {
+  if (cap > SIZE_MAX - sizeof(tc_arena_block))
+    return NULL;
+  tc_arena_block *b = malloc(sizeof *b + cap);
+  if (b) {
+    b->next = NULL;
+    b->used = 0;
+    b->cap = cap;
+  }
+  return b;
+}
+
 void *tc_arena_alloc(tc_arena *a, size_t n) {
-  n = (n + 15) & ~(size_t)15;
+  size_t need = (n + 15) & ~(size_t)15;
+  if (need < n)
+    return NULL;
   tc_arena_block *b = a->head;
-  if (!b || b->cap - b->used < n) {
+  if (!b || b->cap - b->used < need) {
     size_t bs = a->block_size ? a->block_size : 64 * 1024;
-    size_t cap = n > bs ? n : bs;
-    tc_arena_block *nb = malloc(sizeof *nb + cap);
+    tc_arena_block *nb = new_block(need > bs ? need : bs);
     if (!nb)
       return NULL;
     nb->next = b;
-    nb->used = 0;
-    nb->cap = cap;
     a->head = b = nb;
   }
   void *p = b->data + b->used;
-  b->used += n;
+  b->used += need;
   return p;
 }
 
@@ -39,12 +51,30 @@ char *tc_arena_copy(tc_arena *a, tc_str s) {
   return p;
 }
 
-void tc_arena_free(tc_arena *a) {
-  tc_arena_block *b = a->head;
+/* Frees B and the blocks after it; returns their capacity together. */
+static size_t free_blocks(tc_arena_block *b) {
+  size_t cap = 0;
   while (b) {
     tc_arena_block *n = b->next;
+    cap += b->cap;
     free(b);
     b = n;
   }
+  return cap;
+}
+
+void tc_arena_reset(tc_arena *a) {
+  if (!a->head)
+    return;
+  if (!a->head->next) {
+    a->head->used = 0;
+    return;
+  }
+  /* NULL when memory fails: the next allocation makes a block as usual. */
+  a->head = new_block(free_blocks(a->head));
+}
+
+void tc_arena_free(tc_arena *a) {
+  free_blocks(a->head);
   a->head = NULL;
 }
