@@ -2,7 +2,9 @@
  * allocation per message and per string or bytes field, all of which die
  * together when the next packet starts. An arena (tc_arena) carves them
  * from one block and forgets them at once, a pointer bump each instead of
- * malloc and free; its reset keeps the memory for the next packet. */
+ * malloc and free; its reset keeps the memory for the next packet. A
+ * packet is at most TC_PROTO_PACKET_MAX bytes, so no size protobuf-c asks
+ * for comes near overflowing the arena's rounding. */
 #include "proto/tc_proto_impl.h"
 
 static void *alloc(void *data, size_t n) { return tc_arena_alloc(data, n); }

@@ -1,7 +1,6 @@
 #include "util/tc_arena.h"
 
 #include <stdalign.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,8 +11,6 @@ struct tc_arena_block {
 };
 
 static tc_arena_block *new_block(size_t cap) {
-  if (cap > SIZE_MAX - sizeof(tc_arena_block))
-    return NULL;
   tc_arena_block *b = malloc(sizeof *b + cap);
   if (b) {
     b->next = NULL;
@@ -24,20 +21,18 @@ static tc_arena_block *new_block(size_t cap) {
 }
 
 void *tc_arena_alloc(tc_arena *a, size_t n) {
-  size_t need = (n + 15) & ~(size_t)15;
-  if (need < n)
-    return NULL;
+  n = (n + 15) & ~(size_t)15;
   tc_arena_block *b = a->head;
-  if (!b || b->cap - b->used < need) {
+  if (!b || b->cap - b->used < n) {
     size_t bs = a->block_size ? a->block_size : 64 * 1024;
-    tc_arena_block *nb = new_block(need > bs ? need : bs);
+    tc_arena_block *nb = new_block(n > bs ? n : bs);
     if (!nb)
       return NULL;
     nb->next = b;
     a->head = b = nb;
   }
   void *p = b->data + b->used;
-  b->used += need;
+  b->used += n;
   return p;
 }
 
