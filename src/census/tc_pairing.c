@@ -68,14 +68,11 @@ void tc_pairing_free(tc_pairing *p) {
 
 /* The counter of NAME in process PID. */
 static tc_err name_of(tc_pairing *p, tc_str name, int64_t pid, uint32_t *id) {
-  size_t need = sizeof pid + name.len;
-  tc_err e = TC_GROW(p->keybuf, p->keybuf_cap, need);
-  if (e)
-    return e;
-  memcpy(p->keybuf, &pid, sizeof pid);
-  if (name.len)
-    memcpy(p->keybuf + sizeof pid, name.ptr, name.len);
-  e = tc_map_intern(&p->names, (tc_str){p->keybuf, need}, id, NULL);
+  const tc_str parts[] = {{(const char *)&pid, sizeof pid}, name};
+  tc_str key;
+  tc_err e = tc_map_key_join(&p->keybuf, &p->keybuf_cap, parts, 2, &key);
+  if (!e)
+    e = tc_map_intern(&p->names, key, id, NULL);
   if (!e)
     e = TC_GROW(p->pairs, p->pairs_cap, (size_t)*id + 1);
   return e;

@@ -33,17 +33,8 @@ void tc_vtab_free(tc_vtab *t) {
  * of a name can be mistaken for the boundary. */
 static tc_err key_text(tc_vtab *t, tc_str name, tc_str path, tc_str *key) {
   uint32_t nl = (uint32_t)name.len;
-  size_t n = sizeof nl + name.len + path.len;
-  tc_err e = TC_GROW(t->buf, t->buf_cap, n);
-  if (e)
-    return e;
-  memcpy(t->buf, &nl, sizeof nl);
-  if (name.len)
-    memcpy(t->buf + sizeof nl, name.ptr, name.len);
-  if (path.len)
-    memcpy(t->buf + sizeof nl + name.len, path.ptr, path.len);
-  *key = (tc_str){t->buf, n};
-  return TC_OK;
+  const tc_str parts[] = {{(const char *)&nl, sizeof nl}, name, path};
+  return tc_map_key_join(&t->buf, &t->buf_cap, parts, 3, key);
 }
 
 /* *ID of (NAME, PATH), interned, with room for its profile pointer;

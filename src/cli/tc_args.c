@@ -387,6 +387,23 @@ static tc_err parse_options(int argc, char **argv, const struct option *opts, tc
   }
 }
 
+/* The command NAME names, TC_CMD_HELP when none: `help NAME` and the
+ * command word itself take the same names. */
+static tc_cmd command_named(const char *name) {
+  static const struct {
+    const char *name;
+    tc_cmd cmd;
+  } names[] = {{"census", TC_CMD_CENSUS},
+               {"run", TC_CMD_RUN},
+               {"merge", TC_CMD_MERGE},
+               {"diff", TC_CMD_DIFF},
+               {"bench", TC_CMD_BENCH}};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(name, names[i].name))
+      return names[i].cmd;
+  return TC_CMD_HELP;
+}
+
 tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
   memset(a, 0, sizeof *a);
   a->cmd = TC_CMD_HELP;
@@ -397,17 +414,8 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
   const char *cmd = argv[1];
   if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
     if (argc > 2 && !strcmp(cmd, "help")) {
-      if (!strcmp(argv[2], "census"))
-        a->help_for = TC_CMD_CENSUS;
-      else if (!strcmp(argv[2], "run"))
-        a->help_for = TC_CMD_RUN;
-      else if (!strcmp(argv[2], "merge"))
-        a->help_for = TC_CMD_MERGE;
-      else if (!strcmp(argv[2], "diff"))
-        a->help_for = TC_CMD_DIFF;
-      else if (!strcmp(argv[2], "bench"))
-        a->help_for = TC_CMD_BENCH;
-      else
+      a->help_for = command_named(argv[2]);
+      if (a->help_for == TC_CMD_HELP)
         return usage_error(why, cap,
                            "no help on '%s': the commands are census, run, merge, diff and bench",
                            argv[2]);
@@ -418,17 +426,8 @@ tc_err tc_args_parse(int argc, char **argv, tc_args *a, char *why, size_t cap) {
     a->cmd = TC_CMD_VERSION;
     return TC_OK;
   }
-  if (!strcmp(cmd, "census"))
-    a->cmd = TC_CMD_CENSUS;
-  else if (!strcmp(cmd, "run"))
-    a->cmd = TC_CMD_RUN;
-  else if (!strcmp(cmd, "merge"))
-    a->cmd = TC_CMD_MERGE;
-  else if (!strcmp(cmd, "diff"))
-    a->cmd = TC_CMD_DIFF;
-  else if (!strcmp(cmd, "bench"))
-    a->cmd = TC_CMD_BENCH;
-  else
+  a->cmd = command_named(cmd);
+  if (a->cmd == TC_CMD_HELP)
     return usage_error(why, cap, "unknown command '%s'", cmd);
   /* The command's name stands where getopt expects the program's. */
   int n = argc - 1;

@@ -238,15 +238,17 @@ static int not_a_trace(const char *name) {
          strcmp(name, "manifest.json") == 0 || strncmp(name, "README", 6) == 0;
 }
 
-static tc_err scan_site_dir(builder *b, const char *dir, const char *site) {
-  tc_site *s;
-  tc_err e = add_site(b, site, &s);
-  if (e)
-    return e;
-  s->from_dir = 1;
+/* Each entry of folder DIR that may be a trace (not_a_trace), in the order
+ * the folder lists them, handed to VISIT with its name, its path (VISIT's
+ * to free or keep) and its stat (ERR: stat's errno, or 0). SITE is passed
+ * on. Stops at VISIT's first error. */
+static tc_err each_entry(builder *b, const char *dir, const char *site,
+                         tc_err (*visit)(builder *b, const char *site, const char *name,
+                                         char *path, const struct stat *st, int err)) {
   DIR *d = opendir(dir);
   if (!d)
     return skip_errno(b, dir, "cannot be listed", errno);
+  tc_err e = TC_OK;
   struct dirent *de;
   while (!e && (de = readdir(d))) {
     if (not_a_trace(de->d_name))
@@ -258,51 +260,53 @@ static tc_err scan_site_dir(builder *b, const char *dir, const char *site) {
     }
     struct stat st;
     int err = stat(p, &st) == 0 ? 0 : errno;
-    if (!err && S_ISREG(st.st_mode)) {
-      e = add_trace(b, site, p, &st);
-      continue;
-    }
-    if (!err && S_ISDIR(st.st_mode))
-      e = skip(b, p, 0, "a folder inside a site folder (traces lie directly in it)");
-    else
-      e = skip_entry(b, p, &st, err);
-    free(p);
+    e = visit(b, site, de->d_name, p, &st, err);
   }
   closedir(d);
   return e;
 }
 
-static tc_err scan_dir(builder *b, const char *in) {
-  DIR *d = opendir(in);
-  if (!d)
-    return skip_errno(b, in, "cannot be listed", errno);
-  tc_err e = TC_OK;
-  struct dirent *de;
-  while (!e && (de = readdir(d))) {
-    if (not_a_trace(de->d_name))
-      continue;
-    char *p = join(in, de->d_name);
-    if (!p) {
-      e = TC_E_NOMEM;
-      break;
-    }
-    struct stat st;
-    int err = stat(p, &st) == 0 ? 0 : errno;
-    if (!err && S_ISDIR(st.st_mode)) {
-      e = scan_site_dir(b, p, de->d_name);
+/* An entry of site SITE's folder. */
+static tc_err site_entry(builder *b, const char *site, const char *name, char *p,
+                         const struct stat *st, int err) {
+  (void)name;
+  if (!err && S_ISREG(st->st_mode))
+    return add_trace(b, site, p, st);
+  tc_err e = !err && S_ISDIR(st->st_mode)
+                 ? skip(b, p, 0, "a folder inside a site folder (traces lie directly in it)")
+                 : skip_entry(b, p, st, err);
+  free(p);
+  return e;
+}
+
+static tc_err scan_site_dir(builder *b, const char *dir, const char *site) {
+  tc_site *s;
+  tc_err e = add_site(b, site, &s);
+  if (e)
+    return e;
+  s->from_dir = 1;
+  return each_entry(b, dir, site, site_entry);
+}
+
+/* An entry of a corpus folder: a site's folder, or a trace that is a site
+ * of its own. */
+static tc_err corpus_entry(builder *b, const char *site, const char *name, char *p,
+                           const struct stat *st, int err) {
+  (void)site;
+  tc_err e;
+  if (!err && S_ISDIR(st->st_mode)) {
+    e = scan_site_dir(b, p, name);
+    free(p);
+  } else if (!err && S_ISREG(st->st_mode)) {
+    char *own = tc_corpus_site_of_file(name);
+    e = own ? add_trace(b, own, p, st) : TC_E_NOMEM;
+    if (!own)
       free(p);
-    } else if (!err && S_ISREG(st.st_mode)) {
-      char *site = tc_corpus_site_of_file(de->d_name);
-      e = site ? add_trace(b, site, p, &st) : TC_E_NOMEM;
-      if (!site)
-        free(p);
-      free(site);
-    } else {
-      e = skip_entry(b, p, &st, err);
-      free(p);
-    }
+    free(own);
+  } else {
+    e = skip_entry(b, p, st, err);
+    free(p);
   }
-  closedir(d);
   return e;
 }
 
@@ -465,7 +469,7 @@ static tc_err scan_inputs(builder *b, const char *const *inputs, int ninputs) {
       char *p = strdup(x->path);
       e = p ? add_trace(b, x->site, p, &x->st) : TC_E_NOMEM;
     } else if (!x->err && S_ISDIR(x->st.st_mode)) {
-      e = scan_dir(b, x->path);
+      e = each_entry(b, x->path, NULL, corpus_entry);
     } else {
       e = skip_entry(b, x->path, &x->st, x->err);
     }

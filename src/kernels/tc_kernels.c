@@ -225,15 +225,23 @@ tc_kernels *tc_kernels_create(const tc_kernel_opts *o) {
   return k;
 }
 
+/* Frees T's tasks and slices, open ones included, leaving it none. */
+static void drop_slices(tc_kthread *t) {
+  free(t->tasks.v);
+  free(t->open.v);
+  free(t->slices.v);
+  free(t->slices_open.v);
+  memset(&t->tasks, 0, sizeof t->tasks);
+  memset(&t->open, 0, sizeof t->open);
+  memset(&t->slices, 0, sizeof t->slices);
+  memset(&t->slices_open, 0, sizeof t->slices_open);
+}
+
 void tc_kernels_free(tc_kernels *k) {
   if (!k)
     return;
-  for (size_t i = 0; i < k->threads.n; i++) {
-    free(k->threads.v[i].tasks.v);
-    free(k->threads.v[i].open.v);
-    free(k->threads.v[i].slices.v);
-    free(k->threads.v[i].slices_open.v);
-  }
+  for (size_t i = 0; i < k->threads.n; i++)
+    drop_slices(&k->threads.v[i]);
   free(k->threads.v);
   free(k->slots);
   free(k->layer_trees.v);
@@ -257,17 +265,22 @@ static uint64_t thread_hash(int64_t pid, int64_t tid) {
   return tc_hash_bytes(key, sizeof key, 0);
 }
 
+/* Puts thread I of the table, (PID, TID), in the first free slot from its
+ * hash on. */
+static void place(uint32_t *slots, size_t nslots, int64_t pid, int64_t tid, size_t i) {
+  size_t h = thread_hash(pid, tid) & (nslots - 1);
+  while (slots[h] != UINT32_MAX)
+    h = (h + 1) & (nslots - 1);
+  slots[h] = (uint32_t)i;
+}
+
 static int rehash(tc_kernels *k, size_t nslots) {
   uint32_t *slots = malloc(nslots * sizeof *slots);
   if (!slots)
     return -1;
   memset(slots, 0xff, nslots * sizeof *slots);
-  for (size_t i = 0; i < k->threads.n; i++) {
-    size_t h = thread_hash(k->threads.v[i].pid, k->threads.v[i].tid) & (nslots - 1);
-    while (slots[h] != UINT32_MAX)
-      h = (h + 1) & (nslots - 1);
-    slots[h] = (uint32_t)i;
-  }
+  for (size_t i = 0; i < k->threads.n; i++)
+    place(slots, nslots, k->threads.v[i].pid, k->threads.v[i].tid, i);
   free(k->slots);
   k->slots = slots;
   k->nslots = nslots;
@@ -289,10 +302,7 @@ static tc_kthread *thread_of(tc_kernels *k, int64_t pid, int64_t tid) {
   tc_kthread t = {.pid = pid, .tid = tid};
   if (tc__kvec_push(&k->threads, t))
     return NULL;
-  size_t h = thread_hash(pid, tid) & (k->nslots - 1);
-  while (k->slots[h] != UINT32_MAX)
-    h = (h + 1) & (k->nslots - 1);
-  k->slots[h] = (uint32_t)(k->threads.n - 1);
+  place(k->slots, k->nslots, pid, tid, k->threads.n - 1);
   return &k->threads.v[k->threads.n - 1];
 }
 
@@ -393,14 +403,7 @@ static void feed_thread_name(tc_kernels *k, const tc_kevent *ev) {
     /* Chrome names most threads before their first task; drop what came
      * before the name otherwise. */
     t->ignored = 1;
-    free(t->tasks.v);
-    free(t->open.v);
-    free(t->slices.v);
-    free(t->slices_open.v);
-    memset(&t->tasks, 0, sizeof t->tasks);
-    memset(&t->open, 0, sizeof t->open);
-    memset(&t->slices, 0, sizeof t->slices);
-    memset(&t->slices_open, 0, sizeof t->slices_open);
+    drop_slices(t);
   }
 }
 

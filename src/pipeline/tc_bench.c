@@ -149,34 +149,26 @@ static tc_err make_tmpdir(tc_bench_result *out) {
   return TC_OK;
 }
 
+/* Removes DIR's files, then DIR. */
+static void remove_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL)
+      if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+        unlinkat(dirfd(d), de->d_name, 0);
+    closedir(d);
+  }
+  rmdir(dir);
+}
+
 /* Removes what the jobs left in the temporary folder: OUTDIR's files and
  * OUTDIR, the output set's lock beside it, then the folder. */
 static void remove_tmpdir(const char *tmpdir) {
   char path[512];
   snprintf(path, sizeof path, "%s/out", tmpdir);
-  DIR *d = opendir(path);
-  if (d) {
-    struct dirent *de;
-    char file[800];
-    while ((de = readdir(d)) != NULL)
-      if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-        snprintf(file, sizeof file, "%s/%s", path, de->d_name);
-        unlink(file);
-      }
-    closedir(d);
-    rmdir(path);
-  }
-  d = opendir(tmpdir);
-  if (d) {
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL)
-      if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-        snprintf(path, sizeof path, "%s/%s", tmpdir, de->d_name);
-        unlink(path);
-      }
-    closedir(d);
-  }
-  rmdir(tmpdir);
+  remove_dir(path);
+  remove_dir(tmpdir);
 }
 
 tc_err tc_bench_run(const tc_census_opts *job, const tc_bench_opts *opts, tc_bench_result *out) {

@@ -34,7 +34,7 @@ tc_proto *tc_proto_create(const tc_proto_sink *sink) {
 void tc_proto_free(tc_proto *r) {
   if (!r)
     return;
-  tc__palloc_free(&r->alloc);
+  tc_arena_free(&r->alloc.arena);
   tc__pseqs_free(&r->seqs);
   tc__ptracks_free(&r->tracks);
   tc__pflows_free(r);
@@ -172,7 +172,7 @@ static tc_err event_time(tc_pseq *q, const Tcpb__TracePacket *p, int clock_err, 
 
 void tc__proto_packet(tc_proto *r, const uint8_t *data, size_t n) {
   r->offset = r->pkt_offset;
-  tc__palloc_reset(&r->alloc);
+  tc_arena_reset(&r->alloc.arena);
   Tcpb__TracePacket *p = tcpb__trace_packet__unpack(&r->alloc.pc, n, data);
   if (!p) {
     size_t at;

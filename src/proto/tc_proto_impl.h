@@ -65,17 +65,12 @@ void tc__pbuf_hex(tc_pbuf *b, uint64_t v);
 void tc__pbuf_num(tc_pbuf *b, double v);
 
 /* ---- the allocator for protobuf-c (tc_palloc.c) ---- */
-typedef struct tc_palloc_block tc_palloc_block;
 typedef struct {
-  ProtobufCAllocator pc; /* handed to protobuf-c; its allocator_data is this */
-  tc_palloc_block *head;
-  size_t first_size;
+  ProtobufCAllocator pc; /* handed to protobuf-c; allocates from the arena */
+  tc_arena arena;        /* reset before each packet, freed with the reader */
 } tc_palloc;
 
 void tc__palloc_init(tc_palloc *a);
-/* Forgets every allocation at once; keeps one block for the next packet. */
-void tc__palloc_reset(tc_palloc *a);
-void tc__palloc_free(tc_palloc *a);
 
 /* ---- diagnosis (tc_pdiag.c) ---- */
 /* Why DATA[0..n), which protobuf-c refused as a DESC, is not one: the

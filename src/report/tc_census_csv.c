@@ -5,7 +5,6 @@
 #include "report/tc_census_report.h"
 #include "report/tc_valprof_text.h"
 #include "report/tc_jsonw.h"
-#include "report/tc_outfile.h"
 #include "report/tc_text.h"
 #include "report/tc_wbuf.h"
 
@@ -41,6 +40,27 @@ static void counts(tc_wbuf *b, const uint64_t *v, size_t n) {
   }
 }
 
+/* "KEY=N;KEY=N" in one quoted cell for each count of V[0..N) that is not
+ * zero, KEY naming its index: an event's phases and a string profile's
+ * value classes. */
+static void keyed_counts(tc_wbuf *b, const uint64_t *v, int n, const char *(*key)(int)) {
+  tc_wbuf_putc(b, '"');
+  int first = 1;
+  for (int k = 0; k < n; k++) {
+    if (!v[k])
+      continue;
+    if (!first)
+      tc_wbuf_putc(b, ';');
+    tc_wbuf_puts(b, key(k));
+    tc_wbuf_putc(b, '=');
+    tc_wbuf_u64(b, v[k]);
+    first = 0;
+  }
+  tc_wbuf_putc(b, '"');
+}
+
+static const char *class_name(int c) { return tc_valclass_name((tc_vclass)c); }
+
 static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtools_view *v) {
   tc_text_csv_cell(b, ev->name, TC_CSV_QUOTE_ALWAYS);
   const uint64_t rs[] = {ev->records, ev->sites, S};
@@ -57,19 +77,8 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
       tc_wbuf_putc(b, ';');
     tc_text_csv_body(b, cats[i].cat, i == 0); /* the first begins the cell */
   }
-  tc_wbuf_put(b, "\",\"", 3);
-  int first = 1;
-  for (int k = 0; k < TC_PH_COUNT; k++) {
-    if (!ev->ph[k])
-      continue;
-    if (!first)
-      tc_wbuf_putc(b, ';');
-    tc_wbuf_puts(b, tc_phase_key(k));
-    tc_wbuf_putc(b, '=');
-    tc_wbuf_u64(b, ev->ph[k]);
-    first = 0;
-  }
-  tc_wbuf_putc(b, '"');
+  tc_wbuf_put(b, "\",", 2);
+  keyed_counts(b, ev->ph, TC_PH_COUNT, tc_phase_key);
   const uint64_t pairs[] = {ev->pairs[TC_PAIR_BEGIN_END], ev->pairs[TC_PAIR_FLOW],
                             ev->pairs[TC_PAIR_FLOW_UNPAIRED], ev->pairs[TC_PAIR_ASYNC],
                             ev->pairs[TC_PAIR_ASYNC_UNPAIRED], ev->dur.n};
@@ -117,13 +126,9 @@ static void row(tc_wbuf *b, const tc_res_event *ev, uint32_t S, const tc_devtool
   tc_wbuf_putc(b, '\n');
 }
 
-tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir, tc_why *why) {
-  tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "census.csv", &f, why);
-  if (e)
-    return e;
+static tc_err fill_census(const tc_report_ctx *c, FILE *fp) {
   tc_wbuf b;
-  tc_wbuf_init(&b, tc_outfile_fp(f));
+  tc_wbuf_init(&b, fp);
   const tc_census_result *r = c->census;
   tc_wbuf_puts(&b, "name,records,sites,sites_total,usage,records_per_site,categories,phases,"
                   "begin_end_pairs,flow_pairs,flow_unpaired,async_spans,async_unpaired,"
@@ -134,7 +139,11 @@ tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir, tc_why *w
   for (size_t i = 0; i < r->nevents; i++)
     row(&b, &r->events[i], c->corpus->nsites, c->devtools ? &c->devtools->events[i] : NULL);
   tc_wbuf_flush(&b);
-  return tc_outfile_commit(f, why);
+  return TC_OK;
+}
+
+tc_err tc_write_census_csv(const tc_report_ctx *c, const char *outdir, tc_why *why) {
+  return tc__census_file(c, outdir, "census.csv", fill_census, why);
 }
 
 /* census_args.csv: one row per event x argument path with its value
@@ -182,19 +191,8 @@ static void args_strings(tc_wbuf *b, const tc_valprof *p, uint32_t min_sites) {
   put_u64(b, p->len_min);
   put_u64(b, p->len_max);
   put_num(b, tc_hll_count(&p->str->distinct));
-  tc_wbuf_puts(b, tc_hll_exact(&p->str->distinct) ? ",true,\"" : ",false,\"");
-  int first = 1;
-  for (int c = 0; c < TC_VC_COUNT; c++) {
-    if (!p->str->cls[c])
-      continue;
-    if (!first)
-      tc_wbuf_putc(b, ';');
-    tc_wbuf_puts(b, tc_valclass_name((tc_vclass)c));
-    tc_wbuf_putc(b, '=');
-    tc_wbuf_u64(b, p->str->cls[c]);
-    first = 0;
-  }
-  tc_wbuf_putc(b, '"');
+  tc_wbuf_puts(b, tc_hll_exact(&p->str->distinct) ? ",true," : ",false,");
+  keyed_counts(b, p->str->cls, TC_VC_COUNT, class_name);
   tc_topk_item items[TC_TOPK_K];
   size_t n = tc_topk_list(&p->str->top, items);
   const char *na = n ? NULL : "no top value";
@@ -263,13 +261,9 @@ static void args_row(tc_wbuf *b, const tc_res_event *ev, const tc_res_arg *a, ui
   tc_wbuf_putc(b, '\n');
 }
 
-tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir, tc_why *why) {
-  tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "census_args.csv", &f, why);
-  if (e)
-    return e;
+static tc_err fill_args(const tc_report_ctx *c, FILE *fp) {
   tc_wbuf b;
-  tc_wbuf_init(&b, tc_outfile_fp(f));
+  tc_wbuf_init(&b, fp);
   const tc_census_result *r = c->census;
   tc_wbuf_puts(&b, "event,path,records,sites,values,nulls,bools,numbers,strings,arrays,objects,"
                    "zeros,minus_ones,empty_strings,falses,num_min,num_max,num_integer,"
@@ -286,5 +280,9 @@ tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir, tc_w
       if (r->events[i].args[k].values)
         args_row(&b, &r->events[i], &r->events[i].args[k], c->census->value_sites);
   tc_wbuf_flush(&b);
-  return tc_outfile_commit(f, why);
+  return TC_OK;
+}
+
+tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir, tc_why *why) {
+  return tc__census_file(c, outdir, "census_args.csv", fill_args, why);
 }

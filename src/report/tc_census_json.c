@@ -4,7 +4,6 @@
 #include "json/tc_event.h"
 #include "report/tc_census_report.h"
 #include "report/tc_jsonw.h"
-#include "report/tc_outfile.h"
 
 static void write_types(tc_jsonw *w, uint8_t types) {
   tc_jsonw_arr(w);
@@ -214,17 +213,13 @@ static void write_event(tc_jsonw *w, const tc_res_event *e, uint32_t sites_total
   tc_jsonw_obj_end(w);
 }
 
-tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
-  tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "census.json", &f, why);
-  if (e)
-    return e;
+static tc_err fill_census(const tc_report_ctx *c, FILE *fp) {
   const tc_census_result *r = c->census;
   uint32_t with_traces = 0;
   for (uint32_t i = 0; i < c->corpus->nsites; i++)
     with_traces += c->corpus->sites[i].ntraces > 0;
   tc_jsonw w;
-  tc_jsonw_init(&w, tc_outfile_fp(f), 1);
+  tc_jsonw_init(&w, fp, 1);
   tc_jsonw_obj(&w);
   tc_jsonw_kstr(&w, "tool", "tracecensus");
   tc_jsonw_kuint(&w, "sites_total", c->corpus->nsites);
@@ -272,5 +267,9 @@ tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir, tc_why *
   tc_jsonw_obj_end(&w);
   tc_jsonw_obj_end(&w);
   tc_jsonw_end(&w);
-  return tc_outfile_commit(f, why);
+  return TC_OK;
+}
+
+tc_err tc_write_census_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
+  return tc__census_file(c, outdir, "census.json", fill_census, why);
 }

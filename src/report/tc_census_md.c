@@ -4,7 +4,6 @@
 #include "report/tc_census_report.h"
 #include "report/tc_valprof_text.h"
 #include "report/tc_html.h"
-#include "report/tc_outfile.h"
 #include "report/tc_pretty.h"
 #include "report/tc_text.h"
 #include "report/tc_wbuf.h"
@@ -368,19 +367,13 @@ static void md_categories(tc_wbuf *b, const tc_census_result *r) {
   tc_wbuf_putc(b, '\n');
 }
 
-tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir, tc_why *why) {
+static tc_err fill_md(const tc_report_ctx *c, FILE *fp) {
   const tc_census_result *r = c->census;
   const tc_res_event **order = tc_events_by_name(r);
   if (!order)
     return TC_E_NOMEM;
-  tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "census.md", &f, why);
-  if (e) {
-    free(order);
-    return e;
-  }
   tc_wbuf b;
-  tc_wbuf_init(&b, tc_outfile_fp(f));
+  tc_wbuf_init(&b, fp);
   md_header(&b, c);
   md_summary(&b, c, order);
   md_categories(&b, r);
@@ -402,5 +395,9 @@ tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir, tc_why *wh
     tc_wbuf_putc(&b, '\n');
   }
   tc_wbuf_flush(&b);
-  return tc_outfile_commit(f, why);
+  return TC_OK;
+}
+
+tc_err tc_write_census_md(const tc_report_ctx *c, const char *outdir, tc_why *why) {
+  return tc__census_file(c, outdir, "census.md", fill_md, why);
 }

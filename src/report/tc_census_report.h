@@ -150,4 +150,11 @@ tc_err tc_write_census_args_csv(const tc_report_ctx *c, const char *outdir, tc_w
 /* "string", "number", ... for one TC_JT_* bit; static. */
 const char *tc_json_type_name(unsigned bit);
 
+/* ---- internal to the census writers ---- */
+
+/* Writes the file NAME into OUTDIR with FILL, atomically (tc_outfile); an
+ * error of FILL's leaves no file and is returned. */
+tc_err tc__census_file(const tc_report_ctx *c, const char *outdir, const char *name,
+                       tc_err (*fill)(const tc_report_ctx *c, FILE *fp), tc_why *why);
+
 #endif

@@ -4,7 +4,6 @@
 
 #include "report/tc_census_report.h"
 #include "report/tc_jsonw.h"
-#include "report/tc_outfile.h"
 #include "util/tc_json_valid.h"
 #include "util/tc_sysinfo.h"
 
@@ -194,29 +193,25 @@ static void write_host_facts(tc_jsonw *w, const tc_report_ctx *c, int nul, enum 
            r->seconds > 0 ? (double)r->out_bytes / 1e6 / r->seconds : 0);
 }
 
-tc_err tc_write_host_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
-  tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "host.json", &f, why);
-  if (e)
-    return e;
+static tc_err fill_host(const tc_report_ctx *c, FILE *fp) {
   tc_jsonw w;
-  tc_jsonw_init(&w, tc_outfile_fp(f), 1);
+  tc_jsonw_init(&w, fp, 1);
   tc_jsonw_obj(&w);
   write_host_facts(&w, c, 0, HOST_STARTUP);
   write_host_facts(&w, c, 0, HOST_END);
   tc_jsonw_obj_end(&w);
   tc_jsonw_end(&w);
-  return tc_outfile_commit(f, why);
+  return TC_OK;
 }
 
-tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
-  tc_outfile *f;
-  tc_err e = tc_outfile_open(outdir, "run.json", &f, why);
-  if (e)
-    return e;
+tc_err tc_write_host_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
+  return tc__census_file(c, outdir, "host.json", fill_host, why);
+}
+
+static tc_err fill_run(const tc_report_ctx *c, FILE *fp) {
   const tc_run_totals *r = c->totals;
   tc_jsonw w;
-  tc_jsonw_init(&w, tc_outfile_fp(f), 1);
+  tc_jsonw_init(&w, fp, 1);
   tc_jsonw_obj(&w);
   tc_jsonw_kstr(&w, "job", c->job);
   tc_jsonw_kstr(&w, "manifest", c->manifest);
@@ -251,8 +246,7 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
   tc_jsonw_karr(&w, "files");
   /* One status at a time, read back from the rows. */
   tc_str *versions = tc_block_versions(c);
-  if (!versions)
-    e = TC_E_NOMEM;
+  tc_err e = versions ? TC_OK : TC_E_NOMEM;
   unsigned char *buf = NULL;
   size_t cap = 0;
   for (size_t i = 0; !e && i < tc_trace_rows_count(c->traces); i++) {
@@ -274,9 +268,9 @@ tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why
   tc_jsonw_arr_end(&w);
   tc_jsonw_obj_end(&w);
   tc_jsonw_end(&w);
-  if (e) {
-    tc_outfile_abort(f);
-    return e;
-  }
-  return tc_outfile_commit(f, why);
+  return e;
+}
+
+tc_err tc_write_run_json(const tc_report_ctx *c, const char *outdir, tc_why *why) {
+  return tc__census_file(c, outdir, "run.json", fill_run, why);
 }

@@ -10,18 +10,25 @@ struct tc_arena_block {
   alignas(16) char data[];
 };
 
+static tc_arena_block *new_block(size_t cap) {
+  tc_arena_block *b = malloc(sizeof *b + cap);
+  if (b) {
+    b->next = NULL;
+    b->used = 0;
+    b->cap = cap;
+  }
+  return b;
+}
+
 void *tc_arena_alloc(tc_arena *a, size_t n) {
   n = (n + 15) & ~(size_t)15;
   tc_arena_block *b = a->head;
   if (!b || b->cap - b->used < n) {
     size_t bs = a->block_size ? a->block_size : 64 * 1024;
-    size_t cap = n > bs ? n : bs;
-    tc_arena_block *nb = malloc(sizeof *nb + cap);
+    tc_arena_block *nb = new_block(n > bs ? n : bs);
     if (!nb)
       return NULL;
     nb->next = b;
-    nb->used = 0;
-    nb->cap = cap;
     a->head = b = nb;
   }
   void *p = b->data + b->used;
@@ -39,12 +46,30 @@ char *tc_arena_copy(tc_arena *a, tc_str s) {
   return p;
 }
 
-void tc_arena_free(tc_arena *a) {
-  tc_arena_block *b = a->head;
+/* Frees B and the blocks after it; returns their capacity together. */
+static size_t free_blocks(tc_arena_block *b) {
+  size_t cap = 0;
   while (b) {
     tc_arena_block *n = b->next;
+    cap += b->cap;
     free(b);
     b = n;
   }
+  return cap;
+}
+
+void tc_arena_reset(tc_arena *a) {
+  if (!a->head)
+    return;
+  if (!a->head->next) {
+    a->head->used = 0;
+    return;
+  }
+  /* NULL when memory fails: the next allocation makes a block as usual. */
+  a->head = new_block(free_blocks(a->head));
+}
+
+void tc_arena_free(tc_arena *a) {
+  free_blocks(a->head);
   a->head = NULL;
 }

@@ -1,5 +1,7 @@
 #include "util/tc_map.h"
 
+#include "util/tc_grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,4 +178,21 @@ void tc_imap_each(const tc_imap *m, void (*fn)(void *ctx, uint64_t key, uint32_t
   for (uint32_t s = 0; s < m->nslots; s++)
     if (m->vals[s])
       fn(ctx, m->keys[s], m->vals[s] - 1);
+}
+
+tc_err tc_map_key_join(char **buf, size_t *cap, const tc_str *parts, size_t n, tc_str *key) {
+  size_t need = 0;
+  for (size_t i = 0; i < n; i++)
+    need += parts[i].len;
+  tc_err e = TC_GROW(*buf, *cap, need);
+  if (e)
+    return e;
+  size_t at = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (parts[i].len)
+      memcpy(*buf + at, parts[i].ptr, parts[i].len);
+    at += parts[i].len;
+  }
+  *key = (tc_str){*buf, need};
+  return TC_OK;
 }

@@ -36,6 +36,12 @@ tc_err tc_map_intern(tc_map *m, tc_str key, uint32_t *id, int *inserted);
 /* Id of KEY or UINT32_MAX. */
 uint32_t tc_map_find(const tc_map *m, tc_str key);
 
+/* A key of N parts laid end to end, in the caller's scratch *BUF of *CAP
+ * bytes (grown as needed, reused from key to key): a fixed-size part first
+ * (a pid, a length) keeps the bytes of the parts after it from being
+ * mistaken for a boundary. */
+tc_err tc_map_key_join(char **buf, size_t *cap, const tc_str *parts, size_t n, tc_str *key);
+
 /* Bytes of id ID, valid (and NUL-terminated) until tc_map_free. */
 static inline tc_str tc_map_key(const tc_map *m, uint32_t id) { return m->keys[id]; }
 

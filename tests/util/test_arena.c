@@ -1,5 +1,5 @@
 /* The bump allocator: alignment, blocks that never move, allocations larger
- * than a block, copies, and reuse after free. */
+ * than a block, copies, reuse after free, and a reset that merges blocks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,11 +59,31 @@ static void copies_are_terminated(void **state) {
   tc_arena_free(&a);
 }
 
+/* A reset keeps the memory as one block: the same fill again fits in it. */
+static void reset_keeps_one_block(void **state) {
+  (void)state;
+  tc_arena a = {NULL, 64};
+  tc_arena_reset(&a); /* nothing to keep */
+  assert_null(a.head);
+  for (int i = 0; i < 10; i++)
+    assert_non_null(tc_arena_alloc(&a, 48));
+  tc_arena_reset(&a);
+  char *first = tc_arena_alloc(&a, 48);
+  assert_non_null(first);
+  for (int i = 1; i < 10; i++)
+    assert_ptr_equal(tc_arena_alloc(&a, 48), first + 48 * i); /* one block holds them */
+  tc_arena_reset(&a);
+  assert_ptr_equal(tc_arena_alloc(&a, 1), first); /* one block: reused as it is */
+  tc_arena_free(&a);
+  assert_null(a.head);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(aligned_and_stable),
       cmocka_unit_test(larger_than_a_block),
       cmocka_unit_test(copies_are_terminated),
+      cmocka_unit_test(reset_keeps_one_block),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

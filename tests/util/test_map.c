@@ -204,6 +204,28 @@ static uint64_t ikey(uint32_t i) {
   return (uint64_t)(i % 977) << 32 | (i / 977);
 }
 
+/* Joined parts end to end, empty ones (NULL included) adding nothing; the
+ * scratch grows and is reused. */
+static void test_key_join(void **state) {
+  (void)state;
+  char *buf = NULL;
+  size_t cap = 0;
+  uint32_t n = 3;
+  tc_str key;
+  const tc_str parts[] = {{(const char *)&n, sizeof n}, {NULL, 0}, tc_str_c("abc")};
+  assert_int_equal(tc_map_key_join(&buf, &cap, parts, 3, &key), TC_OK);
+  assert_int_equal(key.len, sizeof n + 3);
+  assert_ptr_equal(key.ptr, buf);
+  assert_memory_equal(key.ptr, &n, sizeof n);
+  assert_memory_equal(key.ptr + sizeof n, "abc", 3);
+  const tc_str one[] = {tc_str_c("x")};
+  assert_int_equal(tc_map_key_join(&buf, &cap, one, 1, &key), TC_OK);
+  assert_int_equal(key.len, 1);
+  assert_ptr_equal(key.ptr, buf);
+  assert_memory_equal(key.ptr, "x", 1);
+  free(buf);
+}
+
 static void test_imap_ids_and_find(void **state) {
   (void)state;
   tc_imap m;
@@ -289,6 +311,7 @@ int main(void) {
       cmocka_unit_test(test_empty_key_and_embedded_nul),
       cmocka_unit_test(test_long_keys),
       cmocka_unit_test(test_map_grows_to_many_keys),
+      cmocka_unit_test(test_key_join),
       cmocka_unit_test(test_imap_ids_and_find),
       cmocka_unit_test(test_imap_grows_and_each_visits_all),
   };
