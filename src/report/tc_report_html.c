@@ -384,19 +384,55 @@ typedef struct {
   tc_wbuf *args;
 } example_out;
 
-/* The event's records per site when the census kept them: it does for the
- * events with most records (the heat map's columns) and no other. */
+/* How many sites an event's line of records per site names: all of a rare
+ * event's, which is where "which sites?" is asked, and a bounded page at
+ * 500 sites x 3,000 names. */
+enum { BYSITE_LINE = 12 };
+
+static int cmp_most_records(const void *a, const void *b) {
+  const tc_res_site *x = a, *y = b;
+  if (x->records != y->records)
+    return x->records > y->records ? -1 : 1;
+  return (x->site > y->site) - (x->site < y->site);
+}
+
+/* An event outside the heat map's columns: its sites with most records in
+ * one line, each name in a span (names may hold commas), most first, then
+ * in corpus order. */
+static void by_site_line(FILE *fp, const tc_report_ctx *c, const tc_res_event *e) {
+  size_t n = e->nsite_recs, shown = n < BYSITE_LINE ? n : BYSITE_LINE;
+  tc_res_site *v = malloc((n ? n : 1) * sizeof *v);
+  fputs("<p class=\"bysite\"><b>records per site</b> ", fp);
+  if (!v) { /* the page stays whole; census.json has the figures */
+    fputs("n/a: out of memory for this line.</p>\n", fp);
+    return;
+  }
+  memcpy(v, e->site_recs, n * sizeof *v);
+  qsort(v, n, sizeof *v, cmp_most_records);
+  if (shown < n) {
+    fprintf(fp, "the %zu of ", shown);
+    count(fp, n);
+    fputs(" sites with most: ", fp);
+  }
+  for (size_t i = 0; i < shown; i++) {
+    fputs(i ? ", <span>" : "<span>", fp);
+    text(fp, c->corpus->sites[v[i].site].name);
+    fputs("</span> ", fp);
+    count(fp, v[i].records);
+  }
+  fputs(shown < n ? "; census.json's site_records has every site.</p>\n" : ".</p>\n", fp);
+  free(v);
+}
+
+/* The event's records per site: a sortable table for the events with most
+ * records (the heat map's columns), a line for the others. */
 static void by_site(FILE *fp, const tc_report_ctx *c, const tc_res_event *e) {
   const tc_census_result *r = c->census;
   size_t k = 0;
   while (k < r->ntop && &r->events[r->top[k]] != e)
     k++;
   if (k == r->ntop) {
-    fprintf(fp, "<p><b>records per site</b> n/a: the census keeps per-site counts only for the "
-                "%zu events with most records (the heat map's columns); this one was seen on ",
-            r->ntop);
-    count(fp, e->sites);
-    fputs(e->sites == 1 ? " site.</p>\n" : " sites.</p>\n", fp);
+    by_site_line(fp, c, e);
     return;
   }
   static const tc_html_col cols[] = {

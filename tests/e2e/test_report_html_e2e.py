@@ -17,8 +17,11 @@ written into a temp dir, report.html is parsed (html.parser, stdlib), and
   skewed (the heap growth);
 - the heat map: per event, its cells sum to census.json's records of the
   event, and the legend's last label is the largest cell;
-- the per-site drill-down of the top events: rows sum to census.json's
-  records, non-zero rows are census.json's sites;
+- the per-site drill-down of the top events: a row per site with records,
+  summing to census.json's records; every other event's line names its
+  sites with most records (all of them up to 12) with census.json's
+  site_records figures, most first;
+- the page is ASCII, its other characters numeric references;
 - every plot in a <figure> of its own, the timelines' trace paths in their
   figure's caption, the timelines' sites by TBT (median of metrics.csv's
   rows), largest first."""
@@ -236,6 +239,32 @@ def heatmap(root, census):
     return cols
 
 
+BYSITE_LINE = 12  # sites an event's line names (report/tc_report_html.c)
+
+
+def site_lines(root, census, run):
+    """Every event outside the heat map's columns: its line of records per
+    site names its sites with most records (all of them up to
+    BYSITE_LINE), most first, then in run.json's order, with census.json's
+    site_records figures."""
+    events = {e['name']: e for e in census['events']}
+    names = [s['site'] for s in run['sites']]
+    bad, lines = [], 0
+    for p in root.all('p', 'bysite'):
+        name = next(p.up('section').all('h3')).text()
+        rows = sorted(events[name]['site_records'], key=lambda r: (-r[1], r[0]))
+        want = [(names[i], n) for i, n in rows[:BYSITE_LINE]]
+        spans = [k for k in p.kids if isinstance(k, Node) and k.tag == 'span']
+        got = [(sp.text(), int(sp.parent.kids[sp.parent.kids.index(sp) + 1].strip(' ,.;').split(';')[0]
+                               .replace(',', ''))) for sp in spans]
+        more = len(rows) > BYSITE_LINE
+        if got != want or more != p.text().startswith(f'records per site the {BYSITE_LINE} of '):
+            bad.append(name)
+        lines += 1
+    check(lines > 0 and not bad, f'{lines} events\' lines of records per site are census.json\'s '
+                                 f'site_records, most first ({bad[:3]})')
+
+
 def drill_down(root, census, top_names):
     events = {e['name']: e for e in census['events']}
     tables = [n for n in root.all('table') if n.attrs.get('id', '').startswith('bysite-')]
@@ -303,6 +332,8 @@ def main():
     histograms(root, metrics)
     top = heatmap(root, census)
     drill_down(root, census, top)
+    with open(os.path.join(out, 'run.json'), encoding='utf-8') as f:
+        site_lines(root, census, json.load(f))
     figures(root, metrics, rows)
     if failures:
         print(f'{len(failures)} check(s) failed', file=sys.stderr)
