@@ -407,8 +407,10 @@ static void by_site_line(FILE *fp, const tc_report_ctx *c, const tc_res_event *e
     fputs("n/a: out of memory for this line.</p>\n", fp);
     return;
   }
-  memcpy(v, e->site_recs, n * sizeof *v);
-  qsort(v, n, sizeof *v, cmp_most_records);
+  if (n) {
+    memcpy(v, e->site_recs, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_most_records);
+  }
   if (shown < n) {
     fprintf(fp, "the %zu of ", shown);
     count(fp, n);
