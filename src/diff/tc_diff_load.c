@@ -403,8 +403,9 @@ static tc_err read_path_sites(const tc_diff_side *s, const uint32_t *at, tc_dsid
                  (int)d->name.len, d->name.ptr, (int)d->args[k].len, d->args[k].ptr);
     total += v->n;
   }
+  /* at least one entry: each path's sites start at arg_site_at + offset */
   if (!(d->arg_site_off = malloc((d->nargs + 1) * sizeof *d->arg_site_off)) ||
-      (total && !(d->arg_site_at = malloc(total * sizeof *d->arg_site_at))))
+      !(d->arg_site_at = malloc((total ? total : 1) * sizeof *d->arg_site_at)))
     return TC_E_NOMEM;
   d->arg_site_off[0] = 0;
   for (uint32_t k = 0; k < d->nargs; k++) {
