@@ -22,8 +22,8 @@ const tc_diff_metric tc_diff_metrics[TC_DIFF_NMETRICS] = {
     {"heap_growth_bytes", "JS heap growth", "bytes"},
 };
 
-/* FILE of the folder whose path parse_file left in WHY: that path with its
- * last part made FILE. */
+/* FILE of the folder whose path tc_diff_load left in WHY ("DIR/"): that
+ * path with its last part made FILE. */
 __attribute__((format(printf, 3, 4))) static tc_err bad(tc_why *why, const char *file,
                                                         const char *fmt, ...) {
   char *slash = strrchr(why->path, '/');
@@ -542,10 +542,13 @@ tc_err tc_diff_load(const char *dir, tc_diff_side **out, tc_why *why) {
   if (!e) {
     e = parse_file(dir, "metrics.json", &s->metrics, why);
     /* A --no-metrics run writes none: only its metrics are not compared. */
-    if (e == TC_E_OPEN && why->errnum == ENOENT) {
+    if (e == TC_E_OPEN && why->errnum == ENOENT)
       e = TC_OK;
-      tc_why_clear(why);
-    }
+  }
+  if (!e) {
+    /* bad() names a file of DIR by what follows the path's last '/' */
+    tc_why_clear(why);
+    snprintf(why->path, sizeof why->path, "%s/", dir);
   }
   if (!e)
     e = read_census(s, why);

@@ -389,6 +389,19 @@ def test_diff_reads_its_outputs(tmp):
         p = run([BINARY, 'diff', out, other])
         check(p.returncode == 2 and 'run.json' in err(p) and 'traces' in err(p),
               'traces %s: exit %d: %s' % (bad, p.returncode, err(p)))
+    # A --no-metrics folder has no metrics.json; a refusal of its other
+    # files still names them inside the folder (a fuzz_diff finding).
+    for name, damage in (('census.json', lambda j: j.pop('tool')),
+                         ('run.json', lambda j: j.pop('sites'))):
+        other = os.path.join(tmp, 'diff-nometrics-%s' % name)
+        shutil.copytree(out, other)
+        os.unlink(os.path.join(other, 'metrics.json'))
+        j = json.loads(open(os.path.join(other, name), encoding='utf-8').read())
+        damage(j)
+        open(os.path.join(other, name), 'w').write(json.dumps(j))
+        p = run([BINARY, 'diff', out, other])
+        check(p.returncode == 2 and os.path.join(other, name) in err(p),
+              'damaged %s without metrics.json: exit %d: %s' % (name, p.returncode, err(p)))
 
 
 def test_merge_message_cap(tmp):

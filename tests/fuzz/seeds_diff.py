@@ -1,9 +1,9 @@
 """Writes fuzz_diff's seeds into OUTDIR: the bundled crawl's census.json,
 run.json and metrics.json (reports/bundled) joined as the target reads
-them, whole and without metrics.json, and smaller variants with the event
-and site lists cut to a few items, so mutations reach every key, and one
-without census.json's site_records, the events' and the paths' (an older
-output)."""
+them, whole and without metrics.json, smaller variants with the event and
+site lists cut to a few items (with and without metrics.json), so
+mutations reach every key, and one without census.json's site_records,
+the events' and the paths' (an older output)."""
 import json
 import os
 import sys
@@ -40,8 +40,9 @@ def main(outdir):
         r = dict(run, sites=run['sites'][:keep], files=[t for t in run['files'] if t['site'] in sites])
         m = dict(metrics, sites=[s for s in metrics['sites'] if s['site'] in sites],
                  traces=[t for t in metrics['traces'] if t.get('site') in sites])
-        with open(os.path.join(outdir, 'cut-%d' % keep), 'wb') as f:
-            f.write(SEP.join(json.dumps(d, indent=1).encode() for d in (c, r, m)))
+        for name, files in (('cut-%d' % keep, (c, r, m)), ('cut-%d-no-metrics' % keep, (c, r))):
+            with open(os.path.join(outdir, name), 'wb') as f:
+                f.write(SEP.join(json.dumps(d, indent=1).encode() for d in files))
 
 
 if __name__ == '__main__':
