@@ -4,9 +4,9 @@
  *
  *   proto_decode [--reps N] TRACE        (plain, gzip or zstd)
  *
- *   unpack  protobuf-c alone: every TracePacket unpacked with
- *           tcpb__trace_packet__unpack and freed (default allocator),
- *           nothing else: what decoding the same packets costs at least
+ *   unpack  protobuf-c alone (proto/tc_proto_unpack.h): every
+ *           TracePacket unpacked and freed, nothing else: what decoding
+ *           the same packets costs at least
  *   read    tc_proto: the same packets unpacked and made into JSON events,
  *           handed to a sink that only counts them
  * Prints per stage the median MB/s of protobuf bytes and million events per
@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "io/tc_stream.h"
-#include "proto/tc_perfetto.pb-c.h"
 #include "proto/tc_proto.h"
+#include "proto/tc_proto_unpack.h"
 #include "util/tc_time.h"
 
 #define PIECE (1u << 20)
@@ -52,35 +52,6 @@ static unsigned char *load(const char *path, size_t *len) {
   tc_stream_close(s);
   *len = n;
   return b;
-}
-
-static int varint(const unsigned char *p, size_t n, size_t *i, uint64_t *v) {
-  uint64_t x = 0;
-  for (unsigned k = 0; k < 10 && *i < n; k++) {
-    unsigned char c = p[(*i)++];
-    x |= (uint64_t)(c & 0x7f) << (7 * k);
-    if (!(c & 0x80)) {
-      *v = x;
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* protobuf-c alone; returns the packets unpacked. */
-static size_t unpack_all(const unsigned char *p, size_t n) {
-  size_t i = 0, packets = 0;
-  uint64_t tag, len;
-  while (i < n && varint(p, n, &i, &tag) && tag == 0x0a && varint(p, n, &i, &len) &&
-         len <= n - i) {
-    Tcpb__TracePacket *t = tcpb__trace_packet__unpack(NULL, (size_t)len, p + i);
-    if (t) {
-      tcpb__trace_packet__free_unpacked(t, NULL);
-      packets++;
-    }
-    i += (size_t)len;
-  }
-  return packets;
 }
 
 static tc_err count_event(void *ctx, const char *json, size_t len, uint64_t offset) {
@@ -142,7 +113,7 @@ int main(int argc, char **argv) {
   uint64_t events = 0, packets = 0;
   for (int r = 0; r < reps; r++) {
     double t0 = tc_now_seconds();
-    packets = unpack_all(p, n);
+    packets = tc_proto_unpack_all(p, n, NULL);
     double t1 = tc_now_seconds();
     events = read_all(p, n);
     double t2 = tc_now_seconds();

@@ -5,7 +5,9 @@
 #include "json/tc_walk.h"
 
 extern "C" { // C headers without C++ guards
+#include "io/tc_sniff.h"
 #include "io/tc_stream.h"
+#include "proto/tc_proto_unpack.h"
 #include "util/tc_map.h"
 }
 
@@ -238,6 +240,12 @@ tc_err tc_walk_file(tc_walk *w, const char *path) {
     if (te)
       return te;
     w->json_bytes += len;
+    const unsigned char *head = reinterpret_cast<const unsigned char *>(w->buf);
+    if (tc_sniff(head, len < TC_SNIFF_HEAD ? len : TC_SNIFF_HEAD) == TC_SNIFF_PERFETTO) {
+      uint64_t bad;
+      w->events += tc_proto_unpack_all(head, len, &bad);
+      return bad ? TC_E_BAD_EVENT : TC_OK;
+    }
     ondemand::document doc;
     error_code e = w->parser.iterate(w->buf, len, w->cap).get(doc);
     ondemand::json_type t;

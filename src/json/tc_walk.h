@@ -13,7 +13,12 @@
  * The value walk does the same and also reads every scalar under args as a
  * value profile needs it: strings unescaped, numbers parsed, booleans and
  * nulls told apart. It is the fair anchor for the census, which reads every
- * value; the key-only walk skips them. */
+ * value; the key-only walk skips them.
+ *
+ * A Perfetto protobuf trace (io/tc_sniff.h) is walked by protobuf-c alone
+ * (proto/tc_proto_unpack.h), which reads every field, so both walks are
+ * that one there; its events are then the packets unpacked, its bytes
+ * protobuf's. */
 #ifndef TC_WALK_H
 #define TC_WALK_H
 
@@ -29,8 +34,9 @@ typedef struct tc_walk tc_walk;
 
 /* What the walk read, summed over the files given to it. */
 typedef struct {
-  uint64_t json_bytes; /* decompressed */
-  uint64_t events;     /* elements of the events array that were objects */
+  uint64_t json_bytes; /* decompressed (of protobuf, for a Perfetto trace) */
+  uint64_t events;     /* elements of the events array that were objects
+                          (packets unpacked, for a Perfetto trace) */
   uint64_t names, cats, paths; /* distinct */
   uint64_t values;             /* scalars read under args (the value walk) */
 } tc_walk_stats;

@@ -148,3 +148,26 @@ def arg(event, *path):
             return None
         node = node[key]
     return node
+
+
+def packets(buf):
+    """Walk a Perfetto trace: every top-level field is field 1 (TracePacket),
+    length-delimited, up to the last byte; returns the packet count."""
+    pos = count = 0
+    while pos < len(buf):
+        if buf[pos] != 0x0A:
+            raise AssertionError("byte %d: tag %#x, not field 1 length-delimited" % (pos, buf[pos]))
+        pos += 1
+        size = shift = 0
+        while True:
+            b = buf[pos]
+            pos += 1
+            size |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                break
+        pos += size
+        count += 1
+    if pos != len(buf):
+        raise AssertionError("the last packet runs %d bytes past the end" % (pos - len(buf)))
+    return count

@@ -14,6 +14,9 @@ import tempfile
 
 from e2e_common import BINARY, ROOT, SANITIZED, THIRD_PARTY, load, read_trace, run_census
 
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'corpus'))
+import tracekit  # noqa: E402  (the tests' trace library: Perfetto framing)
+
 STAGES = [('read_decompress', 'read + decompress'), ('chunk', 'chunk'), ('parse', 'parse'),
           ('census_tables', 'census tables'), ('kernels', 'kernels'), ('site_fold', 'site fold'),
           ('write', 'write')]
@@ -148,6 +151,7 @@ def main():
     finally:
         shutil.rmtree(tmp)
     bench_third_party()
+    bench_proto()
     if failures:
         for f in failures:
             print('FAIL:', f)
@@ -193,6 +197,28 @@ def bench_third_party():
           f'third-party values read {data["baseline"]["value_walk"]["values"]}, Python {values}')
     print(f'bench: value walk read {values} args values of {len(files)} third-party traces, '
           'as Python counts them')
+
+
+def bench_proto():
+    """The bundled protobuf recordings: the walks are protobuf-c's plain
+    decode there, which unpacks every packet the framing holds."""
+    crawl = os.path.join(ROOT, 'corpus', 'proto', 'crawl')
+    files = sorted(os.path.join(crawl, d, 'trace.pftrace.zst') for d in os.listdir(crawl)
+                   if os.path.isdir(os.path.join(crawl, d)))
+    raws = [subprocess.run(['zstd', '-dc', f], capture_output=True, check=True).stdout for f in files]
+    packets = sum(tracekit.packets(r) for r in raws)
+    _, data, _, _ = run_bench([crawl], 1)
+    check(data['traces'] == len(files), f'protobuf traces {data["traces"]}')
+    for k in ('plain_walk', 'value_walk', 'decompress'):
+        check(data['baseline'][k]['json_bytes'] == sum(map(len, raws)),
+              f'protobuf {k} bytes {data["baseline"][k]["json_bytes"]}')
+    for k in ('plain_walk', 'value_walk'):
+        check(data['baseline'][k]['events'] == packets,
+              f'protobuf {k} packets {data["baseline"][k]["events"]}, Python {packets}')
+        check(data['baseline'][k].get('error') is None,
+              f'protobuf {k} error {data["baseline"][k].get("error")}')
+    print(f'bench: the plain decode unpacked the {packets} packets of {len(files)} protobuf '
+          'traces, as their framing holds')
 
 
 if __name__ == '__main__':

@@ -8,7 +8,10 @@
  *     wrote), every problem's offset inside the input;
  *   - through the chunker, which sniffs it (a Perfetto trace when it starts
  *     like one), whole and in pieces: the same chunks, errors and shape,
- *     well formed (tests/json/chunk_run.h).
+ *     well formed (tests/json/chunk_run.h);
+ *   - by the plain decode the bench measures the reader against
+ *     (proto/tc_proto_unpack.h): every packet it counts took at least a
+ *     tag and a length byte.
  * The seeds (seeds_proto.py) are small real-shaped traces. */
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +20,7 @@
 
 #include "chunk_run.h"
 #include "proto/tc_proto.h"
+#include "proto/tc_proto_unpack.h"
 #include "test_check.h"
 #include "util/tc_json_valid.h"
 
@@ -111,5 +115,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   chunk_run_assert_same(&a, &b);
   chunk_run_free(&a);
   chunk_run_free(&b);
+
+  uint64_t bad;
+  uint64_t ok = tc_proto_unpack_all(in, size, &bad);
+  check(ok + bad <= size / 2);
   return 0;
 }

@@ -231,29 +231,6 @@ class CdpGroundTruth(unittest.TestCase):
                 self.assertEqual(len(started), 1)
 
 
-def packets(buf):
-    """Walk a Perfetto trace: every top-level field is field 1 (TracePacket),
-    length-delimited, up to the last byte; returns the packet count."""
-    pos = count = 0
-    while pos < len(buf):
-        if buf[pos] != 0x0A:
-            raise AssertionError("byte %d: tag %#x, not field 1 length-delimited" % (pos, buf[pos]))
-        pos += 1
-        size = shift = 0
-        while True:
-            b = buf[pos]
-            pos += 1
-            size |= (b & 0x7F) << shift
-            shift += 7
-            if b < 0x80:
-                break
-        pos += size
-        count += 1
-    if pos != len(buf):
-        raise AssertionError("the last packet runs %d bytes past the end" % (pos - len(buf)))
-    return count
-
-
 @needs_browser
 class ProtoFormat(unittest.TestCase):
     def test_a_proto_recording_is_a_perfetto_trace_with_its_page_verdict(self):
@@ -273,7 +250,7 @@ class ProtoFormat(unittest.TestCase):
                              ("recorded", "proto", "layout-thrash/trace.pftrace.zst"))
             raw = subprocess.run(["zstd", "-dcq", os.path.join(out, row["trace"])],
                                  capture_output=True, check=True).stdout
-            self.assertGreater(packets(raw), 1000)
+            self.assertGreater(tracekit.packets(raw), 1000)
             code, err = census(out, os.path.join(tmp, "census"))
             # tracecensus reads Chrome's protobuf as it is recorded: the trace
             # counted under its site, the failed site with its reason.
