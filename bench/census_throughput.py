@@ -22,8 +22,16 @@ single big trace, where the workers share one trace's chunks rather than
 whole files. Then, for --grow, single traces of growing size to show that
 peak RSS stays flat as a trace grows.
 
+With --proto the same runs over Perfetto protobuf traces (Chrome's default
+format): the bundled recordings of corpus/proto/crawl replicated into
+SITES sites, the big and grown traces one recording repeated; the anchor is
+then the plain decode, protobuf-c unpacking every packet
+(proto/tc_proto_unpack.h; `bench --baseline` walks a protobuf trace so),
+and MB/s are of decompressed protobuf.
+
     python3 bench/census_throughput.py [--sites 8] [--reps 5] [--threads 1,2]
                                        [--big 400] [--grow 64,256,1024] [--extra ARGS]
+                                       [--proto]
 """
 import argparse
 import gzip
@@ -38,6 +46,11 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 THIRD = os.path.join(ROOT, '..', 'shared', 'traces', 'third-party')
+PROTO = os.path.join(ROOT, 'corpus', 'proto', 'crawl')
+
+# What the bytes are and what the census is held against, per format.
+JSON_KIND = {'unit': 'JSON', 'anchor': 'value walk', 'files': 'zstd traces'}
+PROTO_KIND = {'unit': 'protobuf', 'anchor': 'plain decode', 'files': 'zstd protobuf traces'}
 
 
 def read_trace(path):
@@ -60,6 +73,41 @@ def build_corpus(dir_, sites):
             zstd_file(raw, os.path.join(d, name.replace('.gz', '') + '.zst'))
             total += len(raw)
     return total
+
+
+def unzstd(path):
+    return subprocess.run(['zstd', '-dc', path], stdout=subprocess.PIPE, check=True).stdout
+
+
+def proto_recordings():
+    return [os.path.join(PROTO, n, 'trace.pftrace.zst') for n in sorted(os.listdir(PROTO))
+            if os.path.isfile(os.path.join(PROTO, n, 'trace.pftrace.zst'))]
+
+
+def build_proto_corpus(dir_, sites):
+    """Each protobuf recording in SITES sites of one trace each; returns the
+    bytes of protobuf."""
+    total = 0
+    for s in range(sites):
+        for src in proto_recordings():
+            d = os.path.join(dir_, f'site{s:03d}-{os.path.basename(os.path.dirname(src))}')
+            os.makedirs(d)
+            shutil.copy(src, d)
+            total += len(unzstd(src))
+    return total
+
+
+def grown_proto(dst, target_mb):
+    """One protobuf trace of about TARGET_MB MB: the largest recording's
+    packets, repeated (a Trace is its packets, so copies concatenate)."""
+    raw = max((unzstd(p) for p in proto_recordings()), key=len)
+    reps = max(1, target_mb * 1_000_000 // len(raw))
+    proc = subprocess.Popen(['zstd', '-q', '-3', '-f', '-o', dst], stdin=subprocess.PIPE)
+    for _ in range(reps):
+        proc.stdin.write(raw)
+    proc.stdin.close()
+    proc.wait()
+    return reps * len(raw)
 
 
 def grown_trace(dst, target_mb):
@@ -144,10 +192,11 @@ def med(xs):
     return statistics.median(xs)
 
 
-def report(args, corpus, mb, files, threads, work):
+def report(args, corpus, mb, files, threads, work, kind):
     """REPS interleaved reps of zstd -dc over FILES and tracecensus bench at each
-    thread count over CORPUS (MB of JSON), printed as medians and ratios; for
-    two thread counts or more, also one `census -T 1` beside two at once."""
+    thread count over CORPUS (MB of KIND's unit), printed as medians and
+    ratios; for two thread counts or more, also one `census -T 1` beside two
+    at once."""
     zstd_t, runs, pair = [], {t: [] for t in threads}, []
     for _ in range(args.reps):
         zstd_t.append(timed(['zstd', '-dc', *files])[0])
@@ -162,14 +211,15 @@ def report(args, corpus, mb, files, threads, work):
     vwalk = [r['vwalk'] for t in threads for r in runs[t]]
     vwalk_cpu = [r['vwalk_cpu'] for t in threads for r in runs[t]]
     decomp = [r['decomp'] for t in threads for r in runs[t]]
-    print(f'\nmedian of {args.reps} interleaved reps (MB/s of decompressed JSON; ratios are'
-          f' medians of per-rep ratios):')
+    print(f'\nmedian of {args.reps} interleaved reps (MB/s of decompressed {kind["unit"]}; ratios'
+          f' are medians of per-rep ratios):')
     print(f'  {"zstd -dc":34s} {mb / med(zstd_t):8.1f} MB/s')
     print(f'  {"decompression alone, in-process":34s} {mb / med(decomp):8.1f} MB/s')
-    print(f'  {"value walk, 1 thread":34s} {mb / med(vwalk):8.1f} MB/s'
+    print(f'  {kind["anchor"] + ", 1 thread":34s} {mb / med(vwalk):8.1f} MB/s'
           f'  ({mb / med(vwalk_cpu):.1f} MB/s per CPU-second)')
-    print(f'  {"key-only On-Demand walk, 1 thread":34s} {mb / med(walk):8.1f} MB/s'
-          f'  ({mb / med(walk_cpu):.1f} MB/s per CPU-second)')
+    if kind is JSON_KIND:
+        print(f'  {"key-only On-Demand walk, 1 thread":34s} {mb / med(walk):8.1f} MB/s'
+              f'  ({mb / med(walk_cpu):.1f} MB/s per CPU-second)')
     for t in threads:
         rs = runs[t]
         c = med([r['census'] for r in rs])
@@ -177,9 +227,9 @@ def report(args, corpus, mb, files, threads, work):
         to_vwalk_cpu = med([r['vwalk_cpu'] / r['census_cpu'] for r in rs])
         to_walk = med([r['walk'] / r['census'] for r in rs])
         to_zstd = med([z / r['census'] for z, r in zip(zstd_t, rs)])
+        also = f', key-only x{to_walk:5.2f}' if kind is JSON_KIND else ''
         print(f'  {"tracecensus -T " + t + " " + args.extra:34s} {mb / c:8.1f} MB/s'
-              f'  x{to_vwalk:5.2f} of the value walk (CPU time x{to_vwalk_cpu:5.2f},'
-              f' key-only x{to_walk:5.2f})'
+              f'  x{to_vwalk:5.2f} of the {kind["anchor"]} (CPU time x{to_vwalk_cpu:5.2f}{also})'
               f'  x{to_zstd:5.2f} of zstd -dc  peak RSS {max(r["rss"] for r in rs):6.1f} MiB')
     if len(threads) > 1:
         t1, tn = threads[0], threads[-1]
@@ -196,35 +246,40 @@ def main():
     ap.add_argument('--sites', type=int, default=8)
     ap.add_argument('--reps', type=int, default=5)
     ap.add_argument('--threads', default='1,2')
-    ap.add_argument('--big', type=int, default=400, help='MB of JSON of one big trace; 0 to skip')
-    ap.add_argument('--grow', default='64,256,1024', help='MB of JSON per grown trace; empty to skip')
+    ap.add_argument('--big', type=int, default=400, help='MB (of JSON, or protobuf) of one big trace; 0 to skip')
+    ap.add_argument('--grow', default='64,256,1024', help='MB per grown trace; empty to skip')
     ap.add_argument('--extra', default='', help='extra census arguments, e.g. "--no-metrics"')
+    ap.add_argument('--proto', action='store_true', help='Perfetto protobuf traces instead of JSON')
     args = ap.parse_args()
+    kind = PROTO_KIND if args.proto else JSON_KIND
+    build, grow, ext = ((build_proto_corpus, grown_proto, 'pftrace') if args.proto else
+                        (build_corpus, grown_trace, 'json'))
+    unit = kind['unit']
     work = tempfile.mkdtemp(prefix='tc-bench-')
     try:
         corpus = os.path.join(work, 'corpus')
-        json_bytes = build_corpus(corpus, args.sites)
+        raw_bytes = build(corpus, args.sites)
         files = files_under(corpus)
         comp = sum(os.path.getsize(f) for f in files)
-        mb = json_bytes / 1e6
-        print(f'corpus: {args.sites} sites, {len(files)} zstd traces, {comp / 1e6:.1f} MB compressed, '
-              f'{mb:.1f} MB of JSON')
+        mb = raw_bytes / 1e6
+        print(f'corpus: {args.sites} sites, {len(files)} {kind["files"]}, {comp / 1e6:.1f} MB compressed, '
+              f'{mb:.1f} MB of {unit}')
         threads = args.threads.split(',')
-        report(args, corpus, mb, files, threads, work)
+        report(args, corpus, mb, files, threads, work, kind)
         if args.big:
-            path = os.path.join(work, f'big-{args.big}.json.zst')
-            n = grown_trace(path, args.big)
-            print(f'\none trace: {os.path.getsize(path) / 1e6:.1f} MB compressed, {n / 1e6:.1f} MB of JSON')
-            report(args, path, n / 1e6, [path], threads, work)
+            path = os.path.join(work, f'big-{args.big}.{ext}.zst')
+            n = grow(path, args.big)
+            print(f'\none trace: {os.path.getsize(path) / 1e6:.1f} MB compressed, {n / 1e6:.1f} MB of {unit}')
+            report(args, path, n / 1e6, [path], threads, work, kind)
             os.unlink(path)
         if args.grow:
             print('\npeak RSS as one trace grows (-T 2):')
             out = os.path.join(work, 'out')
             for mbg in (int(x) for x in args.grow.split(',')):
-                path = os.path.join(work, f'grown-{mbg}.json.zst')
-                n = grown_trace(path, mbg)
+                path = os.path.join(work, f'grown-{mbg}.{ext}.zst')
+                n = grow(path, mbg)
                 t, rss = timed([args.binary, 'census', '-T', '2', '-o', out, *args.extra.split(), path], out)
-                print(f'  {n / 1e6:8.1f} MB of JSON  {n / 1e6 / t:8.1f} MB/s  peak RSS {rss:7.1f} MiB')
+                print(f'  {n / 1e6:8.1f} MB of {unit}  {n / 1e6 / t:8.1f} MB/s  peak RSS {rss:7.1f} MiB')
                 os.unlink(path)
     finally:
         shutil.rmtree(work, ignore_errors=True)
