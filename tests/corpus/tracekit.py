@@ -150,10 +150,10 @@ def arg(event, *path):
     return node
 
 
-def packets(buf):
+def packet_ends(buf):
     """Walk a Perfetto trace: every top-level field is field 1 (TracePacket),
-    length-delimited, up to the last byte; returns the packet count."""
-    pos = count = 0
+    length-delimited, up to the last byte; yields where each packet ends."""
+    pos = 0
     while pos < len(buf):
         if buf[pos] != 0x0A:
             raise AssertionError("byte %d: tag %#x, not field 1 length-delimited" % (pos, buf[pos]))
@@ -167,7 +167,11 @@ def packets(buf):
             if b < 0x80:
                 break
         pos += size
-        count += 1
-    if pos != len(buf):
-        raise AssertionError("the last packet runs %d bytes past the end" % (pos - len(buf)))
-    return count
+        if pos > len(buf):
+            raise AssertionError("the last packet runs %d bytes past the end" % (pos - len(buf)))
+        yield pos
+
+
+def packets(buf):
+    """The packet count of a Perfetto trace (packet_ends)."""
+    return sum(1 for _ in packet_ends(buf))
