@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "util/tc_varint.h"
+
 static int starts(const unsigned char *p, size_t n, const char *magic, size_t m) {
   return n >= m && memcmp(p, magic, m) == 0;
 }
@@ -23,23 +25,6 @@ static int is_space(unsigned char c) { return c == ' ' || c == '\n' || c == '\r'
 /* A control byte that JSON never holds outside a (lenient) string. */
 static int is_control(unsigned char c) { return c < 0x20 && !is_space(c); }
 
-/* Reads a varint at P[*i..n): 1 read, 0 cut by the end, -1 longer than ten
- * bytes. */
-static int varint(const unsigned char *p, size_t n, size_t *i, uint64_t *v) {
-  uint64_t x = 0;
-  for (unsigned k = 0; k < 10; k++) {
-    if (*i >= n)
-      return 0;
-    unsigned char b = p[(*i)++];
-    x |= (uint64_t)(b & 0x7f) << (7 * k);
-    if (!(b & 0x80)) {
-      *v = x;
-      return 1;
-    }
-  }
-  return -1;
-}
-
 /* Walks fields from P[i] to END (a message's end; the head may stop
  * before it, at N). Returns the whole fields read, or -1 if a tag, wire
  * type or length is impossible. */
@@ -48,19 +33,19 @@ static long walk_fields(const unsigned char *p, size_t n, size_t i, uint64_t end
   size_t stop = end < n ? (size_t)end : n;
   while (i < stop) {
     uint64_t tag, v;
-    int r = varint(p, stop, &i, &tag);
+    int r = tc_varint(p, stop, &i, &tag);
     if (r <= 0)
       return r < 0 ? -1 : fields;
     unsigned wire = (unsigned)(tag & 7);
     if (tag >> 3 == 0 || tag >> 3 > 0x1fffffff)
       return -1;
     if (wire == 0) {
-      if ((r = varint(p, stop, &i, &v)) <= 0)
+      if ((r = tc_varint(p, stop, &i, &v)) <= 0)
         return r < 0 ? -1 : fields;
     } else if (wire == 1 || wire == 5) {
       i += wire == 1 ? 8 : 4;
     } else if (wire == 2) {
-      if ((r = varint(p, stop, &i, &v)) < 0)
+      if ((r = tc_varint(p, stop, &i, &v)) < 0)
         return -1;
       if (r == 0)
         return fields;
@@ -88,7 +73,7 @@ static int has_control(const unsigned char *p, size_t n) {
 static int perfetto(const unsigned char *p, size_t n) {
   size_t i = 1;
   uint64_t len;
-  if (n < 2 || p[0] != 0x0a || varint(p, n, &i, &len) != 1 || len > UINT32_MAX)
+  if (n < 2 || p[0] != 0x0a || tc_varint(p, n, &i, &len) != 1 || len > UINT32_MAX)
     return 0;
   uint64_t end = i + len;
   long fields = walk_fields(p, n, i, end);
@@ -133,9 +118,8 @@ int tc_sniff_needs_head(unsigned char c) {
    * to 0x5f: zstd's skippable frames, and 'P' of zip; but '[', 0x5b, starts
    * a JSON array), and control bytes and bytes above 0x7f but a byte order
    * mark's start binary data. */
-  return c == '\n' || c == 0x1f || c == 0x28 || (c >= 0x50 && c <= 0x5f && c != '[') ||
-         c == 0x89 || c == 0xff || c == 'G' || c == '%' || is_control(c) ||
-         (c >= 0x80 && c != 0xEF);
+  return c == '\n' || c == 0x1f || c == 0x28 || (c >= 0x50 && c <= 0x5f && c != '[') || c == 0x89 ||
+         c == 0xff || c == 'G' || c == '%' || is_control(c) || (c >= 0x80 && c != 0xEF);
 }
 
 tc_err tc_sniff_error(tc_sniff_kind kind) {
