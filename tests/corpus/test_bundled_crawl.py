@@ -271,8 +271,10 @@ FAILURE_FIXTURES = {"root-404", "hung-page"}
 
 
 @functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)
 def crawl_results():
-    """Read every recorded trace of the bundled crawl once.
+    """Read every recorded trace of the bundled crawl once per process (the
+    discover run shares it with test_manual_coverage; callers only read it).
 
     Returns (checks, site_names, metadata): per site the (description, ok,
     detail) of each expectation, the event names seen in the site's own
