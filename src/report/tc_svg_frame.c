@@ -6,24 +6,61 @@
  * plus 14 per caption line when there are captions; y tick labels end 6 px left of the plot area,
  * the y label is turned along the left edge. All text inherits the page's colour. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "report/tc_html.h"
 #include "report/tc_svg_draw.h"
 
+/* What snprintf("%.1f") writes, by hand: plots write a few numbers per
+ * mark and per heat-map cell, and snprintf was most of a heat map row's
+ * cost. printf rounds the double's exact value, ties to even; V * 10 is
+ * rounded once more, but FMA gives its exact error, and the rounded product
+ * can only land on the wrong side of a half when it is that half itself. */
+static size_t num_text(double v, char b[64]) {
+  double p = v * 10;
+  if (!(fabs(p) < 0x1p52)) {
+    int w = snprintf(b, 64, "%.1f", v);
+    return w < 0 ? 0 : w > 63 ? 63 : (size_t)w;
+  }
+  double r = nearbyint(p);
+  if (fabs(p - floor(p) - 0.5) == 0) {
+    double err = fma(v, 10, -p);
+    r = err > 0 ? ceil(p) : err < 0 ? floor(p) : r;
+  }
+  int64_t n = (int64_t)r;
+  uint64_t u = n < 0 ? (uint64_t)-n : (uint64_t)n;
+  char t[32];
+  size_t k = sizeof t;
+  if (u % 10) {
+    t[--k] = (char)('0' + u % 10);
+    t[--k] = '.';
+  }
+  u /= 10;
+  do
+    t[--k] = (char)('0' + u % 10);
+  while (u /= 10);
+  if (n < 0)
+    t[--k] = '-';
+  memcpy(b, t + k, sizeof t - k);
+  return sizeof t - k;
+}
+
 void tc_svg_num(FILE *fp, double v) {
   char b[64];
   if (!isfinite(v))
     v = 0;
-  snprintf(b, sizeof b, "%.1f", v);
-  size_t n = strlen(b);
+  size_t n = num_text(v, b);
   if (n >= 2 && b[n - 1] == '0' && b[n - 2] == '.')
-    b[n - 2] = '\0';
-  fputs(strcmp(b, "-0") ? b : "0", fp);
+    n -= 2; /* only the snprintf path writes a ".0"; neither writes "-0" */
+  fwrite(b, 1, n, fp);
 }
 
 void tc_svg_attr(FILE *fp, const char *attr, double v) {
-  fprintf(fp, " %s=\"", attr);
+  fputc(' ', fp);
+  fputs(attr, fp);
+  fputs("=\"", fp);
   tc_svg_num(fp, v);
   fputc('"', fp);
 }

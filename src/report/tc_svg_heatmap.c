@@ -35,7 +35,13 @@ static void colour(double t, char out[8]) {
   int rgb[3];
   for (int c = 0; c < 3; c++)
     rgb[c] = (int)lround(viridis[i][c] + f * (viridis[i + 1][c] - viridis[i][c]));
-  snprintf(out, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+  static const char hex[] = "0123456789abcdef";
+  out[0] = '#';
+  for (int c = 0; c < 3; c++) {
+    out[1 + 2 * c] = hex[rgb[c] >> 4 & 15];
+    out[2 + 2 * c] = hex[rgb[c] & 15];
+  }
+  out[7] = '\0';
 }
 
 typedef struct {
@@ -72,12 +78,20 @@ static double label_px(const char *const *labels, size_t n, size_t max) {
   return (double)most * TC_CHAR_W;
 }
 
-static void cell_rect(FILE *fp, double x, double y, double w, const char *extra, const char *tip) {
+/* A cell's rect with EXTRA attributes and the tooltip "ROW · COL: VALUE". */
+static void cell_rect(FILE *fp, double x, double y, double w, const char *extra, const char *row,
+                      const char *col, const char *value) {
   fputs("<rect", fp);
   tc_svg_box(fp, x, y, w - 1, TC_CELL_H - 1);
-  fprintf(fp, " %s>", extra);
-  tc_svg_title(fp, tip);
-  fputs("</rect>\n", fp);
+  fputc(' ', fp);
+  fputs(extra, fp);
+  fputs("><title>", fp);
+  tc_html_escape_c(fp, row);
+  fputs(" \u00b7 ", fp);
+  tc_html_escape_c(fp, col);
+  fputs(": ", fp);
+  tc_html_escape_c(fp, value);
+  fputs("</title></rect>\n", fp);
 }
 
 /* The cells that are 0, as one path of a subpath each: at 500 sites most of
@@ -225,7 +239,7 @@ tc_err tc_svg_heatmap(FILE *fp, const tc_svg_plot *p, const tc_svg_grid *g) {
               TC_LEGEND_H + col_h);
   legend(&f, &c, g, any_zero, finite < cells);
 
-  char buf[256], tip[600], extra[64], val[64];
+  char buf[256], val[600];
   fputs("<g class=\"cols\">", fp);
   for (size_t k = 0; k < g->ncols; k++) {
     const char *name = g->cols[k] ? g->cols[k] : "";
@@ -265,11 +279,11 @@ tc_err tc_svg_heatmap(FILE *fp, const tc_svg_plot *p, const tc_svg_grid *g) {
       const char *rn = g->rows[r] ? g->rows[r] : "", *cn = g->cols[k] ? g->cols[k] : "";
       if (!tc_svg_ok(v)) {
         const char *why = g->row_na && g->row_na[r] ? g->row_na[r] : "no value";
-        snprintf(tip, sizeof tip, "%s \u00b7 %s: n/a (%s)", rn, cn, why);
+        snprintf(val, sizeof val, "n/a (%s)", why);
         cell_rect(fp, x, y, cw,
                   "class=\"na\" fill-opacity=\".03\" stroke=\"currentColor\" "
                   "stroke-opacity=\".3\"",
-                  tip);
+                  rn, cn, val);
         fputs("<path stroke=\"currentColor\" stroke-opacity=\".3\" d=\"M", fp);
         tc_svg_xy(fp, x, y + TC_CELL_H - 1);
         fputc('l', fp);
@@ -280,11 +294,10 @@ tc_err tc_svg_heatmap(FILE *fp, const tc_svg_plot *p, const tc_svg_grid *g) {
       if (v <= 0)
         continue;
       tc_svg_value(v, g->value_unit, val, sizeof val);
-      snprintf(tip, sizeof tip, "%s \u00b7 %s: %s", rn, cn, val);
-      char fill[8];
-      colour(t_of(&c, v), fill);
-      snprintf(extra, sizeof extra, "fill=\"%s\"", fill);
-      cell_rect(fp, x, y, cw, extra, tip);
+      char extra[16] = "fill=\"";
+      colour(t_of(&c, v), extra + 6);
+      memcpy(extra + 13, "\"", 2);
+      cell_rect(fp, x, y, cw, extra, rn, cn, val);
     }
   fputs("</g>\n", fp);
   char axis[200];

@@ -25,10 +25,19 @@ void tc_svg_value(double v, const char *unit, char *buf, size_t cap) {
         num[--n] = '\0';
     }
   }
-  if (unit && *unit)
-    snprintf(buf, cap, "%s %s", num, unit);
-  else
-    snprintf(buf, cap, "%s", num);
+  /* "NUM UNIT", cut to CAP like snprintf: a heat map writes one per cell. */
+  size_t n = strlen(num), u = unit && *unit ? strlen(unit) : 0;
+  if (!cap)
+    return;
+  size_t at = n < cap - 1 ? n : cap - 1;
+  memcpy(buf, num, at);
+  if (u && at + 1 < cap) {
+    buf[at++] = ' ';
+    size_t k = u < cap - 1 - at ? u : cap - 1 - at;
+    memcpy(buf + at, unit, k);
+    at += k;
+  }
+  buf[at] = '\0';
 }
 
 static int cmp_double(const void *a, const void *b) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "report/tc_svg.h"
+#include "report/tc_svg_draw.h"
 #include "svg_probe.h"
 
 typedef enum { HIST, ECDF } dist_kind;
@@ -312,7 +313,8 @@ static void test_ecdf_steps(void **state) {
   assert_non_null(strstr(svg, "p50 2.0 %, p90 n/a (too_few_samples)"));
   /* Labels sit above the plot area (the curve's top is y1 of F = 1), the
    * n/a one without a line. */
-  const char *l50 = strstr(svg, ">p50 2.0 %</text>"), *l90 = strstr(svg, ">p90 n/a (too_few_samples)</text>");
+  const char *l50 = strstr(svg, ">p50 2.0 %</text>"),
+             *l90 = strstr(svg, ">p90 n/a (too_few_samples)</text>");
   assert_non_null(l50);
   assert_non_null(l90);
   double ly;
@@ -564,6 +566,49 @@ static void test_no_nan_ever(void **state) {
   free(heat(&p, &g));
 }
 
+/* tc_svg_num writes what snprintf("%.1f") does (less ".0" and "-0"):
+ * halves that are exact and those that only look exact (0.15 is below,
+ * 0.25 a tie to even), every hundredth to +-2,000, numbers of every size
+ * from an LCG's bits, and both sides of where the fast path ends. */
+static void num_matches_printf(double v) {
+  char want[400];
+  snprintf(want, sizeof want, "%.1f", isfinite(v) ? v : 0);
+  size_t n = strlen(want);
+  if (n >= 2 && want[n - 1] == '0' && want[n - 2] == '.')
+    want[n - 2] = '\0';
+  if (!strcmp(want, "-0"))
+    strcpy(want, "0");
+  probe_sink k;
+  probe_open(&k);
+  tc_svg_num(k.fp, v);
+  char *got = probe_take(&k);
+  if (strcmp(got, want))
+    fail_msg("%.17g: got %s, want %s", v, got, want);
+  free(got);
+}
+
+static void test_num_as_printf(void **state) {
+  (void)state;
+  for (int i = -200000; i <= 200000; i++) {
+    num_matches_printf(i / 100.0);
+    num_matches_printf(i / 20.0);
+  }
+  uint64_t x = 0x9E3779B97F4A7C15u;
+  for (int i = 0; i < 200000; i++) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    double v = (double)(x >> 11) / (double)(1u << 31); /* 0 .. 2^22 */
+    num_matches_printf(ldexp(v, (int)(x % 64) - 40) * (x & 1 ? -1 : 1));
+  }
+  const double edges[] = {0x1p52 / 10, -0x1p52 / 10, 0x1p52 / 10 * 0.999999,
+                          0x1p52,      1e15 + 0.25,  -1e15 - 0.25,
+                          -0.0,        0.05,         0.15,
+                          0.25,        0.35,         -0.25,
+                          -0.05,       2.675,        NAN,
+                          INFINITY,    -INFINITY,    5e-324};
+  for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
+    num_matches_printf(edges[i]);
+}
+
 /* Same input, same bytes. */
 static void test_deterministic(void **state) {
   (void)state;
@@ -580,6 +625,7 @@ static void test_deterministic(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_nice),
+      cmocka_unit_test(test_num_as_printf),
       cmocka_unit_test(test_ticks_linear),
       cmocka_unit_test(test_ticks_log),
       cmocka_unit_test(test_ticks_refused),
