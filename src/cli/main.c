@@ -18,6 +18,7 @@
 #include "pipeline/tc_bench.h"
 #include "pipeline/tc_census_job.h"
 #include "pipeline/tc_partial.h"
+#include "reduce/tc_run_facts.h"
 #include "report/tc_text.h"
 #include "util/tc_spill.h"
 
@@ -166,22 +167,23 @@ static void print_summary(const tc_census_outcome *o, const char *outdir) {
         stderr, "%u traces (%u skipped whole), %" PRIu64 " events skipped, %d inputs unreadable%s",
         t->traces_with_errors, whole, t->bad_events, o->unreadable,
         o->schema_error ? ", DevTools schema unreadable" : "");
+  const char *unit = tc_decompressed_unit(t->out_bytes, t->proto_bytes);
   if (t->merged_folders)
     tc_text_term_printf(stderr,
-                        "; %.1f MB on disk, %.1f MB of JSON merged from %u state folder%s "
+                        "; %.1f MB on disk, %.1f MB of %s merged from %u state folder%s "
                         "in %.2f s -> %s\n",
-                        c->bytes / 1e6, t->out_bytes / 1e6, t->merged_folders,
+                        c->bytes / 1e6, t->out_bytes / 1e6, unit, t->merged_folders,
                         t->merged_folders == 1 ? "" : "s", t->seconds, outdir);
   else
-    /* MB/s on disk is the progress line's rate; MB/s of JSON is the
-     * benchmarks' unit. */
+    /* MB/s on disk is the progress line's rate; MB/s of what was
+     * decompressed (JSON, or protobuf) is the benchmarks' unit. */
     tc_text_term_printf(
         stderr,
-        "; %.1f MB on disk, %.1f MB of JSON in %.2f s (%.0f MB/s on disk, %.0f MB/s of JSON, "
+        "; %.1f MB on disk, %.1f MB of %s in %.2f s (%.0f MB/s on disk, %.0f MB/s of %s, "
         "%u threads) -> %s\n",
-        c->bytes / 1e6, t->out_bytes / 1e6, t->seconds,
+        c->bytes / 1e6, t->out_bytes / 1e6, unit, t->seconds,
         t->seconds > 0 ? c->bytes / 1e6 / t->seconds : 0.0,
-        t->seconds > 0 ? t->out_bytes / 1e6 / t->seconds : 0.0, t->threads, outdir);
+        t->seconds > 0 ? t->out_bytes / 1e6 / t->seconds : 0.0, unit, t->threads, outdir);
 }
 
 static void print_set_failure(const char *outdir, tc_err e, const tc_why *why) {

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "reduce/tc_run_facts.h"
 #include "report/tc_jsonw.h"
 #include "report/tc_text.h"
 #include "util/tc_error.h"
@@ -28,9 +29,9 @@ static void table_line(FILE *fp, const char *label, const tc_bench_line *l) {
 void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
   tc_bench_summary s;
   tc_bench_summarize(r, &s);
-  fprintf(fp,
-          "tracecensus bench: %u sites, %u traces, %.1f MB on disk, %.1f MB of JSON, %llu events\n",
-          r->sites, r->traces, r->file_bytes / 1e6, r->json_bytes / 1e6,
+  const char *unit = tc_decompressed_unit(r->json_bytes, r->proto_bytes);
+  fprintf(fp, "tracecensus bench: %u sites, %u traces, %.1f MB on disk, %.1f MB of %s, %llu events\n",
+          r->sites, r->traces, r->file_bytes / 1e6, r->json_bytes / 1e6, unit,
           (unsigned long long)r->events);
   fprintf(fp, "  CPU %s (%s); simdjson kernel %s; %u thread%s\n",
           r->cpu_model[0] ? r->cpu_model : "unknown", r->cpu_flags[0] ? r->cpu_flags : "flags unknown",
@@ -43,8 +44,10 @@ void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
     table_line(fp, tc_clock_stage_label((tc_clock_stage)k), &s.stage[k]);
   table_line(fp, "whole run (wall)", &s.whole);
   table_line(fp, "whole run (CPU time)", &s.cpu);
-  fprintf(fp, "  stage times are CPU time summed over the threads: MB/s of JSON per stage is one\n"
-              "  core's; the shares are of the stages' sum\n");
+  fprintf(fp,
+          "  stage times are CPU time summed over the threads: MB/s of %s per stage is one\n"
+          "  core's; the shares are of the stages' sum\n",
+          unit);
   fprintf(fp, "\n  events/s  %.0f (min %.0f, max %.0f)\n", s.events_per_s.median, s.events_per_s.min,
           s.events_per_s.max);
   fprintf(fp, "  peak RSS  %.1f MiB (min %.1f, max %.1f)%s\n", s.peak_rss_kib.median / 1024,
@@ -133,6 +136,7 @@ void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
   tc_jsonw_kuint(&w, "traces", r->traces);
   tc_jsonw_kuint(&w, "file_bytes", r->file_bytes);
   tc_jsonw_kuint(&w, "json_bytes", r->json_bytes);
+  tc_jsonw_kuint(&w, "protobuf_bytes", r->proto_bytes);
   tc_jsonw_kuint(&w, "events", r->events);
   tc_jsonw_karr(&w, "stages");
   for (int k = 0; k < TC_CLOCK_COUNT; k++) {

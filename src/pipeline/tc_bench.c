@@ -51,6 +51,7 @@ static void on_stage(const tc_census_outcome *o, void *user) {
     w->out->threads = res->tables.totals.threads;
     w->out->simd_kernel = res->tables.totals.simd_kernel;
     w->out->json_bytes = res->tables.totals.out_bytes;
+    w->out->proto_bytes = res->tables.totals.proto_bytes;
     w->out->events = res->tables.totals.events;
     w->write0 = tc_clock_read(CLOCK_PROCESS_CPUTIME_ID);
   } else if (o->stage == TC_STAGE_WRITE) {

@@ -54,6 +54,7 @@ typedef struct {
   /* The corpus as the pipeline read it (the same every run). */
   uint32_t sites, traces;
   uint64_t file_bytes, json_bytes, events;
+  uint64_t proto_bytes; /* of json_bytes, those of Perfetto protobuf traces */
   unsigned threads;
   const char *simd_kernel; /* static */
   int rss_reset;           /* the peak could be reset before each run */

@@ -22,6 +22,8 @@ void tc_corpus_tables_free(tc_corpus_tables *t) {
 void tc_corpus_count_trace(tc_run_totals *t, const tc_trace_status *st) {
   t->in_bytes += st->in_bytes;
   t->out_bytes += st->out_bytes;
+  if (st->shape.perfetto)
+    t->proto_bytes += st->out_bytes;
   t->events += st->events;
   t->bad_events += st->bad_events;
   t->traces_with_errors += st->fatal || st->stream_err || st->bad_events ||

@@ -59,6 +59,7 @@ void tc_left_list_free(tc_left_list *l);
 typedef struct {
   unsigned threads;
   uint64_t in_bytes, out_bytes, events, bad_events;
+  uint64_t proto_bytes; /* of out_bytes, those of Perfetto protobuf traces */
   uint32_t traces_with_errors;
   uint32_t traces_failed; /* of them, those not read at all (fatal) */
   double seconds;
@@ -67,5 +68,11 @@ typedef struct {
    * merge reads no trace, so it has no throughput to report. */
   unsigned merged_folders;
 } tc_run_totals;
+
+/* What OUT decompressed bytes of which PROTO were protobuf are of, for the
+ * lines people read: "JSON", "protobuf" or "JSON and protobuf". */
+static inline const char *tc_decompressed_unit(uint64_t out, uint64_t proto) {
+  return !proto ? "JSON" : proto == out ? "protobuf" : "JSON and protobuf";
+}
 
 #endif

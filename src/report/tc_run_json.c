@@ -221,6 +221,7 @@ static tc_err fill_run(const tc_report_ctx *c, FILE *fp) {
   tc_jsonw_kuint(&w, "traces", c->corpus->ntraces);
   tc_jsonw_kuint(&w, "file_bytes", c->corpus->bytes);
   tc_jsonw_kuint(&w, "json_bytes", r->out_bytes);
+  tc_jsonw_kuint(&w, "protobuf_bytes", r->proto_bytes);
   tc_jsonw_kuint(&w, "events", r->events);
   tc_jsonw_kuint(&w, "skipped_events", r->bad_events);
   tc_jsonw_kuint(&w, "traces_with_errors", r->traces_with_errors);

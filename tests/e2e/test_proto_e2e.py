@@ -165,6 +165,42 @@ class MixedCorpus(unittest.TestCase):
             self.assertEqual(x, y, name)
 
 
+    def test_the_byte_counts_say_what_was_decompressed(self):
+        """run.json's json_bytes is every trace's decompressed bytes and
+        protobuf_bytes the protobuf traces' share, from the bytes written
+        here; the end-of-run line and `bench` name the unit they count:
+        protobuf alone, then JSON and protobuf together."""
+        proto = len(pftrace.renderer_trace())
+        json_len = len(json_twin())
+        run_json = load(self.outs[2][0], 'run.json')
+        self.assertEqual((run_json['json_bytes'], run_json['protobuf_bytes']),
+                         (json_len + 3 * proto, 3 * proto))
+        only = os.path.join(self.tmp, 'proto-only')
+        site(only, 'proto', 'trace.pftrace', pftrace.renderer_trace())
+        for corpus, unit, total in ((only, 'protobuf', proto),
+                                    (self.corpus, 'JSON and protobuf', json_len + 3 * proto)):
+            with self.subTest(unit=unit):
+                out = os.path.join(self.tmp, 'line-' + unit.replace(' ', '-'))
+                p = subprocess.run([BINARY, 'census', '-o', out, corpus], capture_output=True,
+                                   text=True, timeout=300)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                m = re.search(r'MB on disk, ([\d.]+) MB of (.+?) in [\d.]+ s \(\d+ MB/s on disk, '
+                              r'\d+ MB/s of (.+?), ', p.stderr)
+                self.assertIsNotNone(m, p.stderr)
+                self.assertEqual(m.groups(), (f'{total / 1e6:.1f}', unit, unit))
+                export = os.path.join(self.tmp, 'bench-%d.json' % len(unit))
+                p = subprocess.run([BINARY, 'bench', '--runs', '1', '--warmup', '0',
+                                    '--export-json', export, corpus],
+                                   capture_output=True, text=True, timeout=300)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertIn(f'{total / 1e6:.1f} MB of {unit}, ', p.stdout + p.stderr)
+                self.assertIn(f'MB/s of {unit} per stage', p.stdout + p.stderr)
+                with open(export, encoding='utf-8') as f:
+                    got = json.load(f)
+                self.assertEqual((got['json_bytes'], got['protobuf_bytes']),
+                                 (total, total - (json_len if 'JSON' in unit else 0)))
+
+
 def cut_varint_tag():
     """Broken framing: an 11-byte tag. Returns (bytes, offset of the break)."""
     good = pftrace.renderer_trace(tasks=1)
