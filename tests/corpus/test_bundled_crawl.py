@@ -271,7 +271,6 @@ FAILURE_FIXTURES = {"root-404", "hung-page"}
 
 
 @functools.lru_cache(maxsize=None)
-@functools.lru_cache(maxsize=None)
 def crawl_results():
     """Read every recorded trace of the bundled crawl once per process (the
     discover run shares it with test_manual_coverage; callers only read it).
