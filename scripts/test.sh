@@ -6,13 +6,15 @@
 #     1. release build, every suite (unit, end-to-end on real traces, oracles,
 #        jobs/slurm on a single-node Slurm cluster started for the test, the
 #        recorder and the HTML pages in headless Chromium: build/tests/report/
-#        report.png is the demo page's screenshot)
+#        report.png is the demo page's screenshot), three tests at a time
+#        (most of the Chromium and Slurm tests wait; the recordings that
+#        measure wall-clock figures run alone)
 #     2. one ASan+UBSan build that also holds the libFuzzer targets (they
 #        link one coverage-instrumented copy of the core): every C suite and
 #        the end-to-end tests, each code path once (TC_SANITIZED: the release
 #        run already repeats them; suites 'docs' and 'tools' only re-run the
 #        census's paths and are left out); then every fuzz target, two at a
-#        time, 30 s each (or as tests/fuzz/NAME.options says)
+#        time, longest first, 30 s each (or as tests/fuzz/NAME.options says)
 #     3. TSan build: the suites whose runs share data between threads (pool,
 #        pipeline, and the end-to-end tests of suite 'threads', which under
 #        TC_TSAN keep their runs at -T 2)
@@ -20,6 +22,8 @@
 #   (scripts/suite_targets.py), which then run with --no-rebuild.
 #     4. the DevTools schema regenerated from pinned npm packages equals the
 #        committed data file
+#   The npm installs and the schema check (network, disk) run beside the
+#   release build; their output and times are printed in their places.
 #   scripts/test.sh --quick   the inner loop: the release build's unit and
 #                             end-to-end suites only (no Chromium, Slurm,
 #                             oracles or sanitizers), a few minutes
@@ -74,16 +78,48 @@ step() {
   echo; echo "=== $*"
 }
 
+# Work that waits on the network and the disk rather than the CPU runs
+# beside the release build: `beside NAME CMD...` starts it, `collect NAME`
+# waits for it, prints its output and how long it took, and returns its status.
+beside_dir=$(mktemp -d)
+trap 'kill "${beside_pid[@]}" 2>/dev/null; rm -rf "$beside_dir"' EXIT
+declare -A beside_pid
+beside() {
+  local name=$1
+  shift
+  (
+    start=$SECONDS
+    "$@" >"$beside_dir/$name.log" 2>&1
+    echo "$? $((SECONDS - start))" >"$beside_dir/$name.status"
+  ) &
+  beside_pid[$name]=$!
+}
+collect() {
+  local rc secs
+  wait "${beside_pid[$1]}"
+  cat "$beside_dir/$1.log"
+  read -r rc secs <"$beside_dir/$1.status" || { rc=1; secs="?"; }
+  echo "(ran beside the release build: $secs s)"
+  return "$rc"
+}
+# Node packages the oracles, the browser tests and the recorder's CDP mode
+# need, from the npm registry at pinned versions.
+npm_packages() {
+  local dir status=0
+  for dir in tests/kernels tests/report corpus/recorder; do
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || { echo "npm ci failed in $dir"; status=1; }
+  done
+  return $status
+}
+
 if ((quick)); then
   bash scripts/deps.sh || give_up "installing dependencies failed"
 else
   bash scripts/deps.sh --test || give_up "installing dependencies failed"
-  # Node packages the oracles, the browser tests and the recorder's CDP mode
-  # need, from the npm registry at pinned versions.
-  step "npm packages for the oracles, the browser tests and corpus/record --mode cdp"
-  for dir in tests/kernels tests/report corpus/recorder; do
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || fail=$((fail + 1))
-  done
+  beside npm npm_packages
+  # The DevTools schema regenerated from pinned npm packages equals the
+  # committed data files (its own npm install, node only).
+  beside schema sh tools/schema/check.sh
 fi
 
 step "release build"
@@ -97,8 +133,13 @@ if ((quick)); then
   [[ $fail -eq 0 ]]
   exit
 fi
+step "npm packages for the oracles, the browser tests and corpus/record --mode cdp"
+collect npm || fail=$((fail + 1))
 step "release suites"
-meson test -C build --print-errorlogs --num-processes 2
+# Three at a time on two cores: the Chromium crawls, the Slurm cluster and the
+# crawler's stand-in browser wait more than they compute (the two recordings
+# that measure wall-clock figures still run alone, is_parallel: false).
+meson test -C build --print-errorlogs --num-processes 3
 count build
 
 # The sanitizer builds compile only what their suites run (and the fuzz
@@ -138,7 +179,12 @@ fuzz_one() { # target -> 0 when it ran clean; its log on failure
 }
 export -f fuzz_one
 results=$(mktemp)
-find build-asan/tests/fuzz -maxdepth 1 -name 'fuzz_*' -type f -perm -u+x | sort |
+# Longest first, so that the longest does not run alone at the end.
+for t in $(find build-asan/tests/fuzz -maxdepth 1 -name 'fuzz_*' -type f -perm -u+x | sort); do
+  secs=$(grep -o 'max_total_time=[0-9]*' "tests/fuzz/$(basename "$t").options" 2>/dev/null)
+  secs=${secs#max_total_time=}
+  echo "${secs:-30} $t"
+done | sort -s -k1,1nr | cut -d' ' -f2 |
   xargs -P 2 -I{} bash -c 'fuzz_one "$1"' _ {} >"$results"
 cat "$results"
 pass=$((pass + $(grep -c ': ok (' "$results")))
@@ -156,7 +202,7 @@ TC_SANITIZED=1 TC_TSAN=1 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan -
 count build-tsan
 
 step "DevTools schema"
-if sh tools/schema/check.sh; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+if collect schema; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
 echo "--- $((SECONDS - mark)) s"
 echo
