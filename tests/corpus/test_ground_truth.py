@@ -3,12 +3,15 @@
 corpus/truth/crawl holds one trace per site of corpus/truth/sites, recorded
 by corpus/record with the recipe's default flags (as a user records them).
 tracecensus runs on it here and every site's figures are checked against
-groundtruth.py's set values and tolerances. test_recorder.py applies the same
-check to a fresh recording. Needs TRACECENSUS (the binary) and zstd.
+groundtruth.py's set values and tolerances. test_recorder.py and
+crawl/test_crawl_chromium.py apply the same check to fresh recordings
+(check_recording). Needs TRACECENSUS (the binary) and zstd.
 """
 import json
 import os
+import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -60,6 +63,39 @@ def check_crawl(case, crawl):
     for site in sites:
         with case.subTest(site=site):
             case.assertEqual(misses.get(site, []), [])
+
+
+def check_recording(case, record, how):
+    """Every ground-truth site recorded fresh by RECORD(out, sites) (all of
+    them when SITES is empty) against its set figures, as subtests.
+
+    A fresh recording now and then misses a set figure of one site: the
+    cross-site iframe's renderer with no long task (CDP mode: 2 of 13 runs on
+    2026-12-05, 1 of 3 CI runs on 2026-12-06) or with a 55 to 67 ms task before
+    its three set ones (startup mode, 1 of 5 CI runs and 1 of 1 local run on
+    2026-12-06: the iframe's first frame, Paint and TickAnimations, preFCP);
+    Chromium wrote those tasks, tracecensus measured what it wrote. Such a crawl is
+    kept for diagnosis, said on stderr, and the sites that missed are
+    recorded once more, alone; their second recording must have every
+    figure."""
+    with tempfile.TemporaryDirectory(prefix="tc-truth-") as tmp:
+        out = os.path.join(tmp, "crawl")
+        record(out, ())
+        misses = crawl_misses(out)
+        if misses:
+            kept = tempfile.mkdtemp(prefix="tc-truth-missed-")
+            shutil.copytree(out, os.path.join(kept, "crawl"))
+            sys.stderr.write("first %s recording missed %s; crawl kept in %s; recording those "
+                             "sites again\n" % (how, json.dumps(misses), kept))
+            again = os.path.join(tmp, "again")
+            record(again, sorted(misses))
+            second = crawl_misses(again)
+            misses = {site: second[site] for site in misses if site in second}
+        sites = sorted(r["site"] for r in tracekit.read_manifest(out))
+        case.assertEqual(sites, sorted(groundtruth.SITES))
+        for site in sites:
+            with case.subTest(site=site):
+                case.assertEqual(misses.get(site, []), [])
 
 
 @unittest.skipUnless(BINARY, "TRACECENSUS is not set: set it to the tracecensus binary")

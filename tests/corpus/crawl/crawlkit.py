@@ -153,10 +153,10 @@ def recorder(args, tmpdir, **popen):
                             stderr=subprocess.PIPE, text=True, **popen)
 
 
-def run_recorder(args, tmpdir, timeout=600):
+def run_recorder(args, tmpdir, timeout=600, **popen):
     """Run corpus/record to its end; returns (returncode, stderr lines, seconds)."""
     started = time.monotonic()
-    proc = recorder(args, tmpdir)
+    proc = recorder(args, tmpdir, **popen)
     _, err = proc.communicate(timeout=timeout)
     return proc.returncode, err.splitlines(), time.monotonic() - started
 

@@ -16,7 +16,7 @@ import unittest
 
 import tracekit
 from test_bundled_crawl import EXPECTATIONS
-from test_ground_truth import BINARY, TRUTH, check_crawl
+from test_ground_truth import BINARY, TRUTH, check_recording
 
 CHROMIUM = os.environ.get("CHROMIUM", "chromium")
 SITES = ["layout-thrash", "anim-composited"]
@@ -68,20 +68,21 @@ class RecorderRun(unittest.TestCase):
 @unittest.skipUnless(BINARY, "TRACECENSUS is not set: set it to the tracecensus binary")
 class GroundTruthRecording(unittest.TestCase):
     def test_a_fresh_recording_has_the_set_figures(self):
-        with tempfile.TemporaryDirectory(prefix="tc-truth-test-") as tmp:
-            out = os.path.join(tmp, "crawl")
-            # Set lengths are wall-clock busy loops: a machine busy with
-            # other work stretches them by preempting Chromium, so as root
-            # (CI) the recording runs ahead of it, as the committed crawl was.
-            raise_priority = (lambda: os.nice(-15)) if os.geteuid() == 0 else None
-            # One browser at a time: a second one would preempt the first's
-            # busy loops just as other work does.
-            proc = subprocess.run(
-                [tracekit.RECORD, "-o", out, "--sites-dir", os.path.join(TRUTH, "sites"),
-                 "--chromium", CHROMIUM, "--zstd-level", "3", "--jobs", "1"],
-                capture_output=True, text=True, timeout=900, preexec_fn=raise_priority)
-            self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
-            check_crawl(self, out)
+        check_recording(self, self.record, "startup")
+
+    def record(self, out, sites):
+        subset = ["--sites", ",".join(sites)] if sites else []
+        # Set lengths are wall-clock busy loops: a machine busy with other
+        # work stretches them by preempting Chromium, so as root (CI) the
+        # recording runs ahead of it, as the committed crawl was.
+        raise_priority = (lambda: os.nice(-15)) if os.geteuid() == 0 else None
+        # One browser at a time: a second one would preempt the first's busy
+        # loops just as other work does.
+        proc = subprocess.run(
+            [tracekit.RECORD, "-o", out, "--sites-dir", os.path.join(TRUTH, "sites"), *subset,
+             "--chromium", CHROMIUM, "--zstd-level", "3", "--jobs", "1"],
+            capture_output=True, text=True, timeout=900, preexec_fn=raise_priority)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
 
 
 if __name__ == "__main__":
