@@ -19,7 +19,9 @@
 #        pipeline, and the end-to-end tests of suite 'threads', which under
 #        TC_TSAN keep their runs at -T 2)
 #   Both sanitizer builds compile only what their suites run
-#   (scripts/suite_targets.py), which then run with --no-rebuild.
+#   (scripts/suite_targets.py), which then run with --no-rebuild; they start
+#   during the release suites in the idle scheduling class and are finished
+#   in their own steps.
 #     4. the DevTools schema regenerated from pinned npm packages equals the
 #        committed data file
 #   The npm installs and the schema check (network, disk) run beside the
@@ -82,7 +84,13 @@ step() {
 # beside the release build: `beside NAME CMD...` starts it, `collect NAME`
 # waits for it, prints its output and how long it took, and returns its status.
 beside_dir=$(mktemp -d)
-trap 'kill "${beside_pid[@]}" 2>/dev/null; rm -rf "$beside_dir"' EXIT
+idle_builds=
+cleanup() {
+  kill "${beside_pid[@]}" 2>/dev/null
+  [[ -z $idle_builds ]] || kill -TERM -- -"$idle_builds" 2>/dev/null
+  rm -rf "$beside_dir"
+}
+trap cleanup EXIT
 declare -A beside_pid
 beside() {
   local name=$1
@@ -97,6 +105,7 @@ beside() {
 collect() {
   local rc secs
   wait "${beside_pid[$1]}"
+  unset "beside_pid[$1]"
   cat "$beside_dir/$1.log"
   read -r rc secs <"$beside_dir/$1.status" || { rc=1; secs="?"; }
   echo "(ran beside the release build: $secs s)"
@@ -135,21 +144,49 @@ if ((quick)); then
 fi
 step "npm packages for the oracles, the browser tests and corpus/record --mode cdp"
 collect npm || fail=$((fail + 1))
+# The sanitizer builds compile only what their suites run (and the fuzz
+# targets), then run them without meson's rebuild of everything.
+asan_suites="--no-suite oracle --no-suite corpus --no-suite slurm --no-suite browser --no-suite tools
+  --no-suite docs"
+tsan_suites="--suite pool --suite pipeline --suite threads"
+asan_build() {
+  bash scripts/build.sh build-asan --for "$asan_suites --also tests/fuzz" \
+    -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false \
+    -Dbuildtype=debugoptimized -Dfuzz=true
+}
+tsan_build() {
+  bash scripts/build.sh build-tsan --for "$tsan_suites" -Db_sanitize=thread -Db_lundef=false \
+    -Db_lto=false -Dbuildtype=debugoptimized
+}
+export asan_suites tsan_suites
+export -f asan_build tsan_build
+# A build stopped before meson had configured it is started afresh.
+finish_build() { # dir build-function
+  [[ -f $1/build.ninja ]] || rm -rf "$1"
+  "$2"
+}
+
 step "release suites"
+# The sanitizer builds start now in the idle scheduling class (chrt --idle):
+# they get only CPU time that no test wants, mostly the second core while the
+# recordings run alone (a Chromium thread that wakes takes its core back at
+# once; the recordings also run at nice -15). When the suites end they are
+# stopped, and their steps below finish what is left at normal priority.
+setsid chrt --idle 0 bash -c 'asan_build && tsan_build' >/dev/null 2>&1 &
+idle_builds=$!
 # Three at a time on two cores: the Chromium crawls, the Slurm cluster and the
 # crawler's stand-in browser wait more than they compute (the two recordings
 # that measure wall-clock figures still run alone, is_parallel: false).
 meson test -C build --print-errorlogs --num-processes 3
 count build
+kill -TERM -- -"$idle_builds" 2>/dev/null
+wait "$idle_builds"
+# ninja's compilers may outlive the shell that started them by a moment.
+while pgrep -g "$idle_builds" >/dev/null; do sleep 0.2; done
+idle_builds=
 
-# The sanitizer builds compile only what their suites run (and the fuzz
-# targets), then run them without meson's rebuild of everything.
-asan_suites="--no-suite oracle --no-suite corpus --no-suite slurm --no-suite browser --no-suite tools
-  --no-suite docs"
-step "ASan + UBSan build, with the fuzz targets"
-bash scripts/build.sh build-asan --for "$asan_suites --also tests/fuzz" \
-  -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false \
-  -Dbuildtype=debugoptimized -Dfuzz=true || give_up "ASan build failed"
+step "ASan + UBSan build, with the fuzz targets (the rest of it)"
+finish_build build-asan asan_build || give_up "ASan build failed"
 step "ASan + UBSan suites"
 # shellcheck disable=SC2086 # the selectors are words on purpose
 TC_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -191,10 +228,8 @@ pass=$((pass + $(grep -c ': ok (' "$results")))
 fail=$((fail + $(grep -c ': FAILED$' "$results")))
 rm -f "$results"
 
-tsan_suites="--suite pool --suite pipeline --suite threads"
-step "TSan build"
-bash scripts/build.sh build-tsan --for "$tsan_suites" -Db_sanitize=thread -Db_lundef=false \
-  -Db_lto=false -Dbuildtype=debugoptimized || give_up "TSan build failed"
+step "TSan build (the rest of it)"
+finish_build build-tsan tsan_build || give_up "TSan build failed"
 step "TSan suites"
 # shellcheck disable=SC2086
 TC_SANITIZED=1 TC_TSAN=1 TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild \
