@@ -37,6 +37,7 @@ TASK_SLACK_MS = 10.0
 HEAP_TOLERANCE = 0.10
 FRAME_MS, FRAME_TOLERANCE_MS = 1000 / 60, 0.5
 MIB = 1 << 20
+IFRAME_SET_FROM_US = 1_000_000  # the iframe's set tasks start 1.5 s after its load
 
 
 def near_set(got_ms, set_ms):
@@ -137,7 +138,10 @@ def iframe(m, ctx, bad):
     docs = [e for e in ctx['events'] if e.get('name') == 'CommitLoad' and e.get('pid') == frames[0]['pid']
             and (e['args']['data'].get('url') or '') == frames[0]['url']]
     load = load_end(ctx['events'], frames[0]['pid'], docs[0]['args']['data']['frame']) if docs else None
-    got = after_load(frames[0]['long_task_list'], load)
+    # Its code sets the tasks from 1.5 s after its load; what comes sooner
+    # after it is Chromium's: the frame's first paint, a 55 to 67 ms task
+    # in 2 of 4 recordings on 2026-12-06.
+    got = after_load(frames[0]['long_task_list'], load + IFRAME_SET_FROM_US if load else None)
     if len(got) != 3 or not all(near_set(g, 250) for g in got):
         bad.append('iframe long tasks after its load %s ms, set three of 250' % got)
     if m['iframes']['renderers'] != 1 or m['iframes']['long_tasks'] < 3:
