@@ -141,7 +141,8 @@ def iframe(m, ctx, bad):
     # Its code sets the tasks from 1.5 s after its load; what comes sooner
     # after it is Chromium's: the frame's first paint, a 55 to 67 ms task
     # in 2 of 4 recordings on 2026-12-06.
-    got = after_load(frames[0]['long_task_list'], load + IFRAME_SET_FROM_US if load else None)
+    set_from = load + IFRAME_SET_FROM_US if load is not None else None
+    got = after_load(frames[0]['long_task_list'], set_from)
     if len(got) != 3 or not all(near_set(g, 250) for g in got):
         bad.append('iframe long tasks after its load %s ms, set three of 250' % got)
     if m['iframes']['renderers'] != 1 or m['iframes']['long_tasks'] < 3:

@@ -55,11 +55,13 @@ def crawl_misses(crawl):
     return misses
 
 
-def check_crawl(case, crawl):
-    """Every recorded site of CRAWL against its set figures, as subtests."""
+def check_crawl(case, crawl, misses=None):
+    """Every recorded site of CRAWL against its set figures, as subtests
+    (MISSES: crawl_misses(CRAWL) when not given)."""
     sites = sorted(r["site"] for r in tracekit.read_manifest(crawl))
     case.assertEqual(sites, sorted(groundtruth.SITES))
-    misses = crawl_misses(crawl)
+    if misses is None:
+        misses = crawl_misses(crawl)
     for site in sites:
         with case.subTest(site=site):
             case.assertEqual(misses.get(site, []), [])
@@ -93,11 +95,7 @@ def check_recording(case, record, how):
             record(again, sorted(misses))
             second = crawl_misses(again)
             misses = {site: second[site] for site in misses if site in second}
-        sites = sorted(r["site"] for r in tracekit.read_manifest(out))
-        case.assertEqual(sites, sorted(groundtruth.SITES))
-        for site in sites:
-            with case.subTest(site=site):
-                case.assertEqual(misses.get(site, []), [])
+        check_crawl(case, out, misses)
 
 
 @unittest.skipUnless(BINARY, "TRACECENSUS is not set: set it to the tracecensus binary")

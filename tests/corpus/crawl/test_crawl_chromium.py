@@ -57,13 +57,6 @@ def census(crawl, out):
     return proc.returncode, proc.stderr
 
 
-def raise_priority():
-    """Wall-clock busy loops stretch, and 3 s traces end before the page has
-    loaded, when other work preempts Chromium; as root (CI) the recording
-    runs ahead of it, as record/test_recorder.py does."""
-    return (lambda: os.nice(-15)) if os.geteuid() == 0 else None
-
-
 @needs_browser
 class LoopbackCrawlKilledAndFinished(unittest.TestCase):
     @classmethod
@@ -82,13 +75,13 @@ class LoopbackCrawlKilledAndFinished(unittest.TestCase):
                 "--chrome-flag=" + loopweb.CRASH_FLAG]
         # Ahead of the tests beside it: under their load a refused site's
         # error page once came after the 3 s trace had ended (CI, 2026-12-06).
-        first = crawlkit.recorder(args, cls.scratch, preexec_fn=raise_priority())
+        first = crawlkit.recorder(args, cls.scratch, preexec_fn=tracekit.raise_priority())
         cls.killed_mid_crawl = crawlkit.wait_for_rows(cls.out, 6, first, 300)
         cls.first_err = crawlkit.kill_recorder(first, cls.scratch)
         cls.first_rows = tracekit.read_manifest(cls.out)
         cls.adopted = crawlkit.adopted(cls.scratch)
         cls.code, cls.err, cls.wall = crawlkit.run_recorder(args, cls.scratch,
-                                                            preexec_fn=raise_priority())
+                                                            preexec_fn=tracekit.raise_priority())
         cls.zombies = crawlkit.zombie_children()
         cls.rows = tracekit.read_manifest(cls.out)
         cls.census_out = os.path.join(cls.tmp, "census")
@@ -214,7 +207,7 @@ class CdpGroundTruth(unittest.TestCase):
         proc = subprocess.run(
             [tracekit.RECORD, "-o", out, "--sites-dir", os.path.join(TRUTH, "sites"), *subset,
              "--mode", "cdp", "--jobs", "1", "--chromium", CHROMIUM, "--zstd-level", "3"],
-            capture_output=True, text=True, timeout=900, preexec_fn=raise_priority())
+            capture_output=True, text=True, timeout=900, preexec_fn=tracekit.raise_priority())
         self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
         for row in tracekit.read_manifest(out):
             with self.subTest(site=row["site"]):
@@ -232,7 +225,7 @@ class ProtoFormat(unittest.TestCase):
             proc = subprocess.run(
                 [tracekit.RECORD, "-o", out, "--sites", "layout-thrash,root-404", "--format",
                  "proto", "--chromium", CHROMIUM, "--zstd-level", "3", "--duration", "3"],
-                capture_output=True, text=True, timeout=300, preexec_fn=raise_priority())
+                capture_output=True, text=True, timeout=300, preexec_fn=tracekit.raise_priority())
             self.assertEqual(proc.returncode, 1, proc.stderr[-3000:])
             rows = {r["site"]: r for r in tracekit.read_manifest(out)}
             # The verdict read the protobuf: the 404 came from its events.

@@ -72,16 +72,13 @@ class GroundTruthRecording(unittest.TestCase):
 
     def record(self, out, sites):
         subset = ["--sites", ",".join(sites)] if sites else []
-        # Set lengths are wall-clock busy loops: a machine busy with other
-        # work stretches them by preempting Chromium, so as root (CI) the
-        # recording runs ahead of it, as the committed crawl was.
-        raise_priority = (lambda: os.nice(-15)) if os.geteuid() == 0 else None
         # One browser at a time: a second one would preempt the first's busy
         # loops just as other work does.
         proc = subprocess.run(
             [tracekit.RECORD, "-o", out, "--sites-dir", os.path.join(TRUTH, "sites"), *subset,
              "--chromium", CHROMIUM, "--zstd-level", "3", "--jobs", "1"],
-            capture_output=True, text=True, timeout=900, preexec_fn=raise_priority)
+            capture_output=True, text=True, timeout=900,
+            preexec_fn=tracekit.raise_priority())
         self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
 
 
