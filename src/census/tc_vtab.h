@@ -38,10 +38,11 @@ void tc_vtab_free(tc_vtab *t);
 /* *ID of (NAME, PATH), with an empty profile made on first sight. */
 tc_err tc_vtab_key(tc_vtab *t, tc_str name, tc_str path, uint32_t *id);
 
-/* Adds one value (tc_valprof_add) to the profile of key ID, on the table's
- * site. */
-static inline tc_err tc_vtab_add(tc_vtab *t, uint32_t id, unsigned type, double num, tc_str str) {
-  return tc_valprof_add(t->prof[id], type, num, str, t->site);
+/* Adds a value COUNT times in a row (tc_valprof_add_n) to the profile of
+ * key ID, on the table's site. */
+static inline tc_err tc_vtab_add(tc_vtab *t, uint32_t id, unsigned type, double num, tc_str str,
+                                 uint64_t count) {
+  return tc_valprof_add_n(t->prof[id], type, num, str, t->site, count);
 }
 
 static inline uint32_t tc_vtab_count(const tc_vtab *t) { return tc_map_count(&t->keys); }

@@ -34,6 +34,7 @@ struct tc_router {
   struct key_at {
     uint64_t stamp;
     uint32_t key;
+    uint32_t last; /* its last value in the seq, while stamp is this chunk's */
   } *at;
   size_t at_cap;
   /* by path id: the name id + 1 and slot it had last (a path nearly always
@@ -173,9 +174,12 @@ static tc_err route_values(tc_router *rv, const tc_event *ev, const tc_parsed *p
       if ((e = tc_seq_vkey_add(seq, ev->name, tc_parser_path(rv->parser, lf->path), &at->key)))
         return e;
       at->stamp = rv->chunk;
+    } else if (tc_seq_val_again(seq, at->last, pid, lf->type, lf->num, lf->str)) {
+      continue;
     }
     if ((e = tc_seq_val_add(seq, at->key, pid, lf->type, lf->num, lf->str)))
       return e;
+    at->last = (uint32_t)(seq->nvals - 1);
   }
   return TC_OK;
 }

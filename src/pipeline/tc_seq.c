@@ -161,10 +161,22 @@ tc_err tc_seq_val_add(tc_seq *s, uint32_t key, int64_t pid, unsigned type, doubl
   v->str_len = (uint32_t)str.len;
   v->key = key;
   v->type = (uint8_t)type;
+  v->count = 1;
   if (str.len && (e = vtext_add(s, str, &v->str_off)))
     return e;
   s->nvals++;
   return TC_OK;
+}
+
+int tc_seq_val_again(tc_seq *s, size_t at, int64_t pid, unsigned type, double num, tc_str str) {
+  tc_seq_val *v = &s->vals[at];
+  /* Numbers by their bits: -0 and 0 stay two runs, as they are two adds. */
+  if (v->pid != pid || v->type != type || v->count == UINT32_MAX ||
+      memcmp(&v->num, &num, sizeof num) != 0 || v->str_len != str.len ||
+      (str.len && memcmp(s->vtext + v->str_off, str.ptr, str.len) != 0))
+    return 0;
+  v->count++;
+  return 1;
 }
 
 tc_err tc_seq_fold_values(const tc_seq *s, tc_vtab *(*tab_of)(void *ctx, int64_t pid), void *ctx) {
@@ -194,7 +206,8 @@ tc_err tc_seq_fold_values(const tc_seq *s, tc_vtab *(*tab_of)(void *ctx, int64_t
         break;
       k->tab = t;
     }
-    e = tc_vtab_add(t, k->id, v->type, v->num, tc_seq_vtext(s, v->str_off, v->str_len));
+    e = tc_vtab_add(t, k->id, v->type, v->num, tc_seq_vtext(s, v->str_off, v->str_len),
+                    v->count);
   }
   free(in);
   return e;

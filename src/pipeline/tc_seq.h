@@ -38,6 +38,7 @@ typedef struct {
   uint32_t str_len;
   uint32_t key;     /* index into vkeys */
   uint8_t type;     /* one TC_JT_* bit */
+  uint32_t count;   /* the value this many times in a row of its profile */
 } tc_seq_val;
 
 typedef struct {
@@ -82,6 +83,13 @@ tc_err tc_seq_vkey_add(tc_seq *s, tc_str name, tc_str path, uint32_t *key);
  * bit, NUM and STR as tc_leaf has them (STR copied). */
 tc_err tc_seq_val_add(tc_seq *s, uint32_t key, int64_t pid, unsigned type, double num,
                       tc_str str);
+
+/* Whether the value at index AT (of the same key) is this one, of the same
+ * process: then it counts once more, and nothing is appended. The caller
+ * asks only of the last value of the key, so that the pair is in a row of
+ * its profile whatever table TAB_OF gives the process (below); two thirds
+ * of a real trace's values repeat the one before them so. */
+int tc_seq_val_again(tc_seq *s, size_t at, int64_t pid, unsigned type, double num, tc_str str);
 
 /* Text at OFF, LEN in vtext (valid until the seq changes). */
 static inline tc_str tc_seq_vtext(const tc_seq *s, uint64_t off, uint32_t len) {

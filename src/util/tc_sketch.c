@@ -198,6 +198,19 @@ tc_err tc_sketch_add_n(tc_sketch *s, double v, uint64_t count) {
 
 tc_err tc_sketch_add(tc_sketch *s, double v) { return tc_sketch_add_n(s, v, 1); }
 
+tc_err tc_sketch_add_run(tc_sketch *s, double v, uint64_t count) {
+  double sum = s->sum;
+  tc_err e = tc_sketch_add_n(s, v, count);
+  if (e)
+    return e;
+  if (!(v == v))
+    v = 0;
+  for (uint64_t i = 0; i < count; i++)
+    sum += v;
+  s->sum = sum;
+  return TC_OK;
+}
+
 tc_err tc_sketch_add_bucket(tc_sketch *s, int32_t index, uint64_t count) {
   return count ? bucket_add(s, index, count) : TC_OK;
 }

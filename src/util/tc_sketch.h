@@ -100,6 +100,10 @@ tc_err tc_sketch_add_bucket(tc_sketch *s, int32_t index, uint64_t count);
  * sum gets V * COUNT). */
 tc_err tc_sketch_add_n(tc_sketch *s, double v, uint64_t count);
 
+/* The same, with the sum too as COUNT calls of tc_sketch_add leave it: V
+ * added COUNT times, which rounds otherwise than V * COUNT. */
+tc_err tc_sketch_add_run(tc_sketch *s, double v, uint64_t count);
+
 /* Bytes the sketch holds on the heap (cells, or directory and pages). */
 size_t tc_sketch_bytes(const tc_sketch *s);
 

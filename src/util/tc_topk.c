@@ -123,8 +123,9 @@ static void slot_rebuild(tc_topk *t) {
   }
 }
 
-static void fill(tc_topk_counter *c, const topk_key *k, uint64_t floor, uint64_t site) {
-  c->count = floor + 1;
+static void fill(tc_topk_counter *c, const topk_key *k, uint64_t floor, uint64_t count,
+                 uint64_t site) {
+  c->count = floor + count;
   c->err = floor;
   c->hash = k->hash;
   c->sites = 1;
@@ -149,15 +150,15 @@ static uint32_t worst(const tc_topk *t) {
   return w;
 }
 
-tc_err tc_topk_add(tc_topk *t, tc_str v, uint64_t hash, uint64_t site) {
+tc_err tc_topk_add_n(tc_topk *t, tc_str v, uint64_t hash, uint64_t site, uint64_t count) {
   topk_key k = make_key(v, hash);
   uint32_t i = probe(t, &k);
   if (!t->slot[i] && t->used < TC_TOPK_K && room(t, t->used + 1))
     return TC_E_NOMEM;
-  t->n++;
+  t->n += count;
   if (t->slot[i]) {
     tc_topk_counter *c = &t->c[t->slot[i] - 1];
-    c->count++;
+    c->count += count;
     if (c->site_last != site) {
       c->sites++;
       c->site_last = site;
@@ -176,7 +177,7 @@ tc_err tc_topk_add(tc_topk *t, tc_str v, uint64_t hash, uint64_t site) {
   } else {
     t->used++;
   }
-  fill(&t->c[at], &k, t->floor, site);
+  fill(&t->c[at], &k, t->floor, count, site);
   t->slot[i] = (uint8_t)(at + 1);
   return TC_OK;
 }

@@ -91,11 +91,16 @@ static inline size_t tc_topk_keep_len(tc_str v) {
 void tc_topk_init(tc_topk *t);
 void tc_topk_free(tc_topk *t);
 
-/* Counts V seen on site SITE (any 64-bit tag that is the same for a site
- * everywhere, e.g. tc_xxh64 of its name). HASH must be
+/* Counts V seen COUNT times in a row on site SITE (any 64-bit tag that is
+ * the same for a site everywhere, e.g. tc_xxh64 of its name): the same
+ * state as COUNT calls of tc_topk_add, since a value just counted holds a
+ * counter and counting it again only adds to it. HASH must be
  * tc_xxh64(v.ptr, v.len, 0), shared with the other sketches; a value cut to
  * its prefix is hashed again inside. Fails only when the counters grow. */
-tc_err tc_topk_add(tc_topk *t, tc_str v, uint64_t hash, uint64_t site);
+tc_err tc_topk_add_n(tc_topk *t, tc_str v, uint64_t hash, uint64_t site, uint64_t count);
+static inline tc_err tc_topk_add(tc_topk *t, tc_str v, uint64_t hash, uint64_t site) {
+  return tc_topk_add_n(t, v, hash, site, 1);
+}
 
 /* DST += SRC, where SRC's values come after DST's (see Sites above). */
 tc_err tc_topk_merge(tc_topk *dst, const tc_topk *src);

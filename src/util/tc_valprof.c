@@ -170,42 +170,51 @@ static tc_err vals_add(tc_valprof *p, double v, uint64_t count) {
   return TC_OK;
 }
 
-static tc_err add_number(tc_valprof *p, double v, uint64_t site) {
+static tc_err add_number(tc_valprof *p, double v, uint64_t site, uint64_t count) {
   if (v != v)
     v = 0; /* JSON has no NaN; stay total anyway, as tc_sketch does */
   if (v == 0)
     v = 0; /* -0 and 0 are one constant */
   unsigned f = tc_valclass_num(v);
-  uint64_t had = p->types[T_NUMBER] - 1;
+  uint64_t had = p->types[T_NUMBER] - count;
   if (!had || v < p->min)
     p->min = v;
   if (!had || v > p->max)
     p->max = v;
-  p->zeros += (f & TC_VN_ZERO) != 0;
-  p->minus1 += (f & TC_VN_MINUS1) != 0;
-  p->frac += (f & TC_VN_FRAC) != 0;
-  p->neg += (f & TC_VN_NEG) != 0;
+  p->zeros += count * ((f & TC_VN_ZERO) != 0);
+  p->minus1 += count * ((f & TC_VN_MINUS1) != 0);
+  p->frac += count * ((f & TC_VN_FRAC) != 0);
+  p->neg += count * ((f & TC_VN_NEG) != 0);
   konst_see(p, TC_JT_NUMBER, v, 0, 0, site);
   /* A list given up by this very value has the sum without it, and the
    * sketch adds it. */
   tc_err e = vals_add(p, v, 1);
   if (!e && !p->vals_over)
     p->sums[v < 0] += magnitude(v);
-  return e;
+  if (e || count == 1)
+    return e;
+  /* The rest of a run: V is counted now, in the list or the sketches, and
+   * its sum grows by one add at a time, as separate adds would round. */
+  count--;
+  if (p->vals_over)
+    return tc_sketch_add_run(v < 0 ? &p->sk->negs : &p->sk->pos, magnitude(v), count);
+  for (uint64_t i = 0; i < count; i++)
+    p->sums[v < 0] += magnitude(v);
+  return vals_add(p, v, count);
 }
 
-static tc_err add_string(tc_valprof *p, tc_str s, uint64_t site) {
+static tc_err add_string(tc_valprof *p, tc_str s, uint64_t site, uint64_t count) {
   tc_err e = strings_of(p);
   if (e)
     return e;
   tc_vp_strings *st = p->str;
   uint64_t h = tc_xxh64(s.ptr, s.len, 0);
   tc_vclass c = tc_valclass_str(s);
-  if (p->types[T_STRING] == 1 || s.len < p->len_min)
+  if (p->types[T_STRING] == count || s.len < p->len_min)
     p->len_min = s.len;
   if (s.len > p->len_max)
     p->len_max = s.len;
-  st->cls[c]++;
+  st->cls[c] += count;
   int first = p->k.state == TC_VP_CONST_NONE;
   konst_see(p, TC_JT_STRING, 0, s.len, h, site);
   if (first)
@@ -215,23 +224,24 @@ static tc_err add_string(tc_valprof *p, tc_str s, uint64_t site) {
   if (!(p->flags & TC_VP_WHOLE_URLS) && tc_valclass_is_url(c)) {
     char buf[TC_VALCLASS_CUT_MAX];
     tc_str cut = tc_valclass_cut(s, c, buf);
-    return tc_topk_add(&st->top, cut, tc_xxh64(cut.ptr, cut.len, 0), site);
+    return tc_topk_add_n(&st->top, cut, tc_xxh64(cut.ptr, cut.len, 0), site, count);
   }
-  return tc_topk_add(&st->top, s, h, site);
+  return tc_topk_add_n(&st->top, s, h, site, count);
 }
 
-tc_err tc_valprof_add(tc_valprof *p, unsigned type, double num, tc_str str, uint64_t site) {
-  if (!type || type > TC_JT_OBJECT || (type & (type - 1)))
+tc_err tc_valprof_add_n(tc_valprof *p, unsigned type, double num, tc_str str, uint64_t site,
+                        uint64_t count) {
+  if (!type || type > TC_JT_OBJECT || (type & (type - 1)) || !count)
     return TC_E_USAGE;
-  p->n++;
-  p->types[__builtin_ctz(type)]++;
+  p->n += count;
+  p->types[__builtin_ctz(type)] += count;
   switch (type) {
   case TC_JT_NUMBER:
-    return add_number(p, num, site);
+    return add_number(p, num, site, count);
   case TC_JT_STRING:
-    return add_string(p, str, site);
+    return add_string(p, str, site, count);
   case TC_JT_BOOL:
-    p->falses += num == 0;
+    p->falses += count * (num == 0);
     konst_see(p, type, num != 0, 0, 0, site);
     return TC_OK;
   case TC_JT_NULL:

@@ -150,11 +150,19 @@ static inline uint64_t tc_valprof_class(const tc_valprof *p, tc_vclass c) {
 void tc_valprof_init(tc_valprof *p, uint32_t flags);
 void tc_valprof_free(tc_valprof *p);
 
-/* Adds one value of TYPE (one TC_JT_* bit): NUM for a number (a boolean as
- * 0/1; NaN, which JSON cannot hold, counts as 0), STR for a string (the
- * bytes unescaped; not kept), SITE the site's tag as tc_topk_add wants it,
- * with its rule on site order. Null, arrays and objects carry neither. */
-tc_err tc_valprof_add(tc_valprof *p, unsigned type, double num, tc_str str, uint64_t site);
+/* Adds a value of TYPE (one TC_JT_* bit) COUNT times in a row (at least
+ * once): NUM for a number (a boolean as 0/1; NaN, which JSON cannot hold,
+ * counts as 0), STR for a string (the bytes unescaped; not kept), SITE the
+ * site's tag as tc_topk_add wants it, with its rule on site order. Null,
+ * arrays and objects carry neither. The profile is then in the same state,
+ * byte for byte (tc_valprof_encode), as after COUNT calls of tc_valprof_add:
+ * the sums grow one value at a time, as theirs round. */
+tc_err tc_valprof_add_n(tc_valprof *p, unsigned type, double num, tc_str str, uint64_t site,
+                        uint64_t count);
+static inline tc_err tc_valprof_add(tc_valprof *p, unsigned type, double num, tc_str str,
+                                    uint64_t site) {
+  return tc_valprof_add_n(p, type, num, str, site, 1);
+}
 
 /* DST += SRC (SRC's values after DST's, for the top values' sites).
  * TC_E_USAGE when their flags differ. */

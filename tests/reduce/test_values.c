@@ -36,14 +36,14 @@ static tc_vtab *trace_table(int i) {
     /* every trace: a frequent value of its own and of all; a long tail */
     int which = k % 4 == 0 ? 1000 + i : k % 4 == 1 ? 2000 : i * 1000 + k;
     snprintf(v, sizeof v, "v%d", which);
-    assert_int_equal(tc_vtab_add(t, kp, TC_JT_STRING, 0, S(v)), TC_OK);
-    assert_int_equal(tc_vtab_add(t, kn, TC_JT_NUMBER, k * (i + 1), (tc_str){0}), TC_OK);
+    assert_int_equal(tc_vtab_add(t, kp, TC_JT_STRING, 0, S(v), 1), TC_OK);
+    assert_int_equal(tc_vtab_add(t, kn, TC_JT_NUMBER, k * (i + 1), (tc_str){0}, 1), TC_OK);
   }
   char only[16];
   snprintf(only, sizeof only, "args.o%d", i % 3);
   uint32_t ko;
   assert_int_equal(tc_vtab_key(t, S("N"), S(only), &ko), TC_OK);
-  assert_int_equal(tc_vtab_add(t, ko, TC_JT_NUMBER, i, (tc_str){0}), TC_OK);
+  assert_int_equal(tc_vtab_add(t, ko, TC_JT_NUMBER, i, (tc_str){0}, 1), TC_OK);
   return t;
 }
 

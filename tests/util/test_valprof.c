@@ -301,6 +301,39 @@ static void test_exact_numbers(void **state) {
   }
 }
 
+/* A run of equal values given once with its count leaves the bytes COUNT
+ * single adds leave: runs of 1 to 40 over streams that give up the exact
+ * number list, fill the top values and turn the distinct count to
+ * registers mid-run, sites changing between runs, with and without whole
+ * URLs. */
+static void test_runs(void **state) {
+  (void)state;
+  tc_rng r = {31};
+  static const uint32_t flags[] = {0, TC_VP_WHOLE_URLS};
+  for (size_t f = 0; f < sizeof flags / sizeof *flags; f++)
+    for (int round = 0; round < 20; round++) {
+      size_t nruns = round < 10 ? 50 : 1500;
+      value *v = random_stream(&r, nruns, 1 + (uint32_t)round % 4);
+      tc_valprof ones, runs;
+      tc_valprof_init(&ones, flags[f]);
+      tc_valprof_init(&runs, flags[f]);
+      for (size_t i = 0; i < nruns; i++) {
+        uint64_t len = tc_rng_below(&r, 8) ? 1 + tc_rng_below(&r, 5) : 1 + tc_rng_below(&r, 40);
+        tc_str s = tc_str_c(v[i].str);
+        for (uint64_t k = 0; k < len; k++)
+          assert_int_equal(tc_valprof_add(&ones, v[i].type, v[i].num, s, 500 + v[i].site), TC_OK);
+        assert_int_equal(tc_valprof_add_n(&runs, v[i].type, v[i].num, s, 500 + v[i].site, len),
+                         TC_OK);
+        if (i % 97 == 0 || i + 1 == nruns)
+          assert_same(&ones, &runs);
+      }
+      assert_true(round < 10 || ones.vals_over);
+      tc_valprof_free(&ones);
+      tc_valprof_free(&runs);
+      free(v);
+    }
+}
+
 static void add_n(tc_valprof *p, unsigned type, double num, const char *s, int times) {
   for (int i = 0; i < times; i++)
     assert_int_equal(tc_valprof_add(p, type, num, tc_str_c(s), 1), TC_OK);
@@ -601,6 +634,7 @@ static void test_usage_errors(void **state) {
   assert_int_equal(tc_valprof_add(&a, TC_JT_NUMBER | TC_JT_NULL, 0, tc_str_c(""), 0), TC_E_USAGE);
   assert_int_equal(tc_valprof_add(&a, 0, 0, tc_str_c(""), 0), TC_E_USAGE);
   assert_int_equal(tc_valprof_add(&a, TC_JT_OBJECT << 1, 0, tc_str_c(""), 0), TC_E_USAGE);
+  assert_int_equal(tc_valprof_add_n(&a, TC_JT_NUMBER, 1, tc_str_c(""), 0, 0), TC_E_USAGE);
   assert_true(a.n == 0);
   tc_valprof_free(&a);
   tc_valprof_free(&b);
@@ -755,6 +789,7 @@ int main(void) {
       cmocka_unit_test(test_numbers_adversarial),
       cmocka_unit_test(test_merge_any_order),
       cmocka_unit_test(test_exact_numbers),
+      cmocka_unit_test(test_runs),
       cmocka_unit_test(test_constant),
       cmocka_unit_test(test_render),
       cmocka_unit_test(test_render_numbers),
