@@ -6,6 +6,20 @@
 #include "util/tc_grow.h"
 #include "util/tc_xxh64.h"
 
+tc_vtab *tc_vtab_new(uint32_t flags, uint64_t site) {
+  tc_vtab *t = malloc(sizeof *t);
+  if (t)
+    tc_vtab_init(t, flags, site);
+  return t;
+}
+
+void tc_vtab_destroy(tc_vtab *t) {
+  if (!t)
+    return;
+  tc_vtab_free(t);
+  free(t);
+}
+
 uint64_t tc_vtab_site_tag(tc_str site_name) { return tc_xxh64(site_name.ptr, site_name.len, 0); }
 
 void tc_vtab_init(tc_vtab *t, uint32_t flags, uint64_t site) {

@@ -35,6 +35,12 @@ uint64_t tc_vtab_site_tag(tc_str site_name);
 void tc_vtab_init(tc_vtab *t, uint32_t flags, uint64_t site);
 void tc_vtab_free(tc_vtab *t);
 
+/* A table of its own allocation, as the run's stages hand them on: NULL
+ * when memory fails; tc_vtab_destroy frees it and what it holds (NULL is
+ * fine). */
+tc_vtab *tc_vtab_new(uint32_t flags, uint64_t site);
+void tc_vtab_destroy(tc_vtab *t);
+
 /* *ID of (NAME, PATH), with an empty profile made on first sight. */
 tc_err tc_vtab_key(tc_vtab *t, tc_str name, tc_str path, uint32_t *id);
 

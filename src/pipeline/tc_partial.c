@@ -312,11 +312,10 @@ static void c_values(tc_codec *c, tc_vtab **v, uint32_t flags) {
   }
   if (c->r->err)
     return;
-  if (!(*v = malloc(sizeof **v))) {
+  if (!(*v = tc_vtab_new(flags, 0))) {
     tc_bin_fail_at(c->r, c->r->pos, "out of memory for the value profiles");
     return;
   }
-  tc_vtab_init(*v, flags, 0);
   size_t at = c->r->pos;
   if (tc_vtab_read_merge(c->r, *v))
     tc_bin_fail_at(c->r, at, "bad value profiles");

@@ -123,9 +123,8 @@ static int left_cmp(const void *a, const void *b) {
  * trace its processes' in the order of their first values, those the scope
  * keeps; moved rather than copied where the site has no entry yet. */
 static tc_err take_values(tc__run *r, const tc_site *s, const uint32_t *slots, tc_site_unit *u) {
-  if (!(u->values = malloc(sizeof *u->values)))
+  if (!(u->values = tc_vtab_new(r->opts.value_flags, 0)))
     return TC_E_NOMEM;
-  tc_vtab_init(u->values, r->opts.value_flags, 0);
   tc_err e = TC_OK;
   for (uint32_t i = 0; !e && i < s->ntraces; i++) {
     const tc_trace_values *tv = r->tvalues[slots[i]];

@@ -16,10 +16,8 @@ tc_trace_values *tc_trace_values_new(uint32_t flags, uint64_t tag) {
 void tc_trace_values_free(tc_trace_values *v) {
   if (!v)
     return;
-  for (size_t i = 0; i < v->n; i++) {
-    tc_vtab_free(v->tabs[i]);
-    free(v->tabs[i]);
-  }
+  for (size_t i = 0; i < v->n; i++)
+    tc_vtab_destroy(v->tabs[i]);
   free(v->tabs);
   free(v->pids);
   free(v);
@@ -35,12 +33,11 @@ tc_vtab *tc_trace_values_of(void *ctx, int64_t pid) {
       return v->tabs[i];
     }
   size_t cap = v->cap;
-  tc_vtab *t = malloc(sizeof *t);
+  tc_vtab *t = tc_vtab_new(v->flags, v->tag);
   if (!t || TC_GROW(v->tabs, cap, v->n + 1) || TC_GROW(v->pids, v->cap, v->n + 1)) {
-    free(t);
+    tc_vtab_destroy(t);
     return NULL;
   }
-  tc_vtab_init(t, v->flags, v->tag);
   v->tabs[v->n] = t;
   v->pids[v->n] = pid;
   v->last = v->n++;

@@ -52,11 +52,8 @@ struct tc_census_fold {
 };
 
 tc_err tc_census_fold_add_values(tc_census_fold *f, tc_vtab *site_values) {
-  if (!f->values) {
-    if (!(f->values = malloc(sizeof *f->values)))
-      return TC_E_NOMEM;
-    tc_vtab_init(f->values, site_values->flags, 0);
-  }
+  if (!f->values && !(f->values = tc_vtab_new(site_values->flags, 0)))
+    return TC_E_NOMEM;
   return tc_vtab_absorb(f->values, site_values);
 }
 
@@ -83,10 +80,7 @@ void tc_census_fold_free(tc_census_fold *f) {
   free(f->in.v);
   free(f->merged.v);
   tc_arena_free(&f->text);
-  if (f->values) {
-    tc_vtab_free(f->values);
-    free(f->values);
-  }
+  tc_vtab_destroy(f->values);
   free(f->recs);
   tc_spill_free(&f->spilled);
   free(f->paths);

@@ -11,10 +11,7 @@ void tc_census_result_free(tc_census_result *r) {
   free(r->all_args);
   free(r->all_sites);
   free(r->all_arg_sites);
-  if (r->values) {
-    tc_vtab_free(r->values);
-    free(r->values);
-  }
+  tc_vtab_destroy(r->values);
   for (size_t i = 0; i < r->nevents; i++)
     tc_sketch_free(&r->events[i].dur);
   free(r->events);

@@ -22,10 +22,7 @@ void tc_site_unit_free(tc_site_unit *u) {
     tc_trace_metrics_free(u->traces[i].metrics);
   }
   free(u->traces);
-  if (u->values) {
-    tc_vtab_free(u->values);
-    free(u->values);
-  }
+  tc_vtab_destroy(u->values);
   tc_site_census_free(&u->census);
   tc_site_unit_init(u);
 }

@@ -25,9 +25,8 @@ static tc_str S(const char *s) { return (tc_str){s, strlen(s)}; }
 static tc_vtab *trace_table(int i) {
   char site[16];
   snprintf(site, sizeof site, "site%d", i / 2);
-  tc_vtab *t = malloc(sizeof *t);
+  tc_vtab *t = tc_vtab_new(0, tc_vtab_site_tag(S(site)));
   assert_non_null(t);
-  tc_vtab_init(t, 0, tc_vtab_site_tag(S(site)));
   uint32_t kp, kn;
   assert_int_equal(tc_vtab_key(t, S("N"), S("args.p"), &kp), TC_OK);
   assert_int_equal(tc_vtab_key(t, S("N"), S("args.n"), &kn), TC_OK);
@@ -52,9 +51,8 @@ enum { LIVE, ENCODED, ABSORBED };
 /* The corpus table: the traces' tables merged in order 0 .. NTRACES-1,
  * each live, through its encoding (as a table that waits is) or absorbed. */
 static tc_vtab *corpus(int how) {
-  tc_vtab *all = malloc(sizeof *all);
+  tc_vtab *all = tc_vtab_new(0, 0);
   assert_non_null(all);
-  tc_vtab_init(all, 0, 0);
   for (int i = 0; i < NTRACES; i++) {
     tc_vtab *t = trace_table(i);
     if (how == ABSORBED) {
@@ -70,8 +68,7 @@ static tc_vtab *corpus(int how) {
     } else {
       assert_int_equal(tc_vtab_merge(all, t), TC_OK);
     }
-    tc_vtab_free(t);
-    free(t);
+    tc_vtab_destroy(t);
   }
   return all;
 }
@@ -103,8 +100,7 @@ static void test_encoded_merges_as_live(void **state) {
     assert_int_equal(args[1].values->n, NTRACES * 200);
     assert_true(args[1].values->str->top.floor > 0);
     encoded(&r, enc ? &got : &want);
-    tc_vtab_free(r.values);
-    free(r.values);
+    tc_vtab_destroy(r.values);
   }
   assert_int_equal(got.len, want.len);
   assert_memory_equal(got.ptr, want.ptr, want.len);
@@ -126,8 +122,7 @@ static void test_sites_of_a_shared_value(void **state) {
   assert_int_equal(items[0].count, NTRACES * 50);
   assert_int_equal(items[0].err, 0);
   assert_int_equal(items[0].sites, 3);
-  tc_vtab_free(all);
-  free(all);
+  tc_vtab_destroy(all);
 }
 
 /* Absorbing (moving what the corpus lacks, merging the rest) gives the
@@ -141,8 +136,7 @@ static void test_absorb_as_merge(void **state) {
     tc_vtab *all = corpus(how);
     assert_int_equal(tc_vtab_count(all), 5);
     tc_vtab_encode(all, how == LIVE ? &want : &got);
-    tc_vtab_free(all);
-    free(all);
+    tc_vtab_destroy(all);
   }
   assert_int_equal(got.len, want.len);
   assert_memory_equal(got.ptr, want.ptr, want.len);
@@ -152,8 +146,7 @@ static void test_absorb_as_merge(void **state) {
   tc_vtab_init(&a, TC_VP_WHOLE_URLS, 0);
   assert_int_equal(tc_vtab_absorb(&a, t), TC_E_USAGE);
   tc_vtab_free(&a);
-  tc_vtab_free(t);
-  free(t);
+  tc_vtab_destroy(t);
 }
 
 /* Bytes that are not an encoded table are refused. */
