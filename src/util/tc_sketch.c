@@ -178,7 +178,9 @@ static tc_err bucket_add(tc_sketch *s, int32_t b, uint64_t count) {
   return TC_OK;
 }
 
-tc_err tc_sketch_add_n(tc_sketch *s, double v, uint64_t count) {
+/* V COUNT times. RUN: the sum as COUNT separate adds leave it, V added
+ * COUNT times; else V * COUNT, which rounds otherwise. */
+static tc_err add_count(tc_sketch *s, double v, uint64_t count, int run) {
   if (!(v == v))
     v = 0; /* NaN never reaches here from the parser; stay total anyway */
   if (!count)
@@ -188,7 +190,11 @@ tc_err tc_sketch_add_n(tc_sketch *s, double v, uint64_t count) {
   if (s->n == 0 || v > s->max)
     s->max = v;
   s->n += count;
-  s->sum += count == 1 ? v : v * (double)count;
+  if (run)
+    for (uint64_t i = 0; i < count; i++)
+      s->sum += v;
+  else
+    s->sum += count == 1 ? v : v * (double)count;
   if (v < TC_SKETCH_MIN_POSITIVE) {
     s->zeros += count;
     return TC_OK;
@@ -196,19 +202,12 @@ tc_err tc_sketch_add_n(tc_sketch *s, double v, uint64_t count) {
   return bucket_add(s, bucket_of(v), count);
 }
 
+tc_err tc_sketch_add_n(tc_sketch *s, double v, uint64_t count) { return add_count(s, v, count, 0); }
+
 tc_err tc_sketch_add(tc_sketch *s, double v) { return tc_sketch_add_n(s, v, 1); }
 
 tc_err tc_sketch_add_run(tc_sketch *s, double v, uint64_t count) {
-  double sum = s->sum;
-  tc_err e = tc_sketch_add_n(s, v, count);
-  if (e)
-    return e;
-  if (!(v == v))
-    v = 0;
-  for (uint64_t i = 0; i < count; i++)
-    sum += v;
-  s->sum = sum;
-  return TC_OK;
+  return add_count(s, v, count, 1);
 }
 
 tc_err tc_sketch_add_bucket(tc_sketch *s, int32_t index, uint64_t count) {
