@@ -84,11 +84,22 @@ step() {
 # beside the release build: `beside NAME CMD...` starts it, `collect NAME`
 # waits for it, prints its output and how long it took, and returns its status.
 beside_dir=$(mktemp -d)
+# Every test's temporary files (tempfile.mkdtemp, testdir_new, Chromium's
+# profiles) go under one scratch dir that leaves with the run: a test that
+# fails before its own clean-up, or a run stopped midway, would otherwise
+# leave outputs of 9 MB each in /tmp at every run. TC_KEEP_TMP=1 keeps it.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/tc-run.XXXXXX") || { echo "scripts/test.sh: no scratch dir" >&2; exit 2; }
+export TMPDIR=$scratch
 idle_builds=
 cleanup() {
   kill "${beside_pid[@]}" 2>/dev/null
   [[ -z $idle_builds ]] || kill -TERM -- -"$idle_builds" 2>/dev/null
   rm -rf "$beside_dir"
+  if [[ ${TC_KEEP_TMP:-0} == 1 ]]; then
+    echo "scripts/test.sh: the tests' temporary files are kept in $scratch" >&2
+  else
+    rm -rf "$scratch"
+  fi
 }
 trap cleanup EXIT
 declare -A beside_pid
