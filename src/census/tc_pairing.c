@@ -33,6 +33,8 @@ struct tc_pairing {
   tc_map threads; /* (pid, tid) as 16 bytes -> stack index */
   be_stack *stacks;
   size_t stacks_cap;
+  uint32_t last_stack; /* stack index + 1 of (last_pid, last_tid); 0: none */
+  int64_t last_pid, last_tid;
   tc_map keys; /* "kind cat \0 name \0 id" -> id_counts index */
   id_counts *ids;
   size_t ids_cap;
@@ -78,25 +80,45 @@ static tc_err name_of(tc_pairing *p, tc_str name, int64_t pid, uint32_t *id) {
   return e;
 }
 
-static tc_err feed_be(tc_pairing *p, const tc_kevent *ev, uint32_t name) {
-  int64_t pt[2] = {ev->pid, ev->tid};
-  tc_str tkey = {(const char *)pt, sizeof pt};
-  uint32_t t;
-  tc_err e = tc_map_intern(&p->threads, tkey, &t, NULL);
-  if (!e)
-    e = TC_GROW(p->stacks, p->stacks_cap, (size_t)t + 1);
+/* The B/E stack of the record's thread. Records come in runs of one
+ * thread, so the thread met last is asked first. */
+static tc_err stack_of(tc_pairing *p, const tc_kevent *ev, be_stack **out) {
+  if (!p->last_stack || p->last_pid != ev->pid || p->last_tid != ev->tid) {
+    int64_t pt[2] = {ev->pid, ev->tid};
+    uint32_t t;
+    tc_err e = tc_map_intern(&p->threads, (tc_str){(const char *)pt, sizeof pt}, &t, NULL);
+    if (!e)
+      e = TC_GROW(p->stacks, p->stacks_cap, (size_t)t + 1);
+    if (e)
+      return e;
+    p->last_stack = t + 1;
+    p->last_pid = ev->pid;
+    p->last_tid = ev->tid;
+  }
+  *out = &p->stacks[p->last_stack - 1];
+  return TC_OK;
+}
+
+/* An E that closes a B counts for the B's name: its own is not looked up. */
+static tc_err feed_be(tc_pairing *p, const tc_kevent *ev) {
+  be_stack *s;
+  uint32_t name;
+  tc_err e = stack_of(p, ev, &s);
   if (e)
     return e;
-  be_stack *s = &p->stacks[t];
-  if (ev->ph == 'B') {
-    if ((e = TC_GROW(s->names, s->cap, s->n + 1)))
-      return e;
-    s->names[s->n++] = name;
-  } else if (s->n) {
+  if (ev->ph == 'E' && s->n) {
     p->pairs[s->names[--s->n]][TC_PAIR_BEGIN_END]++;
-  } else {
-    p->pairs[name][TC_PAIR_BE_UNMATCHED]++;
+    return TC_OK;
   }
+  if ((e = name_of(p, ev->name, ev->pid, &name)))
+    return e;
+  if (ev->ph == 'E') {
+    p->pairs[name][TC_PAIR_BE_UNMATCHED]++;
+    return TC_OK;
+  }
+  if ((e = TC_GROW(s->names, s->cap, s->n + 1)))
+    return e;
+  s->names[s->n++] = name;
   return TC_OK;
 }
 
@@ -136,7 +158,8 @@ static tc_err compact(tc_pairing *p) {
   return TC_OK;
 }
 
-static tc_err feed_id(tc_pairing *p, const tc_kevent *ev, uint32_t name, int kind, int begin) {
+/* A key counts for the name of its first record, looked up only then. */
+static tc_err feed_id(tc_pairing *p, const tc_kevent *ev, int kind, int begin) {
   size_t need = 2 + ev->cat.len + 1 + ev->name.len + 1 + ev->id.len + 1;
   tc_err e = TC_GROW(p->keybuf, p->keybuf_cap, need);
   if (e)
@@ -157,7 +180,8 @@ static tc_err feed_id(tc_pairing *p, const tc_kevent *ev, uint32_t name, int kin
     return e;
   id_counts *c = &p->ids[id];
   if (inserted) {
-    c->name = name;
+    if ((e = name_of(p, ev->name, ev->pid, &c->name)))
+      return e;
     c->span_kind = kind;
     c->open = 0;
   }
@@ -179,13 +203,9 @@ tc_err tc_pairing_feed(tc_pairing *p, const tc_kevent *ev) {
   case 'e': case 'F': kind = TC_PAIR_ASYNC; begin = 0; break;
   default: return TC_OK;
   }
-  uint32_t name;
-  tc_err e = name_of(p, ev->name, ev->pid, &name);
-  if (e)
-    return e;
   if (kind == TC_PAIR_BEGIN_END)
-    return feed_be(p, ev, name);
-  return feed_id(p, ev, name, kind, begin);
+    return feed_be(p, ev);
+  return feed_id(p, ev, kind, begin);
 }
 
 tc_err tc_pairing_finish(tc_pairing *p, tc_census_worker *w, uint32_t site, uint32_t trace) {
