@@ -88,7 +88,10 @@ beside_dir=$(mktemp -d)
 # profiles) go under one scratch dir that leaves with the run: a test that
 # fails before its own clean-up, or a run stopped midway, would otherwise
 # leave outputs of 9 MB each in /tmp at every run. TC_KEEP_TMP=1 keeps it.
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/tc-run.XXXXXX") || { echo "scripts/test.sh: no scratch dir" >&2; exit 2; }
+# Readable by all, as munged wants every folder above its socket (the Slurm
+# test's cluster lives in it).
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/tc-run.XXXXXX") && chmod 0755 "$scratch" ||
+  { echo "scripts/test.sh: no scratch dir" >&2; exit 2; }
 export TMPDIR=$scratch
 idle_builds=
 cleanup() {
