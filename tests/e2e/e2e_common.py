@@ -1,7 +1,9 @@
 """Shared set-up of the end-to-end tests: where the binary, the repository
 and the third-party traces are, and how to run a census into a temp dir."""
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -20,9 +22,18 @@ SANITIZED = os.environ.get('TC_SANITIZED') == '1'
 TSAN = os.environ.get('TC_TSAN') == '1'
 
 
+def scratch(prefix):
+    """A new temp dir, removed when the test process ends (TC_KEEP_TMP=1
+    keeps it, to read what a failing test left)."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    if os.environ.get('TC_KEEP_TMP') != '1':
+        atexit.register(shutil.rmtree, d, True)
+    return d
+
+
 def run_census(inputs, threads=2, extra=(), outdir=None):
     """Runs `tracecensus census`; returns (returncode, stderr, outdir)."""
-    outdir = outdir or tempfile.mkdtemp(prefix='tc-e2e-')
+    outdir = outdir or scratch('tc-e2e-')
     cmd = [BINARY, 'census', '-T', str(threads), '-o', outdir, *extra, *inputs]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     return p.returncode, p.stderr, outdir

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from e2e_common import ROOT, THIRD_PARTY, load, read_trace, run_census, third_party_files
+from e2e_common import ROOT, THIRD_PARTY, load, read_trace, run_census, scratch, third_party_files
 
 ORACLE = os.path.join(ROOT, 'tests', 'oracle')
 COMPARE_LINE = (r'^compare: [1-9]\d* events, [1-9]\d* arg paths, [1-9]\d* phase counts checked, 0 differences; '
@@ -63,7 +63,7 @@ EDGE_TRACES = {
 
 def run_oracle(corpus):
     """Writes the oracle's census of CORPUS into a temp dir; returns its path."""
-    oracle = os.path.join(tempfile.mkdtemp(prefix='tc-oracle-'), 'oracle.json')
+    oracle = os.path.join(scratch('tc-oracle-'), 'oracle.json')
     subprocess.run([sys.executable, os.path.join(ORACLE, 'census_oracle.py'), corpus, '-o', oracle], check=True)
     return oracle
 
@@ -160,7 +160,7 @@ def many_ids_trace(n=30000, seed=11):
 
 class EdgeCasesAgainstOracle(unittest.TestCase):
     def check(self, traces):
-        corpus = tempfile.mkdtemp(prefix='tc-edge-')
+        corpus = scratch('tc-edge-')
         for rel, text in traces.items():
             os.makedirs(os.path.dirname(os.path.join(corpus, rel)), exist_ok=True)
             with open(os.path.join(corpus, rel), 'w', encoding='utf-8') as f:

@@ -12,7 +12,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import unittest
 
 try:
@@ -23,7 +22,7 @@ except ImportError:
     print('pandas not found (scripts/deps.sh --test installs python3-pandas)')
     sys.exit(1 if os.environ.get('TC_REQUIRE_ORACLES') == '1' else 77)
 
-from e2e_common import ROOT, load, run_census
+from e2e_common import ROOT, load, run_census, scratch
 
 CRAWL = os.path.join(ROOT, 'corpus', 'crawl')
 
@@ -82,7 +81,7 @@ class DataTools(unittest.TestCase):
     def test_list_cells_survive_quotes_and_commas(self):
         """A category with a quote, a backslash and a non-ASCII letter reads
         back whole from its JSON-list cell."""
-        tmp = tempfile.mkdtemp(prefix='tc-lists-')
+        tmp = scratch('tc-lists-')
         trace = os.path.join(tmp, 'site.json')
         cat = 'q"uote\\back ü'
         with open(trace, 'w', encoding='utf-8') as f:

@@ -14,9 +14,8 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-from e2e_common import BINARY, ROOT, SANITIZED
+from e2e_common import BINARY, ROOT, SANITIZED, scratch
 
 GOLDEN = os.path.join(ROOT, 'reports', 'bundled')
 JOB = os.path.join(ROOT, 'jobs', 'bundled.job')
@@ -97,7 +96,7 @@ def run(args, how):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix='tc-golden-')
+    tmp = scratch('tc-golden-')
     job = os.path.join('jobs', '.golden-%d.job' % os.getpid())
     try:
         check_all(tmp, job)

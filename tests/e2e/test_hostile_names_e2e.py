@@ -14,10 +14,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
 
-from e2e_common import BINARY
+from e2e_common import BINARY, scratch
 
 HOSTILE = [
     'osc\x1b]0;x\x07',
@@ -101,7 +100,7 @@ def unescaped_pipes(line):
 class Hostile(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix='tc-hostile-')
+        cls.tmp = scratch('tc-hostile-')
         cls.out = {}
         cls.terminal = {}
         for side, names, extra in (('A', HOSTILE, False), ('B', HOSTILE[:-3] + HOSTILE_B, True)):

@@ -32,9 +32,8 @@ import math
 import os
 import re
 import sys
-import tempfile
 
-from e2e_common import ROOT, run_census
+from e2e_common import ROOT, run_census, scratch
 
 CRAWL = os.path.join(ROOT, 'corpus', 'crawl')
 failures = []
@@ -310,7 +309,7 @@ def figures(root, metrics, rows):
 
 def main():
     rc, err, out = run_census([CRAWL], extra=['-q', '--manifest', os.path.join(CRAWL, 'manifest.tsv')],
-                              outdir=tempfile.mkdtemp(prefix='tc-report-'))
+                              outdir=scratch('tc-report-'))
     check(rc == 0, f'census of corpus/crawl exits 0 ({err.strip()[:200]})')
     with open(os.path.join(out, 'metrics.json'), encoding='utf-8') as f:
         metrics = json.load(f)

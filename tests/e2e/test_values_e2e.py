@@ -10,10 +10,9 @@ import math
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
-from e2e_common import ROOT, THIRD_PARTY, load, run_census
+from e2e_common import ROOT, THIRD_PARTY, load, run_census, scratch
 
 sys.path.insert(0, os.path.join(ROOT, 'tests', 'oracle'))
 from value_oracle import top_key  # noqa: E402
@@ -25,7 +24,7 @@ HLL_SE = 1.04 / 64
 
 
 def run_oracle(corpus):
-    out = os.path.join(tempfile.mkdtemp(prefix='tc-voracle-'), 'values.json')
+    out = os.path.join(scratch('tc-voracle-'), 'values.json')
     subprocess.run([sys.executable, ORACLE, corpus, '-o', out], check=True)
     with open(out, encoding='utf-8') as f:
         return {(p['name'], p['path']): p for p in json.load(f)['paths']}
@@ -290,7 +289,7 @@ class ValueMemory(unittest.TestCase):
         return load(out, 'run.json')['peak_rss_kib'], load(out)
 
     def test_distinct_values_cost_no_memory(self):
-        d = tempfile.mkdtemp(prefix='tc-vmem-')
+        d = scratch('tc-vmem-')
         two_rss, two = self.peak(self.trace(d, False))
         many_rss, many = self.peak(self.trace(d, True))
         [a] = [a['values'] for e in many['events'] for a in e['args']]
