@@ -157,6 +157,23 @@ void tc_chunker_shape(const tc_chunker *ch, tc_trace_shape *out) {
     out->metadata = tc_proto_metadata(ch->proto, &out->metadata_cut);
 }
 
+char *tc_chunker_take_metadata(tc_chunker *ch) {
+  if (ch->proto) {
+    int cut;
+    tc_str m = tc_proto_metadata(ch->proto, &cut);
+    char *copy = m.len ? malloc(m.len + 1) : NULL;
+    if (copy) {
+      memcpy(copy, m.ptr, m.len);
+      copy[m.len] = '\0';
+    }
+    return copy;
+  }
+  char *m = ch->meta;
+  ch->meta = NULL;
+  ch->meta_len = 0;
+  return m;
+}
+
 /* Makes room for N more bytes plus the closing bracket and padding. */
 static int chunk_reserve(tc_chunk *c, size_t n) {
   size_t need = c->len + n + 1 + TC_JSON_PADDING;

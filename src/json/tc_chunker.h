@@ -127,4 +127,10 @@ typedef struct {
 
 void tc_chunker_shape(const tc_chunker *ch, tc_trace_shape *out);
 
+/* The metadata the shape names, made the caller's to free: NUL-terminated,
+ * or NULL when there is none (or no memory to copy a Perfetto trace's).
+ * A JSON trace's is handed over, not copied: the chunker and a shape read
+ * before then no longer hold it. */
+char *tc_chunker_take_metadata(tc_chunker *ch);
+
 #endif

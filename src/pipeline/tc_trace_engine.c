@@ -314,15 +314,9 @@ static tc_err spawn_chunk(trace_job *t, unsigned worker, tc_chunk *c) {
   return TC_OK;
 }
 
-static void copy_shape(tc_trace_status *st, const tc_chunker *ch) {
+static void take_shape(tc_trace_status *st, tc_chunker *ch) {
   tc_chunker_shape(ch, &st->shape);
-  if (st->shape.metadata.len) {
-    st->meta = malloc(st->shape.metadata.len + 1);
-    if (st->meta) {
-      memcpy(st->meta, st->shape.metadata.ptr, st->shape.metadata.len);
-      st->meta[st->shape.metadata.len] = '\0';
-    }
-  }
+  st->meta = tc_chunker_take_metadata(ch);
   st->shape.metadata.ptr = st->meta;
   if (!st->meta)
     st->shape.metadata.len = 0;
@@ -426,7 +420,7 @@ static void trace_task(void *arg, unsigned worker) {
       record_error(st, errs[i].index, errs[i].offset, errs[i].code);
     st->bad_events += count - kept;
     st->elements = tc_chunker_elements(ch);
-    copy_shape(st, ch);
+    take_shape(st, ch);
   }
   t->reading_done = 1;
   int fin = fold_ready(t, worker);

@@ -69,11 +69,15 @@ void chunk_run_feed(chunk_run *r, const char *in, size_t n, size_t target, size_
     memcpy(r->errors, errs, kept * sizeof *errs);
   r->elements = tc_chunker_elements(ch);
   tc_chunker_shape(ch, &r->shape);
-  r->metadata = malloc(r->shape.metadata.len + 1);
-  check(r->metadata);
-  if (r->shape.metadata.len)
-    memcpy(r->metadata, r->shape.metadata.ptr, r->shape.metadata.len);
+  /* As the engine keeps it: taken, NUL-terminated, and a JSON trace's
+   * handed over rather than copied. */
+  r->metadata = tc_chunker_take_metadata(ch);
+  check(r->shape.metadata.len == 0 ? !r->metadata : r->metadata != NULL);
+  check(!r->metadata || r->metadata[r->shape.metadata.len] == '\0');
   r->shape.metadata.ptr = r->metadata;
+  tc_trace_shape after;
+  tc_chunker_shape(ch, &after);
+  check(after.metadata.len == (r->shape.perfetto ? r->shape.metadata.len : 0));
   tc_chunker_free(ch);
 }
 

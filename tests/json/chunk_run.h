@@ -21,7 +21,7 @@ typedef struct {
   size_t nkept;
   uint64_t nerrors; /* exact count */
   uint64_t elements;
-  tc_trace_shape shape; /* shape.metadata points into the run's own copy */
+  tc_trace_shape shape; /* shape.metadata points to metadata, taken from the chunker */
   char *metadata;
 } chunk_run;
 
