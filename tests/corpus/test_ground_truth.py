@@ -79,15 +79,16 @@ def check_recording(case, record, how):
     just after its load, is now left out of its set tasks), and what is
     left is a busy loop stretched past its tolerance on a shared machine
     (262 ms of a set 250 in a CI run on 2026-12-06, while Chrome's omnibox
-    renderer started beside it). Such a crawl is kept for diagnosis, said
-    on stderr, and the sites that missed are recorded once more, alone;
+    renderer started beside it). Such a crawl is kept for diagnosis (in
+    TC_KEPT_DIR, the build dir under meson; else a temp dir), said on
+    stderr, and the sites that missed are recorded once more, alone;
     their second recording must have every figure."""
     with tempfile.TemporaryDirectory(prefix="tc-truth-") as tmp:
         out = os.path.join(tmp, "crawl")
         record(out, ())
         misses = crawl_misses(out)
         if misses:
-            kept = tempfile.mkdtemp(prefix="tc-truth-missed-")
+            kept = tempfile.mkdtemp(prefix="tc-truth-missed-", dir=os.environ.get("TC_KEPT_DIR"))
             shutil.copytree(out, os.path.join(kept, "crawl"))
             sys.stderr.write("first %s recording missed %s; crawl kept in %s; recording those "
                              "sites again\n" % (how, json.dumps(misses), kept))
