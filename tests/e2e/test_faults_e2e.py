@@ -147,8 +147,8 @@ class Faults(unittest.TestCase):
 
     # Running with a fault.
 
-    def start(self, fault, inputs=NEW, extra=(), **kw):
-        env = dict(os.environ, LD_PRELOAD=SHIM, TC_FAULT=fault)
+    def start(self, fault, inputs=NEW, extra=(), env_extra=None, **kw):
+        env = dict(os.environ, LD_PRELOAD=SHIM, TC_FAULT=fault, **(env_extra or {}))
         p = subprocess.Popen([BINARY, 'census', '-T', '2', *extra, '-o', self.out, '--', *inputs],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                              env=env, **kw)
@@ -227,6 +227,21 @@ class Faults(unittest.TestCase):
                 self.assertIn(text, err)
                 self.assertEqual(self.which_set(), 'old')
                 self.assert_nothing_beside()
+
+    def test_sigterm_while_a_writer_still_makes_files(self):
+        """The writer threads run on beside the signal handler, so a file can
+        appear in the staging folder after the handler emptied it; the shim
+        plants one just before the folder's removal. The folder must go all
+        the same (a CI run once found it left beside OUTDIR)."""
+        # The only folder a whole run removes is the previous set, after
+        # the commit: a run stopped before it removes the staging folder first.
+        self.assertEqual(self.new_counts['rmdir'], 1)
+        p = self.start('fsync:2:stop,rmdir:1:plant', env_extra={'TC_FAULT_PLANT': 'report.html'})
+        self.wait_stopped(p)
+        rc, err = self.signal_stopped(p, signal.SIGTERM)
+        self.assertEqual(rc, -signal.SIGTERM, err)
+        self.assertEqual(self.which_set(), 'old')
+        self.assert_nothing_beside()
 
     def test_sigterm_while_reading(self):
         p = self.start('read:2:stop')
