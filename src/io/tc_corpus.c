@@ -14,6 +14,7 @@
 #include "io/tc_sniff.h"
 #include "util/tc_grow.h"
 #include "util/tc_map.h"
+#include "util/tc_str.h"
 #include "util/tc_tsv.h"
 
 typedef struct {
@@ -336,13 +337,7 @@ static char *folder_name(const char *real) {
   const char *start = slash;
   while (start > real && start[-1] != '/')
     start--;
-  size_t n = (size_t)(slash - start);
-  char *s = malloc(n + 1);
-  if (s) {
-    memcpy(s, start, n);
-    s[n] = '\0';
-  }
-  return s;
+  return tc_str_dup((tc_str){start, (size_t)(slash - start)});
 }
 
 /* Input files by their sort key (the name from the file name, or the

@@ -161,12 +161,7 @@ char *tc_chunker_take_metadata(tc_chunker *ch) {
   if (ch->proto) {
     int cut;
     tc_str m = tc_proto_metadata(ch->proto, &cut);
-    char *copy = m.len ? malloc(m.len + 1) : NULL;
-    if (copy) {
-      memcpy(copy, m.ptr, m.len);
-      copy[m.len] = '\0';
-    }
-    return copy;
+    return m.len ? tc_str_dup(m) : NULL;
   }
   char *m = ch->meta;
   ch->meta = NULL;

@@ -275,12 +275,10 @@ static void c_meta(tc_codec *c, tc_trace_status *st) {
   st->shape.metadata = (tc_str){NULL, 0};
   if (c->r->err || !t.len)
     return;
-  if (!(st->meta = malloc(t.len + 1))) {
+  if (!(st->meta = tc_str_dup(t))) {
     tc_bin_fail_at(c->r, at, "out of memory");
     return;
   }
-  memcpy(st->meta, t.ptr, t.len);
-  st->meta[t.len] = '\0';
   st->shape.metadata = (tc_str){st->meta, t.len};
 }
 

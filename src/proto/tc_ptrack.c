@@ -11,6 +11,7 @@
 
 #include "proto/tc_proto_impl.h"
 #include "util/tc_grow.h"
+#include "util/tc_str.h"
 
 /* Parent links followed: a cycle or a longer chain ends the walk. */
 #define MAX_PARENTS 32
@@ -137,13 +138,11 @@ void tc__ptrack_describe(tc_proto *r, const Tcpb__TrackDescriptor *d) {
     tc_pbuf *b = &r->args;
     b->len = 0;
     tc__pbuf_str(b, name->data, name->len);
-    char *keep = b->oom ? NULL : malloc(b->len + 1);
+    char *keep = b->oom ? NULL : tc_str_dup((tc_str){b->p, b->len});
     if (!keep) {
       r->fail = TC_E_NOMEM;
       return;
     }
-    memcpy(keep, b->p, b->len);
-    keep[b->len] = '\0';
     free(t->name);
     t->name = keep;
   }

@@ -105,14 +105,9 @@ static void put_opt(tc_bin_buf *b, const char *s) {
 static char *get_opt(tc_bin_reader *rd, int *nomem) {
   if (!tc_bin_get_u8(rd))
     return NULL;
-  tc_str t = tc_bin_get_bytes(rd, SIZE_MAX);
-  char *d = malloc(t.len + 1);
-  if (!d) {
+  char *d = tc_str_dup(tc_bin_get_bytes(rd, SIZE_MAX));
+  if (!d)
     *nomem = 1;
-    return NULL;
-  }
-  memcpy(d, t.ptr, t.len);
-  d[t.len] = '\0';
   return d;
 }
 

@@ -21,6 +21,7 @@
 #include "report/tc_pretty.h"
 #include "report/tc_report_html.h"
 #include "report/tc_svg.h"
+#include "util/tc_str.h"
 #include "util/tc_valprof.h"
 
 #define TC_EXAMPLE_ITEMS 3
@@ -199,14 +200,11 @@ static tc_err heatmap(FILE *fp, const tc_report_ctx *c) {
   if (!rl || !na || !cl || !names || !cells)
     goto out;
   for (size_t k = 0; k < cols; k++) {
-    tc_str n = r->events[r->top[k]].name;
-    names[k] = malloc(n.len + 1);
+    names[k] = tc_str_dup(r->events[r->top[k]].name);
     if (!names[k]) {
       cols = k;
       goto out_names;
     }
-    memcpy(names[k], n.ptr, n.len);
-    names[k][n.len] = '\0';
     cl[k] = names[k];
   }
   for (size_t s = 0; s < rows; s++) {

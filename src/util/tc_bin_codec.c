@@ -64,13 +64,8 @@ void tc_codec_str(tc_codec *c, char **s, size_t max) {
     tc_bin_fail_at(c->r, at, "string holds a NUL byte");
     return;
   }
-  if (!(*s = malloc(t.len + 1))) {
+  if (!(*s = tc_str_dup(t)))
     tc_bin_fail_at(c->r, at, "out of memory");
-    return;
-  }
-  if (t.len)
-    memcpy(*s, t.ptr, t.len);
-  (*s)[t.len] = '\0';
 }
 
 uint32_t tc_codec_array(tc_codec *c, void **arr, uint32_t n, size_t elem, size_t each) {

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -23,6 +24,18 @@ static inline int tc_str_eq(tc_str a, tc_str b) {
 
 static inline int tc_str_eqc(tc_str a, const char *c) {
   return tc_str_eq(a, tc_str_c(c));
+}
+
+/* A NUL-terminated copy of S in a new malloc'd buffer the caller frees;
+ * NULL when out of memory. */
+static inline char *tc_str_dup(tc_str s) {
+  char *d = (char *)malloc(s.len + 1);
+  if (d) {
+    if (s.len)
+      memcpy(d, s.ptr, s.len);
+    d[s.len] = '\0';
+  }
+  return d;
 }
 
 /* Bytewise order, shorter first on a shared prefix: the one order every
