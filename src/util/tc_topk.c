@@ -221,9 +221,11 @@ tc_err tc_topk_merge(tc_topk *dst, const tc_topk *src) {
     c.err += dst->floor;
     cand[n++] = c;
   }
-  qsort(cand, n, sizeof *cand, rank_qsort);
   uint64_t floor = dst->floor + src->floor;
+  /* Only a choice needs the order: the counters' places in c[] decide
+   * nothing (every choice ranks by rank_cmp, every listing sorts). */
   if (n > TC_TOPK_K) {
+    qsort(cand, n, sizeof *cand, rank_qsort);
     /* Every candidate's count is at least the sum of the floors, so the
      * best one dropped sets the new floor. */
     floor = cand[TC_TOPK_K].count;
