@@ -535,9 +535,14 @@ static tc_err fail(tc_bin_reader *r, tc_valprof *p, size_t at, const char *why) 
   return r->err ? r->err : TC_E_NOMEM;
 }
 
+/* Whether X and Y are the same double, -0 told from 0: a sketch read
+ * back must encode to the bytes it was read from. */
+static int same_double(double x, double y) { return x == y && signbit(x) == signbit(y); }
+
 /* Whether A and B hold the same values: n, zeros, min, max and buckets. */
 static int same_buckets(const tc_sketch *a, const tc_sketch *b) {
-  if (a->n != b->n || a->zeros != b->zeros || (a->n && (a->min != b->min || a->max != b->max)))
+  if (a->n != b->n || a->zeros != b->zeros ||
+      (a->n && (!same_double(a->min, b->min) || !same_double(a->max, b->max))))
     return 0;
   uint32_t pa = 0, pb = 0;
   int32_t ka, kb;
