@@ -33,6 +33,7 @@
 # Each step prints how long it took, so where the time goes is in the log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/fuzz_run.sh
 quick=0
 case ${1:-} in
   --quick) quick=1 ;;
@@ -164,9 +165,8 @@ asan_suites="--no-suite oracle --no-suite corpus --no-suite slurm --no-suite bro
   --no-suite docs"
 tsan_suites="--suite pool --suite pipeline --suite threads"
 asan_build() {
-  bash scripts/build.sh build-asan --for "$asan_suites --also tests/fuzz" \
-    -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false \
-    -Dbuildtype=debugoptimized -Dfuzz=true
+  # shellcheck disable=SC2086 # the options are words on purpose
+  bash scripts/build.sh build-asan --for "$asan_suites --also tests/fuzz" $asan_options
 }
 tsan_build() {
   bash scripts/build.sh build-tsan --for "$tsan_suites" -Db_sanitize=thread -Db_lundef=false \
@@ -208,35 +208,8 @@ TC_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_s
 count build-asan
 
 step "fuzz targets, two at a time (30 s each, or as tests/fuzz/NAME.options says)"
-fuzz_one() { # target -> 0 when it ran clean; its log on failure
-  local t=$1 name work opts=() dirs seeds
-  name=$(basename "$t")
-  work=$(mktemp -d)
-  dirs=("$work")
-  [[ -d tests/fuzz/seeds/${name#fuzz_} ]] && dirs+=("tests/fuzz/seeds/${name#fuzz_}")
-  # Seeds made from the real traces at run time, and the target's own flags.
-  seeds=tests/fuzz/seeds_${name#fuzz_}.py
-  [[ -f $seeds ]] && python3 "$seeds" "$work"
-  [[ -f tests/fuzz/$name.options ]] && read -ra opts <"tests/fuzz/$name.options"
-  if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    "$t" -max_total_time=30 "${opts[@]}" "${dirs[@]}" >"$work.log" 2>&1; then
-    echo "$name: ok ($(grep -o 'Done [0-9]* runs in [0-9]* second' "$work.log"))"
-    rm -rf "$work" "$work.log"
-    return 0
-  fi
-  echo "$name: FAILED"; tail -40 "$work.log"
-  rm -rf "$work" "$work.log"
-  return 1
-}
-export -f fuzz_one
 results=$(mktemp)
-# Longest first, so that the longest does not run alone at the end.
-for t in $(find build-asan/tests/fuzz -maxdepth 1 -name 'fuzz_*' -type f -perm -u+x | sort); do
-  secs=$(grep -o 'max_total_time=[0-9]*' "tests/fuzz/$(basename "$t").options" 2>/dev/null)
-  secs=${secs#max_total_time=}
-  echo "${secs:-30} $t"
-done | sort -s -k1,1nr | cut -d' ' -f2 |
-  xargs -P 2 -I{} bash -c 'fuzz_one "$1"' _ {} >"$results"
+fuzz_all "$results"
 cat "$results"
 pass=$((pass + $(grep -c ': ok (' "$results")))
 fail=$((fail + $(grep -c ': FAILED$' "$results")))
