@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.." || exit 2
 source scripts/fuzz_run.sh
 secs=${1:-600}
 [[ $secs =~ ^[1-9][0-9]*$ && $# -le 1 ]] || { echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2; }
+# No suite is named "none": the selection is the fuzz targets alone.
 # shellcheck disable=SC2086 # the options are words on purpose
 bash scripts/build.sh build-asan --for "--suite none --also tests/fuzz" $asan_options || exit 1
 export FUZZ_SECONDS=$secs FUZZ_ARTIFACTS=$PWD/build-asan/fuzz-artifacts
