@@ -25,8 +25,10 @@
 #include "pipeline/tc_run_ctx.h"
 #include "pipeline/tc_state.h"
 #include "reduce/tc_site_census.h"
+#include "util/tc_sysinfo.h"
+#include "util/tc_trim.h"
 
-/* Windows' worth of traces folded between two malloc_trim calls. */
+/* Windows' worth of traces folded between two looks at the footprint. */
 #define TC_TRIM_WINDOWS 64
 
 /* A site's traces largest first, so the long ones start early; ties by index. */
@@ -418,6 +420,7 @@ static tc_err flow(tc__run *r, window *w, tc_run_result *out) {
   tc_err e = TC_OK;
   int stopped = 0;
   uint32_t since_trim = 0;
+  tc_trim_pacer trim = {0};
   while (!e && w->next_fold < c->nsites) {
     while (!e && !stopped && may_start(r, w)) {
       if (r->opts.stop && atomic_load(r->opts.stop))
@@ -433,13 +436,14 @@ static tc_err flow(tc__run *r, window *w, tc_run_result *out) {
     e = fold_site(r, w, s, &stopped, out);
 #ifdef __GLIBC__
     /* The folded sites' tables were freed by every worker's arena: hand the
-     * pages back now and then, so the peak follows the window, not the
-     * fragments of many sites. Not after every window's worth: the pages
-     * handed back are faulted in again by the next sites, and a fault is
-     * dear on these machines (each trim per window cost the bundled crawl
-     * 3x the page faults and 10 % of its time for 26 MB less peak). */
+     * pages back when the fragments grow (util/tc_trim.h), so the peak
+     * follows the window, not the fragments of many sites. Looked at only
+     * now and then: a trim's pages are faulted in again by the next sites
+     * (a trim per window cost the bundled crawl 3x the page faults and
+     * 10 % of its time for 26 MB less peak). */
     if ((since_trim += c->sites[s].ntraces) >= TC_TRIM_WINDOWS * w->traces_max) {
-      malloc_trim(0);
+      if (tc_trim_due(&trim, tc_rss_kib()))
+        malloc_trim(0);
       since_trim = 0;
     }
 #endif

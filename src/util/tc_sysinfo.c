@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 uint64_t tc_peak_rss_kib(void) {
   FILE *fp = fopen("/proc/self/status", "r");
@@ -19,6 +20,17 @@ uint64_t tc_peak_rss_kib(void) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   return (uint64_t)ru.ru_maxrss;
+}
+
+uint64_t tc_rss_kib(void) {
+  FILE *fp = fopen("/proc/self/statm", "r");
+  if (!fp)
+    return 0;
+  unsigned long long size, resident;
+  int n = fscanf(fp, "%llu %llu", &size, &resident);
+  fclose(fp);
+  long page = sysconf(_SC_PAGESIZE);
+  return n == 2 && page > 0 ? resident * (uint64_t)page / 1024 : 0;
 }
 
 int tc_peak_rss_reset(void) {

@@ -13,6 +13,9 @@
  * before exec), else getrusage. */
 uint64_t tc_peak_rss_kib(void);
 
+/* Resident memory now, in KiB (/proc/self/statm), or 0 when unknown. */
+uint64_t tc_rss_kib(void);
+
 /* Sets the peak (VmHWM) back to the current resident size, so the next
  * tc_peak_rss_kib measures what follows (Linux's clear_refs, value 5).
  * Returns 0 when the kernel does not allow it. */
