@@ -16,9 +16,11 @@ fuzz_one() {
   work=$(mktemp -d)
   dirs=("$work")
   [[ -d tests/fuzz/seeds/${name#fuzz_} ]] && dirs+=("tests/fuzz/seeds/${name#fuzz_}")
-  # Seeds made from the real traces at run time, and the target's own flags.
+  # Seeds made from the real traces at run time (what a seed script says goes
+  # to stderr: the results file holds one line a target), and the target's
+  # own flags.
   seeds=tests/fuzz/seeds_${name#fuzz_}.py
-  [[ -f $seeds ]] && python3 "$seeds" "$work"
+  [[ -f $seeds ]] && python3 "$seeds" "$work" >&2
   [[ -f tests/fuzz/$name.options ]] && read -ra opts <"tests/fuzz/$name.options"
   # libFuzzer takes the last of a repeated flag.
   [[ -n ${FUZZ_SECONDS:-} ]] && more+=("-max_total_time=$FUZZ_SECONDS")
