@@ -14,6 +14,11 @@ chunking, the kernels, its partial state and its rows in the outputs. N1 is
 large crawl's (below that each trace also costs its plot).
 
     python3 bench/scale_traces.py [--counts 10,1000,10000] [--callgrind 300,400]
+                                  [--vector-strings]
+
+--vector-strings: callgrind counts a rep-string instruction once per byte
+it moves (see VECTOR_STRINGS); with it glibc's memset and memcpy use their
+vector loops, so the count follows what the CPU executes.
 
 Needs build/tracecensus (or $TRACECENSUS), zstd, and valgrind for the
 instruction counts. Same arguments, same corpus: nothing is random."""
@@ -80,12 +85,24 @@ def run(root, outdir, extra=()):
     return facts['peak_rss_kib'], os.path.getsize(os.path.join(outdir, 'run.json'))
 
 
-def instructions(root, outdir):
+# callgrind counts every iteration of a rep-string instruction as one
+# instruction (glibc's memset and memcpy use rep stosb / rep movsb above a
+# few KB, so zeroing 100 KB counts 100 K), where the CPU retires it as one.
+# These tunables make glibc use its vector loops at every size instead, so
+# the count follows the stores the CPU makes (32 bytes each).
+VECTOR_STRINGS = ('glibc.cpu.x86_rep_stosb_threshold=4294967295:'
+                  'glibc.cpu.x86_rep_movsb_threshold=4294967295')
+
+
+def instructions(root, outdir, vector_strings=False):
     out = os.path.join(outdir, 'callgrind.out')
     os.makedirs(outdir, exist_ok=True)
+    env = dict(os.environ)
+    if vector_strings:
+        env['GLIBC_TUNABLES'] = VECTOR_STRINGS
     p = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out,
                         BINARY, 'census', '-q', '-T', '1', '-o', os.path.join(outdir, 'o'), root],
-                       capture_output=True, text=True, timeout=7200)
+                       capture_output=True, text=True, timeout=7200, env=env)
     m = re.search(r'Collected : (\d+)', p.stderr)
     if not m:
         sys.exit('callgrind gave no count: ' + p.stderr[-2000:])
@@ -96,6 +113,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--counts', default='10,1000,10000')
     ap.add_argument('--callgrind', default='300,400')
+    ap.add_argument('--vector-strings', action='store_true',
+                    help='callgrind runs with glibc\'s vector memset/memcpy instead of rep strings')
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix='scale-traces-')
     trace = os.path.join(tmp, 'small.json')
@@ -110,8 +129,10 @@ def main():
         tiny = os.path.join(tmp, 'tiny.json')
         tiny_size = tiny_trace(tiny)
         for kind, path, nbytes in (('tiny', tiny, tiny_size), ('small', trace, size)):
-            ia = instructions(corpus(tmp, path, a, kind), os.path.join(tmp, 'cg-%s-%d' % (kind, a)))
-            ib = instructions(corpus(tmp, path, b, kind), os.path.join(tmp, 'cg-%s-%d' % (kind, b)))
+            ia = instructions(corpus(tmp, path, a, kind), os.path.join(tmp, 'cg-%s-%d' % (kind, a)),
+                              args.vector_strings)
+            ib = instructions(corpus(tmp, path, b, kind), os.path.join(tmp, 'cg-%s-%d' % (kind, b)),
+                              args.vector_strings)
             print('instructions, %s trace (%d bytes): %d traces %d, %d traces %d; per trace '
                   '%.2f M (%.1f per JSON byte)' % (kind, nbytes, a, ia, b, ib,
                                                    (ib - ia) / (b - a) / 1e6,
