@@ -19,7 +19,11 @@ bash scripts/build.sh build-asan --for "--suite none --also tests/fuzz" $asan_op
 export FUZZ_SECONDS=$secs FUZZ_ARTIFACTS=$PWD/build-asan/fuzz-artifacts
 mkdir -p "$FUZZ_ARTIFACTS"
 results=$(mktemp)
-trap 'rm -f "$results"' EXIT
+# What the targets and seed scripts make in $TMPDIR goes with the run, even
+# after a crash (scripts/test.sh does the same for CI).
+scratch=$(mktemp -d)
+trap 'rm -rf "$results" "$scratch"' EXIT
+export TMPDIR=$scratch
 fuzz_all "$results"
 cat "$results"
 ok=$(grep -c ': ok (' "$results")

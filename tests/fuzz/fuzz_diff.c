@@ -22,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char dir[PATH_MAX];
 static tc_diff_side *bundled;
 static FILE *sink;
+static const char *const names[] = {"census.json", "run.json", "metrics.json"};
 
 static void put(const char *name, const uint8_t *p, size_t n) {
   char path[PATH_MAX + 32];
@@ -31,9 +32,20 @@ static void put(const char *name, const uint8_t *p, size_t n) {
     abort();
 }
 
+/* The folder goes when the run ends (libFuzzer's time limit exits through
+ * exit); a crash leaves it beside the crash input. */
+static void remove_dir(void) {
+  char path[PATH_MAX + 32];
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
 static void setup(void) {
   snprintf(dir, sizeof dir, "%s/tc-fuzz-diff-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-  if (!mkdtemp(dir) || !(sink = fopen("/dev/null", "w")))
+  if (!mkdtemp(dir) || atexit(remove_dir) || !(sink = fopen("/dev/null", "w")))
     abort();
   tc_why why;
   if (tc_diff_load(TC_BUNDLED_OUTPUTS, &bundled, &why))
@@ -60,7 +72,6 @@ static void compare(const tc_diff_side *a, const tc_diff_side *b, int same) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!sink)
     setup();
-  static const char *const names[] = {"census.json", "run.json", "metrics.json"};
   const uint8_t *p = data, *end = data + size;
   int k = 0;
   for (; k < 3 && p <= end; k++) {

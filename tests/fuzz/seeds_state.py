@@ -20,19 +20,19 @@ def main(outdir):
         return
     traces = sorted(os.path.join(THIRD_PARTY, f) for f in os.listdir(THIRD_PARTY))
     small = sorted(traces, key=os.path.getsize)[:3]
-    tmp = tempfile.mkdtemp(prefix='tc-seeds-state-')
-    state = os.path.join(tmp, 'state')
-    subprocess.run([BINARY, 'census', '-q', '-T', '1', '--state', state, '--shard', '0/1', *small],
-                   capture_output=True, timeout=300)
-    n = 0
-    for name in sorted(os.listdir(state)) if os.path.isdir(state) else []:
-        with open(os.path.join(state, name), 'rb') as f:
-            data = f.read()
-        whole, bare = (8, 10) if name.endswith('.tcr') else (7, 9)
-        for kind, body in ((whole, data), (bare, data[32:-4])):
-            with open(os.path.join(outdir, 'partial-%d-%d' % (n, kind)), 'wb') as f:
-                f.write(bytes([kind]) + body)
-        n += 1
+    with tempfile.TemporaryDirectory(prefix='tc-seeds-state-') as tmp:
+        state = os.path.join(tmp, 'state')
+        subprocess.run([BINARY, 'census', '-q', '-T', '1', '--state', state, '--shard', '0/1', *small],
+                       capture_output=True, timeout=300)
+        n = 0
+        for name in sorted(os.listdir(state)) if os.path.isdir(state) else []:
+            with open(os.path.join(state, name), 'rb') as f:
+                data = f.read()
+            whole, bare = (8, 10) if name.endswith('.tcr') else (7, 9)
+            for kind, body in ((whole, data), (bare, data[32:-4])):
+                with open(os.path.join(outdir, 'partial-%d-%d' % (n, kind)), 'wb') as f:
+                    f.write(bytes([kind]) + body)
+            n += 1
 
 
 if __name__ == '__main__':
