@@ -99,7 +99,7 @@ def instructions(root, outdir, vector_strings=False):
     os.makedirs(outdir, exist_ok=True)
     env = dict(os.environ)
     if vector_strings:
-        env['GLIBC_TUNABLES'] = VECTOR_STRINGS
+        env['GLIBC_TUNABLES'] = ':'.join(filter(None, (env.get('GLIBC_TUNABLES'), VECTOR_STRINGS)))
     p = subprocess.run(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out,
                         BINARY, 'census', '-q', '-T', '1', '-o', os.path.join(outdir, 'o'), root],
                        capture_output=True, text=True, timeout=7200, env=env)

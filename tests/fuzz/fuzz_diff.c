@@ -33,7 +33,7 @@ static void put(const char *name, const uint8_t *p, size_t n) {
 }
 
 /* The folder goes when the run ends (libFuzzer's time limit exits through
- * exit); a crash leaves it beside the crash input. */
+ * exit); a crash leaves it in $TMPDIR, which scripts/fuzz.sh removes. */
 static void remove_dir(void) {
   char path[PATH_MAX + 32];
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
