@@ -58,27 +58,22 @@ typedef struct {
 struct tc_census_worker {
   tc_parser *parser; /* borrowed: name, category and path ids are its */
   uint32_t nsites;
-  site_units *sites; /* by site index */
   tc_map pids;       /* every pid met, as 8 bytes -> the worker's process id */
   /* The accumulator met last: the next event nearly always shares its
    * trace and process. */
   uint32_t last_site, last_trace;
   int64_t last_pid;
   tc_site_acc *last;
+  site_units sites[]; /* by site index */
 };
 
 tc_census_worker *tc_census_worker_create(uint32_t nsites, tc_parser *parser) {
-  tc_census_worker *w = calloc(1, sizeof *w);
+  tc_census_worker *w = calloc(1, sizeof *w + (size_t)nsites * sizeof *w->sites);
   if (!w)
     return NULL;
   w->parser = parser;
   w->nsites = nsites;
   tc_map_init(&w->pids);
-  w->sites = calloc(nsites ? nsites : 1, sizeof *w->sites);
-  if (!w->sites) {
-    free(w);
-    return NULL;
-  }
   return w;
 }
 
@@ -121,7 +116,6 @@ void tc_census_worker_free(tc_census_worker *w) {
     return;
   for (uint32_t s = 0; s < w->nsites; s++)
     tc_census_site_release(w, s);
-  free(w->sites);
   tc_map_free(&w->pids);
   free(w);
 }

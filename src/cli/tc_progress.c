@@ -57,6 +57,8 @@ tc_progress_view *tc_progress_start(tc_progress *p, uint64_t total_bytes, uint64
   pthread_mutex_init(&v->mu, NULL);
   pthread_cond_init(&v->cv, NULL);
   if (pthread_create(&v->thread, NULL, loop, v) != 0) {
+    pthread_cond_destroy(&v->cv);
+    pthread_mutex_destroy(&v->mu);
     free(v);
     return NULL;
   }

@@ -23,26 +23,23 @@ double tc_metrics_corpus_quantile(const tc_sketch *s, double q) {
 }
 
 tc_metrics_reduction *tc_metrics_reduction_create(void) {
-  tc_metrics_reduction *r = calloc(1, sizeof *r);
+  size_t nfields;
+  const tc_metric_field *fields = tc_metric_fields(&nfields);
+  tc_metrics_reduction *r = calloc(1, sizeof *r + nfields * sizeof *r->corpus);
   if (!r)
     return NULL;
-  r->fields = tc_metric_fields(&r->nfields);
+  r->fields = fields;
+  r->nfields = nfields;
   tc_spill_init(&r->trace_rows);
   tc_spill_init(&r->site_rows);
-  if (!(r->corpus = calloc(r->nfields, sizeof *r->corpus))) {
-    free(r);
-    return NULL;
-  }
   return r;
 }
 
 void tc_metrics_reduction_free(tc_metrics_reduction *r) {
   if (!r)
     return;
-  if (r->corpus)
-    for (size_t i = 0; i < r->nfields; i++)
-      tc_sketch_free(&r->corpus[i]);
-  free(r->corpus);
+  for (size_t i = 0; i < r->nfields; i++)
+    tc_sketch_free(&r->corpus[i]);
   tc_spill_free(&r->trace_rows);
   tc_spill_free(&r->site_rows);
   free(r->last_site);

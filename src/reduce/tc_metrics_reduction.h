@@ -65,11 +65,11 @@ typedef struct {
   size_t nsites_without_trace;
   size_t nfields;
   const tc_metric_field *fields;   /* tc_metric_fields() */
-  tc_sketch *corpus;  /* per field: site values; empty for can_be_negative fields */
   uint32_t na_traces[TC_GROUP_COUNT_][TC_NA_COUNT_]; /* traces per group and reason */
   /* Internal: the records and the last site added. */
   tc_spill trace_rows, site_rows;
   char *last_site;
+  tc_sketch corpus[]; /* per field: site values; empty for can_be_negative fields */
 } tc_metrics_reduction;
 
 /* The Q-quantile of a corpus distribution, NaN when it has fewer values
