@@ -36,6 +36,8 @@ void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
   fprintf(fp, "  CPU %s (%s); simdjson kernel %s; %u thread%s\n",
           r->cpu_model[0] ? r->cpu_model : "unknown", r->cpu_flags[0] ? r->cpu_flags : "flags unknown",
           r->simd_kernel, r->threads, plural(r->threads));
+  fprintf(fp, "  heap pages: transparent huge pages %s, glibc.malloc.hugetlb %s\n", r->thp_mode,
+          r->malloc_hugetlb[0] ? r->malloc_hugetlb : "unset");
   tc_text_term_printf(fp, "  %u run%s after %u warm-up%s; reports written under %s, removed after each run\n\n",
           r->nsamples, plural(r->nsamples), r->warmup, plural(r->warmup), r->tmpdir);
   fprintf(fp, "  %-22s %7s %10s %10s %10s %13s\n", "stage", "share", "MB/s med", "min", "max",
@@ -131,6 +133,8 @@ void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
     p += *p == ' ';
   }
   tc_jsonw_arr_end(&w);
+  tc_jsonw_kstr(&w, "thp_mode", r->thp_mode);
+  tc_jsonw_kstr(&w, "malloc_hugetlb", r->malloc_hugetlb);
   tc_jsonw_kstr(&w, "outputs", "temporary folder, removed after each run");
   tc_jsonw_kuint(&w, "sites", r->sites);
   tc_jsonw_kuint(&w, "traces", r->traces);

@@ -12,6 +12,7 @@
 #include "io/tc_corpus.h"
 #include "io/tc_stream.h"
 #include "json/tc_walk.h"
+#include "util/tc_hugepages.h"
 #include "util/tc_sysinfo.h"
 
 #define TC_BENCH_READ (1u << 20)
@@ -188,6 +189,8 @@ tc_err tc_bench_run(const tc_census_opts *job, const tc_bench_opts *opts, tc_ben
   out->file_bytes = corpus.bytes;
   tc_cpu_model(out->cpu_model, sizeof out->cpu_model);
   tc_cpu_flags(out->cpu_flags, sizeof out->cpu_flags);
+  out->thp_mode = tc_thp_mode_name(tc_thp_mode_now());
+  tc_hugetlb_setting(getenv("GLIBC_TUNABLES"), out->malloc_hugetlb, sizeof out->malloc_hugetlb);
   out->samples = calloc(opts->runs ? opts->runs : 1, sizeof *out->samples);
   e = out->samples ? make_tmpdir(out) : TC_E_NOMEM;
   /* Warm-ups first, then the measured runs; each run is the pipeline, then

@@ -60,6 +60,10 @@ typedef struct {
   int rss_reset;           /* the peak could be reset before each run */
   char cpu_model[128];
   char cpu_flags[256];
+  /* The heap's pages: the kernel's transparent huge page mode (static) and
+   * glibc.malloc.hugetlb as this process started with it ("" unset). */
+  const char *thp_mode;
+  char malloc_hugetlb[16];
   char tmpdir[256];        /* where the runs wrote (removed) */
   /* A job that failed: the stage, and why (tc_census_outcome's why). */
   tc_census_stage failed_stage;
