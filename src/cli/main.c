@@ -655,12 +655,14 @@ static int cmd_diff(const tc_args *a) {
  * glibc's tunables, and a tool's preload (valgrind's) or a test's fault
  * shim would not follow the exec. Not for a secure-execution process,
  * whose environment glibc filters: the tunable could vanish and the
- * restart repeat. */
+ * restart repeat. Not when the kernel started the dynamic loader itself
+ * (`ld.so tracecensus ...`, no interpreter base): /proc/self/exe is then
+ * the loader, which would take the first argument for the program. */
 static void restart_with_huge_pages(char **argv) {
 #if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
   const char *was = getenv("GLIBC_TUNABLES"), *preload = getenv("LD_PRELOAD");
   char tunables[4096];
-  if ((preload && *preload) || getauxval(AT_SECURE) ||
+  if ((preload && *preload) || getauxval(AT_SECURE) || !getauxval(AT_BASE) ||
       !tc_hugetlb_tunables(tc_thp_mode_now(), was, tunables, sizeof tunables))
     return;
   char *saved = was ? strdup(was) : NULL;

@@ -10,6 +10,7 @@ import filecmp
 import json
 import os
 import resource
+import struct
 import subprocess
 import unittest
 
@@ -38,17 +39,36 @@ def glibc_has_hugetlb():
 RESTARTS = thp_mode() == 'madvise' and glibc_has_hugetlb()
 
 
+def interpreter(path):
+    """The program interpreter (PT_INTERP) a 64-bit little-endian ELF file
+    names, or None."""
+    with open(path, 'rb') as f:
+        elf = f.read()
+    if elf[:6] != b'\x7fELF\x02\x01':
+        return None
+    phoff, = struct.unpack_from('<Q', elf, 0x20)
+    phentsize, phnum = struct.unpack_from('<HH', elf, 0x36)
+    for i in range(phnum):
+        at = phoff + i * phentsize
+        ptype, = struct.unpack_from('<I', elf, at)
+        if ptype == 3:
+            offset, = struct.unpack_from('<Q', elf, at + 8)
+            size, = struct.unpack_from('<Q', elf, at + 32)
+            return elf[offset:offset + size].rstrip(b'\0').decode()
+    return None
+
+
 def env_with(**changes):
     env = {k: v for k, v in os.environ.items() if k not in ('GLIBC_TUNABLES', 'LD_PRELOAD')}
     env.update(changes)
     return env
 
 
-def bench_heap(env):
+def bench_heap(env, loader=()):
     """thp_mode and malloc_hugetlb of `bench --export-json` over one trace."""
     out = os.path.join(scratch('tc-heap-'), 'bench.json')
     trace = os.path.join(THIRD_PARTY, 'artifacts__user-timing__trace.json')
-    p = subprocess.run([BINARY, 'bench', '-T', '1', '--runs', '1', '--warmup', '0',
+    p = subprocess.run([*loader, BINARY, 'bench', '-T', '1', '--runs', '1', '--warmup', '0',
                         '--export-json', out, trace],
                        capture_output=True, text=True, env=env, timeout=300)
     if p.returncode != 0:
@@ -86,6 +106,14 @@ class HeapPages(unittest.TestCase):
         if not shim:
             self.skipTest('TC_FAULTSHIM is not set (meson test sets it)')
         self.assertEqual(bench_heap(env_with(LD_PRELOAD=shim))[1], '')
+
+    def test_no_restart_when_started_by_the_loader(self):
+        # `ld.so tracecensus ...`: /proc/self/exe is the loader, which an
+        # exec would hand "bench" as the program to load.
+        loader = interpreter(BINARY)
+        if not loader or not os.path.exists(loader):
+            self.skipTest('the binary names no program interpreter')
+        self.assertEqual(bench_heap(env_with(), loader=(loader,))[1], '')
 
     @unittest.skipUnless(RESTARTS, 'the kernel gives huge pages only unasked or never, '
                          'or glibc has no glibc.malloc.hugetlb')
