@@ -36,7 +36,7 @@ void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
   fprintf(fp, "  CPU %s (%s); simdjson kernel %s; %u thread%s\n",
           r->cpu_model[0] ? r->cpu_model : "unknown", r->cpu_flags[0] ? r->cpu_flags : "flags unknown",
           r->simd_kernel, r->threads, plural(r->threads));
-  fprintf(fp, "  heap pages: transparent huge pages %s, glibc.malloc.hugetlb %s\n", r->thp_mode,
+  tc_text_term_printf(fp, "  heap pages: transparent huge pages %s, glibc.malloc.hugetlb %s\n", r->thp_mode,
           r->malloc_hugetlb[0] ? r->malloc_hugetlb : "unset");
   tc_text_term_printf(fp, "  %u run%s after %u warm-up%s; reports written under %s, removed after each run\n\n",
           r->nsamples, plural(r->nsamples), r->warmup, plural(r->warmup), r->tmpdir);

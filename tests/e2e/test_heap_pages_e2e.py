@@ -100,6 +100,18 @@ class HeapPages(unittest.TestCase):
         tunables = 'glibc.malloc.tcache_count=7'
         self.assertEqual(bench_heap(env_with(GLIBC_TUNABLES=tunables))[1], '1' if RESTARTS else '')
 
+    def test_the_setting_reaches_the_terminal_escaped(self):
+        # The environment's text is the user's, not ours: a control byte in
+        # it is shown as \xNN on the table, never sent to the terminal.
+        trace = os.path.join(THIRD_PARTY, 'artifacts__user-timing__trace.json')
+        p = subprocess.run([BINARY, 'bench', '-T', '1', '--runs', '1', '--warmup', '0', trace],
+                           capture_output=True, env=env_with(
+                               GLIBC_TUNABLES='glibc.malloc.hugetlb=\x1b[31m'), timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        [line] = [l for l in p.stdout.splitlines() if l.startswith(b'  heap pages:')]
+        self.assertNotIn(b'\x1b', line)
+        self.assertTrue(line.endswith(b'glibc.malloc.hugetlb \\x1b[31m'), line)
+
     def test_no_restart_under_ld_preload(self):
         # The fault tests' shim passes every call through unless told to fail.
         shim = os.environ.get('TC_FAULTSHIM')
