@@ -712,6 +712,12 @@ def convert(data):
     return out
 
 
+def write(trace, f):
+    """TRACE as JSON to F. json.dump would stream it through the pure-Python
+    encoder, a third of a conversion's time; json.dumps encodes in C."""
+    f.write(json.dumps(trace))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("trace", nargs="?")
@@ -730,14 +736,14 @@ def main(argv=None):
             for f in sorted(os.listdir(d)):
                 name = f.split(".")[0] + ".json"
                 with open(os.path.join(dst, site, name), "w", encoding="utf-8") as o:
-                    json.dump(convert(read(os.path.join(d, f))), o)
+                    write(convert(read(os.path.join(d, f))), o)
         return 0
     out = convert(read(a.trace))
     if a.out:
         with open(a.out, "w", encoding="utf-8") as o:
-            json.dump(out, o)
+            write(out, o)
     else:
-        json.dump(out, sys.stdout)
+        write(out, sys.stdout)
     return 0
 
 
