@@ -73,7 +73,6 @@ tc_census_worker *tc_census_worker_create(uint32_t nsites, tc_parser *parser) {
     return NULL;
   w->parser = parser;
   w->nsites = nsites;
-  tc_map_init(&w->pids);
   return w;
 }
 

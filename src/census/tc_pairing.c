@@ -44,13 +44,7 @@ struct tc_pairing {
 };
 
 tc_pairing *tc_pairing_create(void) {
-  tc_pairing *p = calloc(1, sizeof *p);
-  if (!p)
-    return NULL;
-  tc_map_init(&p->names);
-  tc_map_init(&p->threads);
-  tc_map_init(&p->keys);
-  return p;
+  return calloc(1, sizeof(tc_pairing));
 }
 
 void tc_pairing_free(tc_pairing *p) {

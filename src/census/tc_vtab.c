@@ -26,7 +26,6 @@ void tc_vtab_init(tc_vtab *t, uint32_t flags, uint64_t site) {
   memset(t, 0, sizeof *t);
   t->flags = flags;
   t->site = site;
-  tc_map_init(&t->keys);
 }
 
 void tc_vtab_free(tc_vtab *t) {

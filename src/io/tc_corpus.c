@@ -684,7 +684,6 @@ tc_err tc_corpus_scan(const char *const *inputs, int ninputs, const char *manife
                       tc_corpus *out) {
   memset(out, 0, sizeof *out);
   builder b = {.c = out};
-  tc_map_init(&b.site_ids);
   tc_err e = scan_inputs(&b, inputs, ninputs);
   if (!e && manifest)
     e = read_manifest(&b, manifest);

@@ -52,7 +52,6 @@ tc_router *tc_router_create(const tc_parser *parser) {
   if (!r)
     return NULL;
   r->parser = parser;
-  tc_imap_init(&r->keys);
   return r;
 }
 

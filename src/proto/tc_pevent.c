@@ -241,8 +241,6 @@ void tc__pflows_free(tc_proto *r) {
   r->flows_cap = 0;
   tc_imap_free(&r->flow_ids);
   tc_imap_free(&r->bind_ids);
-  tc_imap_init(&r->flow_ids);
-  tc_imap_init(&r->bind_ids);
 }
 
 /* ---- slices ---- */

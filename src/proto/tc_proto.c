@@ -22,12 +22,6 @@ tc_proto *tc_proto_create(const tc_proto_sink *sink) {
   r->sink = *sink;
   tc__palloc_init(&r->alloc);
   tc__pclocks_init(&r->clocks);
-  tc_imap_init(&r->seqs.ids);
-  tc_imap_init(&r->tracks.ids);
-  tc_imap_init(&r->tracks.named_pids);
-  tc_imap_init(&r->tracks.named_tids);
-  tc_imap_init(&r->flow_ids);
-  tc_imap_init(&r->bind_ids);
   return r;
 }
 

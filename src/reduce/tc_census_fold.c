@@ -57,13 +57,7 @@ tc_err tc_census_fold_add_values(tc_census_fold *f, tc_vtab *site_values) {
   return tc_vtab_absorb(f->values, site_values);
 }
 
-tc_census_fold *tc_census_fold_create(void) {
-  tc_census_fold *f = calloc(1, sizeof *f);
-  if (!f)
-    return NULL;
-  tc_map_init(&f->r.strings);
-  return f;
-}
+tc_census_fold *tc_census_fold_create(void) { return calloc(1, sizeof(tc_census_fold)); }
 
 void tc_census_fold_free(tc_census_fold *f) {
   if (!f)

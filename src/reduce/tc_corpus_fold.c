@@ -35,7 +35,6 @@ tc_corpus_fold *tc_corpus_fold_create(int metrics) {
   tc_corpus_fold *f = calloc(1, sizeof *f);
   if (!f)
     return NULL;
-  tc_trace_rows_init(&f->t.traces);
   f->census = tc_census_fold_create();
   if (!f->census || (metrics && !(f->t.metrics = tc_metrics_reduction_create()))) {
     tc_corpus_fold_free(f);

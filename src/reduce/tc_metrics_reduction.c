@@ -30,8 +30,6 @@ tc_metrics_reduction *tc_metrics_reduction_create(void) {
     return NULL;
   r->fields = fields;
   r->nfields = nfields;
-  tc_spill_init(&r->trace_rows);
-  tc_spill_init(&r->site_rows);
   return r;
 }
 

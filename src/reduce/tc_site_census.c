@@ -6,10 +6,7 @@
 #include "reduce/tc_sublist.h"
 #include "util/tc_grow.h"
 
-void tc_site_census_init(tc_site_census *s) {
-  memset(s, 0, sizeof *s);
-  tc_map_init(&s->strings);
-}
+void tc_site_census_init(tc_site_census *s) { memset(s, 0, sizeof *s); }
 
 void tc_site_census_free(tc_site_census *s) {
   if (!s)

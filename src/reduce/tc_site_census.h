@@ -68,6 +68,7 @@ typedef struct {
   tc_map strings;      /* owns every string above */
 } tc_site_census;
 
+/* A zeroed tc_site_census is an empty one; init zeroes one that is not. */
 void tc_site_census_init(tc_site_census *s);
 void tc_site_census_free(tc_site_census *s);
 

@@ -3,10 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tc_site_unit_init(tc_site_unit *u) {
-  memset(u, 0, sizeof *u);
-  tc_site_census_init(&u->census);
-}
+void tc_site_unit_init(tc_site_unit *u) { memset(u, 0, sizeof *u); }
 
 void tc_site_unit_free(tc_site_unit *u) {
   if (!u)

@@ -72,11 +72,7 @@ void tc_left_list_codec(tc_codec *c, tc_left_list *l) {
   }
 }
 
-void tc_trace_rows_init(tc_trace_rows *t) {
-  memset(t, 0, sizeof *t);
-  tc_spill_init(&t->rows);
-  tc_map_init(&t->metas);
-}
+void tc_trace_rows_init(tc_trace_rows *t) { memset(t, 0, sizeof *t); }
 
 void tc_trace_rows_free(tc_trace_rows *t) {
   tc_spill_free(&t->rows);

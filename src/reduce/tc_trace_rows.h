@@ -33,6 +33,7 @@ typedef struct {
   size_t first_cap, traces_cap, trace_cap;
 } tc_trace_rows;
 
+/* Zeroed rows are empty ones; init zeroes rows that are not. */
 void tc_trace_rows_init(tc_trace_rows *t);
 void tc_trace_rows_free(tc_trace_rows *t);
 

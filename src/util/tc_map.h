@@ -5,7 +5,11 @@
  * values in their own arrays indexed by id. tc_imap does the same for
  * 64-bit integer keys (e.g. a name id and a path id packed together).
  * Open addressing with linear probing, load factor <= 1/2. Not thread-safe:
- * each worker owns its own tables. */
+ * each worker owns its own tables.
+ *
+ * A zeroed table is an empty one (a calloc'ed struct, `= {0}`, memset):
+ * nothing needs an init call first. *_free leaves the table empty again,
+ * ready for reuse; *_init zeroes one whose memory is not. */
 #ifndef TC_MAP_H
 #define TC_MAP_H
 

@@ -13,16 +13,12 @@
 
 #define TC_SPILL_BUF ((size_t)64 << 10)
 
-void tc_spill_init(tc_spill *s) {
-  memset(s, 0, sizeof *s);
-}
-
 void tc_spill_free(tc_spill *s) {
   if (s->fd1)
     close(s->fd1 - 1);
   free(s->ends);
   free(s->buf);
-  tc_spill_init(s);
+  memset(s, 0, sizeof *s);
 }
 
 static atomic_int first_errno;

@@ -37,9 +37,6 @@ const char *tc_spill_dir(void);
  * surfaces far from the write that failed. Any thread. */
 int tc_spill_errno(void);
 
-/* Same as zeroing S. */
-void tc_spill_init(tc_spill *s);
-
 /* Closes the file (which goes with it) and frees the index. */
 void tc_spill_free(tc_spill *s);
 

@@ -37,8 +37,7 @@ static void check(const tc_spill *s, size_t i, unsigned char **buf, size_t *cap)
 static void records_read_back(void **state) {
   (void)state;
   enum { N = 400 };
-  tc_spill s;
-  memset(&s, 0, sizeof s); /* the same as tc_spill_init */
+  tc_spill s = {0}; /* a zeroed spill is an empty one */
   assert_int_equal(tc_spill_count(&s), 0);
   unsigned char *rec = malloc(70000), *buf = NULL;
   size_t cap = 0;
@@ -65,8 +64,7 @@ static void unwritable_folder_fails(void **state) {
   const char *old = getenv("TMPDIR");
   char *saved = old ? strdup(old) : NULL;
   setenv("TMPDIR", "/nonexistent/tracecensus-spill-test", 1);
-  tc_spill s;
-  tc_spill_init(&s);
+  tc_spill s = {0};
   static unsigned char big[70000];
   assert_int_equal(tc_spill_errno(), 0);
   assert_int_equal(tc_spill_append(&s, big, sizeof big), TC_E_SCRATCH);
