@@ -503,19 +503,24 @@ static void apply_common(const tc_args *a, tc_run_opts *opts) {
   opts->nshards = a->nshards;
 }
 
+/* The options that shape the census's work, as census and bench take them. */
+static void apply_census_work(const tc_args *a, tc_run_opts *opts) {
+  apply_common(a, opts);
+  if (a->chunk_bytes)
+    opts->chunk_bytes = a->chunk_bytes;
+  opts->no_metrics = a->no_metrics;
+  if (a->whole_urls)
+    opts->value_flags |= TC_VP_WHOLE_URLS;
+  if (a->value_sites_set)
+    opts->value_sites = a->value_sites;
+  if (a->scope_set)
+    opts->scope = a->scope;
+}
+
 static int cmd_census(const tc_args *a) {
   tc_run_opts opts;
   tc_run_opts_default(&opts);
-  apply_common(a, &opts);
-  if (a->chunk_bytes)
-    opts.chunk_bytes = a->chunk_bytes;
-  opts.no_metrics = a->no_metrics;
-  if (a->whole_urls)
-    opts.value_flags |= TC_VP_WHOLE_URLS;
-  if (a->value_sites_set)
-    opts.value_sites = a->value_sites;
-  if (a->scope_set)
-    opts.scope = a->scope;
+  apply_census_work(a, &opts);
   tc_census_opts j = {.inputs = a->inputs, .ninputs = a->ninputs, .manifest = a->manifest,
                       .schema = a->schema, .outdir = a->outdir, .run = opts,
                       .state_only = a->nshards > 0};
@@ -549,11 +554,7 @@ static int cmd_bench(const tc_args *a) {
                       .schema = a->schema ? a->schema : default_schema(exe_buf, sizeof exe_buf),
                       .schema_required = a->schema != NULL};
   tc_run_opts_default(&j.run);
-  apply_common(a, &j.run);
-  j.run.chunk_bytes = a->chunk_bytes;
-  j.run.no_metrics = a->no_metrics;
-  if (a->scope_set)
-    j.run.scope = a->scope;
+  apply_census_work(a, &j.run);
   tc_bench_opts bo = {a->runs, a->warmup, a->baseline};
   tc_bench_result r;
   tc_err e = tc_bench_run(&j, &bo, &r);

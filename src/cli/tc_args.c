@@ -77,7 +77,8 @@ static const char usage_bench[] =
     "usage: tracecensus bench [-T N] [--runs K] [--warmup W] [--baseline]\n"
     "                         [--export-json FILE] [--export-markdown FILE]\n"
     "                         [--manifest FILE] [--schema FILE] [--chunk-bytes B]\n"
-    "                         [--no-metrics] [--scope SCOPE] [--] INPUT...\n"
+    "                         [--no-metrics] [--whole-urls] [--value-sites N]\n"
+    "                         [--scope SCOPE] [--] INPUT...\n"
     "\n"
     "Runs the whole census over INPUT (as `census` reads it) K times after W\n"
     "warm-ups and prints, per stage (read + decompress, chunk, parse, census\n"
@@ -94,7 +95,8 @@ static const char usage_bench[] =
     "                           files, and print tracecensus's ratio to each\n"
     "      --export-json=FILE   every figure as JSON (raw numbers, per-run times)\n"
     "      --export-markdown=FILE  the table as Markdown\n"
-    "      --manifest, --schema, --chunk-bytes, --no-metrics  as for census\n"
+    "      --manifest, --schema, --chunk-bytes, --no-metrics, --whole-urls,\n"
+    "      --value-sites, --scope  as for census (the export records them)\n"
     "  -h, --help               this text;  -V, --version  the version\n";
 
 static const char usage_merge[] =
@@ -185,32 +187,33 @@ enum {
   OPT_EXPORT_MD
 };
 
+/* What the census reads and computes: bench takes every one of them, so
+ * that any census a user runs can be measured. */
+#define CENSUS_WORK_OPTS                                                       \
+  {"threads", required_argument, NULL, 'T'},                                   \
+      {"manifest", required_argument, NULL, OPT_MANIFEST},                     \
+      {"schema", required_argument, NULL, OPT_SCHEMA},                         \
+      {"chunk-bytes", required_argument, NULL, OPT_CHUNK},                     \
+      {"no-metrics", no_argument, NULL, OPT_NO_METRICS},                       \
+      {"whole-urls", no_argument, NULL, OPT_WHOLE_URLS},                       \
+      {"value-sites", required_argument, NULL, OPT_VALUE_SITES},               \
+      {"scope", required_argument, NULL, OPT_SCOPE}
+
 static const struct option census_opts[] = {
-    {"threads", required_argument, NULL, 'T'}, {"output", required_argument, NULL, 'o'},
-    {"manifest", required_argument, NULL, OPT_MANIFEST},
-    {"schema", required_argument, NULL, OPT_SCHEMA},
-    {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
-    {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
-    {"whole-urls", no_argument, NULL, OPT_WHOLE_URLS},
-    {"value-sites", required_argument, NULL, OPT_VALUE_SITES},
-    {"scope", required_argument, NULL, OPT_SCOPE},
+    CENSUS_WORK_OPTS,
+    {"output", required_argument, NULL, 'o'},
     {"state", required_argument, NULL, OPT_STATE}, {"shard", required_argument, NULL, OPT_SHARD},
     {"quiet", no_argument, NULL, 'q'}, {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
 static const struct option bench_opts[] = {
-    {"threads", required_argument, NULL, 'T'},
+    CENSUS_WORK_OPTS,
     {"runs", required_argument, NULL, OPT_RUNS},
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"baseline", no_argument, NULL, OPT_BASELINE},
     {"export-json", required_argument, NULL, OPT_EXPORT_JSON},
     {"export-markdown", required_argument, NULL, OPT_EXPORT_MD},
-    {"manifest", required_argument, NULL, OPT_MANIFEST},
-    {"schema", required_argument, NULL, OPT_SCHEMA},
-    {"chunk-bytes", required_argument, NULL, OPT_CHUNK},
-    {"no-metrics", no_argument, NULL, OPT_NO_METRICS},
-    {"scope", required_argument, NULL, OPT_SCOPE},
     {"help", no_argument, NULL, 'h'}, {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 

@@ -36,6 +36,9 @@ void tc_bench_write_table(const tc_bench_result *r, FILE *fp) {
   fprintf(fp, "  CPU %s (%s); simdjson kernel %s; %u thread%s\n",
           r->cpu_model[0] ? r->cpu_model : "unknown", r->cpu_flags[0] ? r->cpu_flags : "flags unknown",
           r->simd_kernel, r->threads, plural(r->threads));
+  fprintf(fp, "  census: scope %s, metrics %s, %s URLs, value sites %u, chunks of %zu B\n",
+          tc_scope_name(r->scope), r->no_metrics ? "off" : "on", r->whole_urls ? "whole" : "cut",
+          r->value_sites, r->chunk_bytes);
   tc_text_term_printf(fp, "  heap pages: transparent huge pages %s, glibc.malloc.hugetlb %s\n", r->thp_mode,
           r->malloc_hugetlb[0] ? r->malloc_hugetlb : "unset");
   tc_text_term_printf(fp, "  %u run%s after %u warm-up%s; reports written under %s, removed after each run\n\n",
@@ -123,6 +126,11 @@ void tc_bench_write_json(const tc_bench_result *r, FILE *fp) {
   tc_jsonw_kuint(&w, "runs", r->nsamples);
   tc_jsonw_kuint(&w, "warmup", r->warmup);
   tc_jsonw_kuint(&w, "threads", r->threads);
+  tc_jsonw_kstr(&w, "scope", tc_scope_name(r->scope));
+  tc_jsonw_kbool(&w, "no_metrics", r->no_metrics);
+  tc_jsonw_kbool(&w, "whole_urls", r->whole_urls);
+  tc_jsonw_kuint(&w, "value_sites", r->value_sites);
+  tc_jsonw_kuint(&w, "chunk_bytes", r->chunk_bytes);
   tc_jsonw_kstr(&w, "simdjson_kernel", r->simd_kernel);
   tc_jsonw_kstr(&w, "cpu_model", r->cpu_model);
   tc_jsonw_karr(&w, "cpu_flags");
@@ -236,4 +244,7 @@ void tc_bench_write_markdown(const tc_bench_result *r, FILE *fp) {
   fprintf(fp, "\n%u run%s after %u warm-up%s, %u thread%s, simdjson kernel %s, CPU %s.\n",
           r->nsamples, plural(r->nsamples), r->warmup, plural(r->warmup), r->threads,
           plural(r->threads), r->simd_kernel, r->cpu_model[0] ? r->cpu_model : "unknown");
+  fprintf(fp, "Census: scope %s, metrics %s, %s URLs, value sites %u, chunks of %zu bytes.\n",
+          tc_scope_name(r->scope), r->no_metrics ? "off" : "on", r->whole_urls ? "whole" : "cut",
+          r->value_sites, r->chunk_bytes);
 }

@@ -14,6 +14,7 @@
 #include "json/tc_walk.h"
 #include "util/tc_hugepages.h"
 #include "util/tc_sysinfo.h"
+#include "util/tc_valprof.h"
 
 #define TC_BENCH_READ (1u << 20)
 
@@ -177,6 +178,12 @@ tc_err tc_bench_run(const tc_census_opts *job, const tc_bench_opts *opts, tc_ben
   memset(out, 0, sizeof *out);
   out->warmup = opts->warmup;
   out->baseline = opts->baseline;
+  const tc_run_opts *ro = &job->run;
+  out->chunk_bytes = ro->chunk_bytes ? ro->chunk_bytes : TC_DEFAULT_CHUNK_BYTES;
+  out->no_metrics = ro->no_metrics;
+  out->whole_urls = (ro->value_flags & TC_VP_WHOLE_URLS) != 0;
+  out->value_sites = ro->value_sites;
+  out->scope = ro->scope;
   /* The baseline reads the files the census reads. */
   tc_corpus corpus;
   tc_err e = tc_corpus_scan(job->inputs, job->ninputs, job->manifest, &corpus);

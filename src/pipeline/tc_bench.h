@@ -56,6 +56,11 @@ typedef struct {
   uint64_t file_bytes, json_bytes, events;
   uint64_t proto_bytes; /* of json_bytes, those of Perfetto protobuf traces */
   unsigned threads;
+  /* The census measured, as the job set it. */
+  size_t chunk_bytes; /* the default resolved */
+  int no_metrics, whole_urls;
+  uint32_t value_sites;
+  tc_census_scope scope;
   const char *simd_kernel; /* static */
   int rss_reset;           /* the peak could be reset before each run */
   char cpu_model[128];

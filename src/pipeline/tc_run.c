@@ -12,7 +12,6 @@
 #include "pipeline/tc_run_ctx.h"
 #include "util/tc_time.h"
 
-#define TC_DEFAULT_CHUNK (1u << 20)
 
 void tc_run_opts_default(tc_run_opts *o) {
   memset(o, 0, sizeof *o);
@@ -53,7 +52,7 @@ static tc_err setup(tc__run *r, const tc_corpus *corpus, const tc_run_opts *opts
     r->opts.threads = n > 0 ? (unsigned)n : 1;
   }
   if (!r->opts.chunk_bytes)
-    r->opts.chunk_bytes = TC_DEFAULT_CHUNK;
+    r->opts.chunk_bytes = TC_DEFAULT_CHUNK_BYTES;
   if (!r->opts.inflight)
     r->opts.inflight = 2 * r->opts.threads + 2;
   r->nw = r->opts.threads;

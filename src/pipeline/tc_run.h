@@ -55,13 +55,14 @@ void tc_run_opts_default(tc_run_opts *o);
  * and tc_census_job_run; the command line and job files name them in
  * their messages.
  *   threads      0 (one per online CPU) to TC_MAX_THREADS
- *   chunk_bytes  0 (the default, 1 MiB) or TC_MIN_CHUNK_BYTES to
+ *   chunk_bytes  0 (the default, TC_DEFAULT_CHUNK_BYTES) or TC_MIN_CHUNK_BYTES to
  *                TC_MAX_CHUNK_BYTES: the chunker keeps offsets in a chunk
  *                as 32-bit numbers, so a chunk stays well below 4 GiB
  *   inflight     0 (2 x threads + 2) to TC_MAX_INFLIGHT chunks per trace
  *   kernels      tc_kernel_opts_check (bucket_ms, refresh_hz) */
 #define TC_MAX_THREADS 1024u
 #define TC_MIN_CHUNK_BYTES ((size_t)4096)
+#define TC_DEFAULT_CHUNK_BYTES ((size_t)1 << 20)
 #define TC_MAX_CHUNK_BYTES ((size_t)1 << 30)
 #define TC_MAX_INFLIGHT 4096u
 

@@ -209,7 +209,7 @@ static void bench_options(void **state) {
   expect_inputs(&a, 1, "in");
   tc_args_free(&a);
   ok("bench -T1 --runs 2 --warmup=0 --baseline --export-json j.json --export-markdown=m.md "
-     "--manifest m.tsv --no-metrics a b", &a);
+     "--manifest m.tsv --no-metrics --whole-urls --value-sites 7 --scope all a b", &a);
   assert_int_equal(a.threads, 1);
   assert_int_equal(a.runs, 2);
   assert_int_equal(a.warmup, 0);
@@ -218,6 +218,11 @@ static void bench_options(void **state) {
   assert_string_equal(a.export_md, "m.md");
   assert_string_equal(a.manifest, "m.tsv");
   assert_int_equal(a.no_metrics, 1);
+  assert_int_equal(a.whole_urls, 1);
+  assert_int_equal(a.value_sites_set, 1);
+  assert_int_equal(a.value_sites, 7);
+  assert_int_equal(a.scope_set, 1);
+  assert_int_equal(a.scope, TC_SCOPE_ALL);
   expect_inputs(&a, 2, "a", "b");
   tc_args_free(&a);
   ok("help bench", &a);

@@ -109,6 +109,22 @@ def check_structure(table, data, markdown, left, runs):
     check(m and not os.path.exists(m.group(1)), 'the table names the removed temporary folder')
 
 
+def check_census_settings(table, data, markdown, scope, no_metrics, whole_urls, value_sites,
+                          chunk_bytes):
+    """The census measured, as bench was asked for it (defaults resolved), in
+    the export (run.json's key for the scope), the table and the Markdown."""
+    got = {k: data.get(k) for k in ('scope', 'no_metrics', 'whole_urls', 'value_sites',
+                                    'chunk_bytes')}
+    want = {'scope': scope, 'no_metrics': no_metrics, 'whole_urls': whole_urls,
+            'value_sites': value_sites, 'chunk_bytes': chunk_bytes}
+    check(got == want, f'census settings {got}, asked {want}')
+    words = (scope, 'off' if no_metrics else 'on', 'whole' if whole_urls else 'cut')
+    check(f'  census: scope {words[0]}, metrics {words[1]}, {words[2]} URLs, value sites '
+          f'{value_sites}, chunks of {chunk_bytes} B\n' in table, 'table: the census line')
+    check(f'Census: scope {words[0]}, metrics {words[1]}, {words[2]} URLs, value sites '
+          f'{value_sites}, chunks of {chunk_bytes} bytes.' in markdown, 'markdown: the census line')
+
+
 def scalars(v):
     """Scalars (strings, numbers, booleans, nulls) inside V, at any depth."""
     if isinstance(v, dict):
@@ -184,7 +200,8 @@ def bench_third_party():
     """The third-party traces: bytes and the walk's events against Python."""
     files = sorted(os.path.join(THIRD_PARTY, f) for f in os.listdir(THIRD_PARTY))
     counts = [python_events(f) for f in files]
-    _, data, _, _ = run_bench([THIRD_PARTY], 1)
+    table, data, markdown, _ = run_bench([THIRD_PARTY], 1)
+    check_census_settings(table, data, markdown, 'no-chrome-ui', False, False, 3, 1 << 20)
     check(data['traces'] == len(files), f'third-party traces {data["traces"]}')
     check(data['file_bytes'] == sum(os.path.getsize(f) for f in files), 'third-party file bytes')
     check(data['json_bytes'] == sum(n for n, _, _ in counts), 'third-party json bytes')
@@ -218,7 +235,11 @@ def bench_proto():
                 f.write(raws[0])
             crawl = tmp
         packets = sum(tracekit.packets(r) for r in raws)
-        _, data, _, _ = run_bench([crawl], 1)
+        # Every option that shapes the census, none of them the default.
+        table, data, markdown, _ = run_bench([crawl], 1, [
+            '--no-metrics', '--whole-urls', '--value-sites', '5', '--scope', 'all',
+            '--chunk-bytes', '65536'])
+        check_census_settings(table, data, markdown, 'all', True, True, 5, 65536)
     finally:
         shutil.rmtree(tmp)
     check(data['traces'] == len(raws), f'protobuf traces {data["traces"]}')
