@@ -97,6 +97,7 @@ export TMPDIR=$scratch
 idle_builds=
 cleanup() {
   kill "${beside_pid[@]}" 2>/dev/null
+  [[ -z $idle_builds ]] || kill -CONT -- -"$idle_builds" 2>/dev/null
   [[ -z $idle_builds ]] || kill -TERM -- -"$idle_builds" 2>/dev/null
   rm -rf "$beside_dir"
   if [[ ${TC_KEEP_TMP:-0} == 1 ]]; then
@@ -190,9 +191,14 @@ setsid chrt --idle 0 bash -c 'asan_build && tsan_build' >/dev/null 2>&1 &
 idle_builds=$!
 # Three at a time on two cores: the Chromium crawls, the Slurm cluster and the
 # crawler's stand-in browser wait more than they compute (the two recordings
-# that measure wall-clock figures still run alone, is_parallel: false).
-meson test -C build --print-errorlogs --num-processes 3
+# that measure wall-clock figures still run alone, is_parallel: false, and
+# stop the builds' group, TC_PAUSE_PGID, while they record: the idle class
+# yields the CPU, not the caches and memory bandwidth).
+TC_PAUSE_PGID=$idle_builds meson test -C build --print-errorlogs --num-processes 3
 count build
+# A test killed while it had the builds stopped leaves them so; a stopped
+# process would hold its TERM until continued.
+kill -CONT -- -"$idle_builds" 2>/dev/null
 kill -TERM -- -"$idle_builds" 2>/dev/null
 wait "$idle_builds"
 # ninja's compilers may outlive the shell that started them by a moment.

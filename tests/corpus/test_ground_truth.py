@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import groundtruth
@@ -82,10 +83,12 @@ def check_recording(case, record, how):
     renderer started beside it). Such a crawl is kept for diagnosis (in
     TC_KEPT_DIR, the build dir under meson; else a temp dir), said on
     stderr, and the sites that missed are recorded once more, alone;
-    their second recording must have every figure."""
+    their second recording must have every figure. While RECORD runs, CI's
+    background builds are stopped (tracekit.background_paused)."""
     with tempfile.TemporaryDirectory(prefix="tc-truth-") as tmp:
         out = os.path.join(tmp, "crawl")
-        record(out, ())
+        with tracekit.background_paused():
+            record(out, ())
         misses = crawl_misses(out)
         if misses:
             kept = tempfile.mkdtemp(prefix="tc-truth-missed-", dir=os.environ.get("TC_KEPT_DIR"))
@@ -93,7 +96,8 @@ def check_recording(case, record, how):
             sys.stderr.write("first %s recording missed %s; crawl kept in %s; recording those "
                              "sites again\n" % (how, json.dumps(misses), kept))
             again = os.path.join(tmp, "again")
-            record(again, sorted(misses))
+            with tracekit.background_paused():
+                record(again, sorted(misses))
             second = crawl_misses(again)
             misses = {site: second[site] for site in misses if site in second}
         check_crawl(case, out, misses)
@@ -115,6 +119,43 @@ class GroundTruth(unittest.TestCase):
 
     def test_committed_crawl_has_the_set_figures(self):
         check_crawl(self, CRAWL)
+
+
+def stopped(pid, want):
+    """Whether PID's stopped state (T in /proc/PID/stat) becomes WANT within
+    5 s: a signal is delivered when the process is next scheduled."""
+    deadline = time.monotonic() + 5
+    while True:
+        with open("/proc/%d/stat" % pid) as f:
+            now = f.read().rsplit(")", 1)[1].split()[0] == "T"
+        if now == want or time.monotonic() > deadline:
+            return now == want
+        time.sleep(0.01)
+
+
+class BackgroundPause(unittest.TestCase):
+    """tracekit.background_paused, which keeps CI's background builds off
+    the CPU while a recording measures wall-clock figures."""
+
+    def setUp(self):
+        self.group = subprocess.Popen(["sleep", "60"], start_new_session=True)
+        self.addCleanup(self.group.wait)
+        self.addCleanup(self.group.kill)
+
+    def test_the_group_is_stopped_inside_and_continued_after_even_on_error(self):
+        os.environ["TC_PAUSE_PGID"] = str(self.group.pid)
+        self.addCleanup(os.environ.pop, "TC_PAUSE_PGID")
+        with self.assertRaises(RuntimeError):
+            with tracekit.background_paused():
+                self.assertTrue(stopped(self.group.pid, True))
+                raise RuntimeError("the recording failed")
+        self.assertTrue(stopped(self.group.pid, False))
+
+    def test_without_the_variable_nothing_is_stopped(self):
+        os.environ.pop("TC_PAUSE_PGID", None)
+        with tracekit.background_paused():
+            time.sleep(0.1)
+            self.assertTrue(stopped(self.group.pid, False))
 
 
 if __name__ == "__main__":
