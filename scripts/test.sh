@@ -74,9 +74,9 @@ PY
 }
 
 t0=$SECONDS
-mark=$SECONDS
+mark=
 step() {
-  [[ $mark -ne $t0 || $SECONDS -ne $t0 ]] && echo "--- $((SECONDS - mark)) s"
+  [[ -n $mark ]] && echo "--- $((SECONDS - mark)) s"
   mark=$SECONDS
   echo; echo "=== $*"
 }
@@ -137,6 +137,7 @@ npm_packages() {
   return $status
 }
 
+step "dependencies (Debian packages, when missing)"
 if ((quick)); then
   bash scripts/deps.sh || give_up "installing dependencies failed"
 else
