@@ -12,7 +12,6 @@
 #include "pipeline/tc_run_ctx.h"
 #include "util/tc_time.h"
 
-
 void tc_run_opts_default(tc_run_opts *o) {
   memset(o, 0, sizeof *o);
   o->value_sites = TC_VALUE_SITES_DEFAULT;
