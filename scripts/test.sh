@@ -194,7 +194,8 @@ idle_builds=$!
 # crawler's stand-in browser wait more than they compute (the two recordings
 # that measure wall-clock figures still run alone, is_parallel: false, and
 # stop the builds' group, TC_PAUSE_PGID, while they record: the idle class
-# yields the CPU, not the caches and memory bandwidth).
+# yields the CPU, not the caches and memory bandwidth; the startup recording
+# only in each browser's trace window, not in Chromium's 6 s wait after it).
 TC_PAUSE_PGID=$idle_builds meson test -C build --print-errorlogs --num-processes 3
 count build
 # A test killed while it had the builds stopped leaves them so; a stopped

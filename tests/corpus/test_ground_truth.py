@@ -68,7 +68,7 @@ def check_crawl(case, crawl, misses=None):
             case.assertEqual(misses.get(site, []), [])
 
 
-def check_recording(case, record, how):
+def check_recording(case, record, how, startup_windows=False):
     """Every ground-truth site recorded fresh by RECORD(out, sites) (all of
     them when SITES is empty) against its set figures, as subtests.
 
@@ -84,10 +84,12 @@ def check_recording(case, record, how):
     TC_KEPT_DIR, the build dir under meson; else a temp dir), said on
     stderr, and the sites that missed are recorded once more, alone;
     their second recording must have every figure. While RECORD runs, CI's
-    background builds are stopped (tracekit.background_paused)."""
+    background builds are stopped (tracekit.background_paused; with
+    STARTUP_WINDOWS, for a startup-traced recording, only in its browsers'
+    trace windows)."""
     with tempfile.TemporaryDirectory(prefix="tc-truth-") as tmp:
         out = os.path.join(tmp, "crawl")
-        with tracekit.background_paused():
+        with tracekit.background_paused(startup_windows):
             record(out, ())
         misses = crawl_misses(out)
         if misses:
@@ -96,7 +98,7 @@ def check_recording(case, record, how):
             sys.stderr.write("first %s recording missed %s; crawl kept in %s; recording those "
                              "sites again\n" % (how, json.dumps(misses), kept))
             again = os.path.join(tmp, "again")
-            with tracekit.background_paused():
+            with tracekit.background_paused(startup_windows):
                 record(again, sorted(misses))
             second = crawl_misses(again)
             misses = {site: second[site] for site in misses if site in second}
@@ -150,6 +152,22 @@ class BackgroundPause(unittest.TestCase):
                 self.assertTrue(stopped(self.group.pid, True))
                 raise RuntimeError("the recording failed")
         self.assertTrue(stopped(self.group.pid, False))
+
+    def test_with_startup_windows_the_group_is_stopped_only_in_a_window(self):
+        os.environ["TC_PAUSE_PGID"] = str(self.group.pid)
+        self.addCleanup(os.environ.pop, "TC_PAUSE_PGID")
+        with tracekit.background_paused(startup_windows=True):
+            time.sleep(3 * tracekit.POLL_S)
+            self.assertTrue(stopped(self.group.pid, False), "no browser yet")
+            # A stand-in browser: its trace window is its first 1 + 1 s.
+            browser = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(10)",
+                                        "--trace-startup-duration=1"])
+            self.addCleanup(browser.wait)
+            self.addCleanup(browser.kill)
+            self.assertTrue(stopped(self.group.pid, True), "in the browser's window")
+            time.sleep(2.5)
+            self.assertTrue(stopped(self.group.pid, False), "after the browser's window")
+            self.assertIsNone(browser.poll(), "the browser still runs")
 
     def test_without_the_variable_nothing_is_stopped(self):
         os.environ.pop("TC_PAUSE_PGID", None)

@@ -12,6 +12,8 @@ import re
 import shutil
 import signal
 import subprocess
+import threading
+import time
 from collections import defaultdict
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -34,22 +36,78 @@ def raise_priority():
 
 
 @contextlib.contextmanager
-def background_paused():
+def background_paused(startup_windows=False):
     """Stops the process group TC_PAUSE_PGID names (scripts/test.sh's
     sanitizer builds, which run beside the suites in the idle scheduling
     class) for the time of a recording that measures wall-clock figures, and
     continues it after. The idle class yields the CPU but not the caches and
     the memory bandwidth: a busy loop set to 250 ms was measured at 356 ms
-    while a TSan build compiled beside it (CI, 2026-12-07)."""
+    while a TSan build compiled beside it (CI, 2026-12-07).
+
+    With STARTUP_WINDOWS the group is stopped only while a Chromium started
+    with --trace-startup-duration=N is in its first N + 1 seconds, its trace
+    window: Chromium then waits about 6 s for its tracing service before it
+    writes the file (corpus/README.md), time the builds may have. A browser
+    is seen within POLL_S of its start, long before its page runs."""
     try:
         pgid = int(os.environ.get("TC_PAUSE_PGID", ""))
     except ValueError:
         pgid = 0
-    signal_group(pgid, signal.SIGSTOP)
+    if pgid <= 1:
+        yield
+        return
+    done = threading.Event()
+    watcher = None
+    if startup_windows:
+        watcher = threading.Thread(target=_pause_in_windows, args=(pgid, done), daemon=True)
+        watcher.start()
+    else:
+        signal_group(pgid, signal.SIGSTOP)
     try:
         yield
     finally:
+        done.set()
+        if watcher:
+            watcher.join()
         signal_group(pgid, signal.SIGCONT)
+
+
+POLL_S = 0.1
+
+
+def _pause_in_windows(pgid, done):
+    """Keeps PGID stopped while a startup trace window is open, until DONE."""
+    stopped = False
+    while not done.is_set():
+        now = time.clock_gettime(time.CLOCK_BOOTTIME)
+        end = startup_window_end()
+        if (end > now) != stopped:
+            stopped = not stopped
+            signal_group(pgid, signal.SIGSTOP if stopped else signal.SIGCONT)
+        done.wait(end - now if stopped else POLL_S)
+
+
+def startup_window_end():
+    """The latest end, in seconds since boot, of the trace windows of the
+    browser processes started with --trace-startup-duration (their start
+    plus the duration plus 1 s); 0 when there is none."""
+    end = 0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                args = f.read().split(b"\0")
+            duration = [a for a in args if a.startswith(b"--trace-startup-duration=")]
+            if not duration or any(a.startswith(b"--type=") for a in args):
+                continue
+            with open("/proc/%s/stat" % pid, "rb") as f:
+                start = int(f.read().rsplit(b")", 1)[1].split()[19]) / tick
+            end = max(end, start + int(duration[0].split(b"=", 1)[1]) + 1)
+        except (OSError, ValueError, IndexError):
+            continue
+    return end
 
 
 def signal_group(pgid, sig):
