@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernels/tc_kstate.h"
+#include "procs/tc_procmap.h"
 
 /* Argument slots: the process map's (procs/tc_procmap.h: the thread
  * names, the frame a layer tree belongs to) and then the kernels' own, in
@@ -390,16 +391,14 @@ static void feed_thread_name(tc_kernels *k, const tc_kevent *ev) {
   const tc_argval *a = tc_kevent_arg(ev, ARG_NAME);
   if (!a || a->type != TC_JT_STRING)
     return;
-  uint8_t role = tc_str_eqc(a->str, "CrRendererMain")  ? TC_KROLE_RENDERER_MAIN
-                 : tc_str_eqc(a->str, "CrBrowserMain") ? TC_KROLE_BROWSER_MAIN
-                                                       : TC_KROLE_OTHER;
+  tc_thread_role role = tc_thread_role_of(a->str);
   tc_kthread *t = thread_of(k, ev->pid, ev->tid);
   if (!t) {
     k->nomem = 1;
-  } else if (role != TC_KROLE_OTHER) {
+  } else if (role != TC_THREAD_OTHER) {
     t->role = role;
     t->ignored = 0;
-  } else if (t->role == TC_KROLE_OTHER) {
+  } else if (t->role == TC_THREAD_OTHER) {
     /* Chrome names most threads before their first task; drop what came
      * before the name otherwise. */
     t->ignored = 1;

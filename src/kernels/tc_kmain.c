@@ -15,7 +15,7 @@ tc_kthread *tc__kmain_thread_of(tc_kernels *k, int64_t pid) {
   tc_kthread *best = NULL;
   for (size_t i = 0; i < k->threads.n; i++) {
     tc_kthread *t = &k->threads.v[i];
-    if (t->pid != pid || t->role == TC_KROLE_OTHER)
+    if (t->pid != pid || t->role == TC_THREAD_OTHER)
       continue;
     if (!best || t->role < best->role || (t->role == best->role && t->tid < best->tid))
       best = t;

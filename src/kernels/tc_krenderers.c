@@ -49,13 +49,13 @@ tc_err tc__krenderers_compute(tc_kernels *k, const tc_procmap *map, tc_kctx *c,
                               tc_trace_metrics *m) {
   size_t n = 0;
   for (size_t i = 0; i < k->threads.n; i++)
-    n += k->threads.v[i].role == TC_KROLE_RENDERER_MAIN;
+    n += k->threads.v[i].role == TC_THREAD_RENDERER_MAIN;
   m->renderers = calloc(n + 1, sizeof *m->renderers);
   tc_err e = m->renderers ? TC_OK : TC_E_NOMEM;
   for (size_t i = 0; !e && i < k->threads.n; i++) {
     const tc_kthread *t = &k->threads.v[i];
     /* One per process: its main thread, whichever CrRendererMain that is. */
-    if (t->role != TC_KROLE_RENDERER_MAIN || tc__kmain_thread_of(k, t->pid) != t)
+    if (t->role != TC_THREAD_RENDERER_MAIN || tc__kmain_thread_of(k, t->pid) != t)
       continue;
     tc_renderer_metrics *r = &m->renderers[m->nrenderers++];
     r->pid = t->pid;

@@ -98,11 +98,9 @@ enum { TC_KKIND_LAYOUT = 6, TC_KKIND_SCRIPT = 7 };
 typedef TC_KVEC(tc_ktask) tc_ktask_vec;
 typedef TC_KVEC(uint32_t) tc_kindex_vec;
 
-enum { TC_KROLE_OTHER, TC_KROLE_RENDERER_MAIN, TC_KROLE_BROWSER_MAIN };
-
 typedef struct {
   int64_t pid, tid;
-  uint8_t role;
+  uint8_t role; /* tc_thread_role (procs/tc_procmap.h) */
   uint8_t has_span;
   /* Named by thread_name metadata as neither renderer nor browser main: its
    * tasks can never count, so none are kept (bounds memory on long traces). */

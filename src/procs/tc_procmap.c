@@ -168,6 +168,12 @@ int tc_url_is_browser(const char *url) {
   return has_scheme(url, ui);
 }
 
+tc_thread_role tc_thread_role_of(tc_str n) {
+  return tc_str_eqc(n, "CrRendererMain")  ? TC_THREAD_RENDERER_MAIN
+         : tc_str_eqc(n, "CrBrowserMain") ? TC_THREAD_BROWSER_MAIN
+                                          : TC_THREAD_OTHER;
+}
+
 /* ---- the map ---- */
 
 tc_procmap *tc_procmap_create(void) { return calloc(1, sizeof(tc_procmap)); }
@@ -273,9 +279,7 @@ static void feed_thread_name(tc_procmap *m, const tc_kevent *ev) {
   const tc_argval *a = tc_kevent_arg(ev, TC_PM_ARG_NAME);
   if (!a || a->type != TC_JT_STRING)
     return;
-  uint8_t main = tc_str_eqc(a->str, "CrRendererMain")  ? TC__THREAD_RENDERER_MAIN
-                 : tc_str_eqc(a->str, "CrBrowserMain") ? TC__THREAD_BROWSER_MAIN
-                                                       : TC__THREAD_OTHER;
+  tc_thread_role main = tc_thread_role_of(a->str);
   tc__pthread *t = NULL;
   for (size_t i = 0; i < m->nthreads && !t; i++)
     if (m->threads[i].pid == ev->pid && m->threads[i].tid == ev->tid)
@@ -286,11 +290,11 @@ static void feed_thread_name(tc_procmap *m, const tc_kevent *ev) {
       return;
     }
     t = &m->threads[m->nthreads++];
-    *t = (tc__pthread){ev->pid, ev->tid, TC__THREAD_OTHER};
+    *t = (tc__pthread){ev->pid, ev->tid, TC_THREAD_OTHER};
   }
   /* A main thread keeps its role, as the kernels keep it: a later other
    * name of the same thread does not undo it. */
-  if (main != TC__THREAD_OTHER)
+  if (main != TC_THREAD_OTHER)
     t->main = main;
   tc__pproc *p = tc__proc_of(m, ev->pid);
   tc_proc_kind k = kind_of_thread_name(a->str);

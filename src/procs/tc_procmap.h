@@ -99,6 +99,13 @@ const char *tc_main_rule_text(tc_main_rule r); /* static */
 int tc_url_is_web(const char *url);
 int tc_url_is_browser(const char *url);
 
+/* Which main thread a thread_name's name makes a thread, if any. The map
+ * and the metric kernels both keep a main thread's role against a later
+ * other name of the same thread, so the two agree on the main threads. */
+typedef enum { TC_THREAD_OTHER, TC_THREAD_RENDERER_MAIN, TC_THREAD_BROWSER_MAIN } tc_thread_role;
+
+tc_thread_role tc_thread_role_of(tc_str thread_name);
+
 /* The argument values the map reads, as indices into the parser's wanted
  * paths: the first TC_PM_NARGS of them are tc_procmap_arg_paths(), in this
  * order (the kernels append theirs after). */

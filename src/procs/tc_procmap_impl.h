@@ -33,11 +33,9 @@ typedef struct {
 } tc__pframe_ref;
 
 /* A named thread: which main thread it is, if any. */
-enum { TC__THREAD_OTHER, TC__THREAD_RENDERER_MAIN, TC__THREAD_BROWSER_MAIN };
-
 typedef struct {
   int64_t pid, tid;
-  uint8_t main; /* TC__THREAD_*: the last name given wins, as in Chrome */
+  uint8_t main; /* tc_thread_role: the last name given wins, as in Chrome */
 } tc__pthread;
 
 /* What the feed learnt of a process before the rules decide. */

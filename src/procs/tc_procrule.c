@@ -31,7 +31,7 @@ static void sort_pids(int64_t *v, size_t n) {
  * thread of a process is one of those). */
 static int has_main_thread(const tc_procmap *m, int64_t pid) {
   for (size_t i = 0; i < m->nthreads; i++)
-    if (m->threads[i].pid == pid && m->threads[i].main != TC__THREAD_OTHER)
+    if (m->threads[i].pid == pid && m->threads[i].main != TC_THREAD_OTHER)
       return 1;
   return 0;
 }
@@ -70,7 +70,7 @@ static tc_err page_pids(tc_procmap *m, const char *frame, int browser_only, int6
 static tc_err only_renderer(tc_procmap *m) {
   const tc__pthread *only = NULL;
   for (size_t i = 0; i < m->nthreads; i++) {
-    if (m->threads[i].main != TC__THREAD_RENDERER_MAIN)
+    if (m->threads[i].main != TC_THREAD_RENDERER_MAIN)
       continue;
     if (only) {
       m->page.status = TC_PAGE_AMBIGUOUS;
@@ -307,7 +307,7 @@ tc_err tc__procmap_decide(tc_procmap *m) {
       p->p.kind = p->by_thread;
     int renderer_thread = 0, docs = 0;
     for (size_t t = 0; t < m->nthreads && !renderer_thread; t++)
-      renderer_thread = m->threads[t].pid == p->p.pid && m->threads[t].main == TC__THREAD_RENDERER_MAIN;
+      renderer_thread = m->threads[t].pid == p->p.pid && m->threads[t].main == TC_THREAD_RENDERER_MAIN;
     for (size_t d = 0; d < m->ndocs && !docs; d++)
       docs = m->docs[d].pid == p->p.pid;
     p->p.renderer = p->p.kind == TC_PROC_RENDERER || renderer_thread || docs;

@@ -5,7 +5,8 @@
  * whose only commit (a browser page) comes after 10,000 of its own events,
  * a spare renderer and the browser, GPU and a utility process; a trace
  * whose only renderer shows chrome://version; a DevTools-style trace found
- * by TracingStartedInBrowser; and two renderers without any commit. */
+ * by TracingStartedInBrowser; two renderers without any commit; and the
+ * main threads by name. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -169,12 +170,25 @@ static void test_two_renderers_without_commit(void **state) {
   tc_procmap_free(m);
 }
 
+/* The main threads by name, which the metric kernels take from here too:
+ * the whole name, case and all, or nothing. */
+static void test_thread_roles(void **state) {
+  (void)state;
+  assert_int_equal(tc_thread_role_of(tc_str_c("CrRendererMain")), TC_THREAD_RENDERER_MAIN);
+  assert_int_equal(tc_thread_role_of(tc_str_c("CrBrowserMain")), TC_THREAD_BROWSER_MAIN);
+  const char *others[] = {"CrGpuMain", "CrUtilityMain", "crrenderermain", "CrRendererMain2",
+                          "CrRenderer", ""};
+  for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+    assert_int_equal(tc_thread_role_of(tc_str_c(others[i])), TC_THREAD_OTHER);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_startup_trace),
       cmocka_unit_test(test_only_renderer_is_the_page),
       cmocka_unit_test(test_tracing_started_in_browser),
       cmocka_unit_test(test_two_renderers_without_commit),
+      cmocka_unit_test(test_thread_roles),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
