@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "proto/tc_proto_impl.h"
+#include "util/tc_grow.h"
 #include "util/tc_json_valid.h"
 
 void tc__pbuf_free(tc_pbuf *b) {
@@ -16,26 +17,9 @@ void tc__pbuf_free(tc_pbuf *b) {
 }
 
 static int reserve(tc_pbuf *b, size_t n) {
-  if (b->oom)
-    return 0;
-  if (n <= b->cap - b->len)
-    return 1;
-  size_t cap = b->cap ? b->cap : 256;
-  while (cap - b->len < n) {
-    if (cap > SIZE_MAX / 2) {
-      b->oom = 1;
-      return 0;
-    }
-    cap *= 2;
-  }
-  char *p = realloc(b->p, cap);
-  if (!p) {
+  if (!b->oom && (n > SIZE_MAX - b->len || TC_GROW(b->p, b->cap, b->len + n)))
     b->oom = 1;
-    return 0;
-  }
-  b->p = p;
-  b->cap = cap;
-  return 1;
+  return !b->oom;
 }
 
 void tc__pbuf_put(tc_pbuf *b, const void *p, size_t n) {

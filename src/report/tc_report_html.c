@@ -21,6 +21,7 @@
 #include "report/tc_pretty.h"
 #include "report/tc_report_html.h"
 #include "report/tc_svg.h"
+#include "util/tc_grow.h"
 #include "util/tc_str.h"
 #include "util/tc_valprof.h"
 
@@ -328,17 +329,9 @@ typedef struct {
 
 static ssize_t scratch_write(void *cookie, const char *buf, size_t n) {
   scratch *s = cookie;
-  if (n > s->cap - s->len) {
-    size_t cap = s->cap ? s->cap : 4096;
-    while (n > cap - s->len)
-      cap *= 2;
-    char *p = realloc(s->p, cap);
-    if (!p) {
-      s->failed = 1;
-      return 0;
-    }
-    s->p = p;
-    s->cap = cap;
+  if (n > SIZE_MAX - s->len || TC_GROW(s->p, s->cap, s->len + n)) {
+    s->failed = 1;
+    return 0;
   }
   memcpy(s->p + s->len, buf, n);
   s->len += n;

@@ -6,6 +6,8 @@
 
 #include <zlib.h>
 
+#include "util/tc_grow.h"
+
 void tc_bin_buf_init(tc_bin_buf *b) { memset(b, 0, sizeof *b); }
 
 void tc_bin_buf_free(tc_bin_buf *b) {
@@ -24,25 +26,10 @@ unsigned char *tc_bin_buf_take(tc_bin_buf *b, size_t *len) {
 
 /* Room for N more bytes; NULL once any put has failed. */
 static unsigned char *room(tc_bin_buf *b, size_t n) {
+  if (!b->err && (n > SIZE_MAX - b->len || TC_GROW(b->ptr, b->cap, b->len + n)))
+    b->err = TC_E_NOMEM;
   if (b->err)
     return NULL;
-  if (n > b->cap - b->len) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap - b->len < n) {
-      if (cap > SIZE_MAX / 2) {
-        b->err = TC_E_NOMEM;
-        return NULL;
-      }
-      cap *= 2;
-    }
-    unsigned char *p = realloc(b->ptr, cap);
-    if (!p) {
-      b->err = TC_E_NOMEM;
-      return NULL;
-    }
-    b->ptr = p;
-    b->cap = cap;
-  }
   unsigned char *at = b->ptr + b->len;
   b->len += n;
   return at;
