@@ -21,22 +21,24 @@ const char *const tc_value_quantile_keys[TC_VALUE_NQ] = {"p05", "p25", "p50", "p
 static const char *const type_keys[TC_VP_NTYPES] = {"null", "bool", "number", "string", "array",
                                                      "object"};
 
-static void put_uint(tc_jsonw *w, const char *k, uint64_t v) {
-  tc_jsonw_kuint(w, k, v);
+/* KEY's object, opened, when the profile has what it describes (PRESENT);
+ * else KEY is null and 0 says there is nothing to write. */
+static int section(tc_jsonw *w, const char *key, int present) {
+  if (present)
+    tc_jsonw_kobj(w, key);
+  else
+    tc_jsonw_knull(w, key);
+  return present;
 }
 
 static void json_numbers(tc_jsonw *w, const tc_valprof *p) {
-  tc_jsonw_key(w, "numbers");
-  if (!p->types[T_NUMBER]) {
-    tc_jsonw_null(w);
+  if (!section(w, "numbers", p->types[T_NUMBER] != 0))
     return;
-  }
-  tc_jsonw_obj(w);
   tc_jsonw_knum(w, "min", p->min);
   tc_jsonw_knum(w, "max", p->max);
-  put_uint(w, "integer", p->types[T_NUMBER] - p->frac);
-  put_uint(w, "fractional", p->frac);
-  put_uint(w, "negative", p->neg);
+  tc_jsonw_kuint(w, "integer", p->types[T_NUMBER] - p->frac);
+  tc_jsonw_kuint(w, "fractional", p->frac);
+  tc_jsonw_kuint(w, "negative", p->neg);
   tc_jsonw_kobj(w, "quantiles");
   for (int q = 0; q < TC_VALUE_NQ; q++) {
     tc_jsonw_knum(w, tc_value_quantile_keys[q], tc_valprof_quantile(p, tc_value_quantiles[q]));
@@ -63,25 +65,21 @@ static void json_value(tc_jsonw *w, tc_str v, uint64_t sites, uint32_t min_sites
 }
 
 static void json_strings(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
-  tc_jsonw_key(w, "strings");
-  if (!p->types[T_STRING]) {
-    tc_jsonw_null(w);
+  if (!section(w, "strings", p->types[T_STRING] != 0))
     return;
-  }
-  tc_jsonw_obj(w);
-  put_uint(w, "length_min", p->len_min);
-  put_uint(w, "length_max", p->len_max);
+  tc_jsonw_kuint(w, "length_min", p->len_min);
+  tc_jsonw_kuint(w, "length_max", p->len_max);
   tc_jsonw_kobj(w, "classes");
   for (int c = 0; c < TC_VC_COUNT; c++)
     if (p->str->cls[c])
-      put_uint(w, tc_valclass_name((tc_vclass)c), p->str->cls[c]);
+      tc_jsonw_kuint(w, tc_valclass_name((tc_vclass)c), p->str->cls[c]);
   tc_jsonw_obj_end(w);
   tc_jsonw_knum(w, "distinct", tc_hll_count(&p->str->distinct));
   tc_jsonw_kbool(w, "distinct_exact", tc_hll_exact(&p->str->distinct));
   tc_jsonw_knum(w, "distinct_std_error",
                 tc_hll_exact(&p->str->distinct) ? 0 : 1.04 / sqrt((double)TC_HLL_M));
   tc_jsonw_kbool(w, "top_urls_whole", (p->flags & TC_VP_WHOLE_URLS) != 0);
-  put_uint(w, "top_error_bound", p->str->top.floor);
+  tc_jsonw_kuint(w, "top_error_bound", p->str->top.floor);
   tc_jsonw_karr(w, "top");
   tc_topk_item items[TC_TOPK_K];
   size_t n = tc_topk_list(&p->str->top, items);
@@ -89,9 +87,9 @@ static void json_strings(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
     tc_jsonw_obj(w);
     json_value(w, items[i].value, items[i].sites, min_sites);
     tc_jsonw_kbool(w, "truncated", items[i].truncated);
-    put_uint(w, "count", items[i].count);
-    put_uint(w, "error", items[i].err);
-    put_uint(w, "sites", items[i].sites);
+    tc_jsonw_kuint(w, "count", items[i].count);
+    tc_jsonw_kuint(w, "error", items[i].err);
+    tc_jsonw_kuint(w, "sites", items[i].sites);
     tc_jsonw_obj_end(w);
   }
   tc_jsonw_arr_end(w);
@@ -99,12 +97,8 @@ static void json_strings(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
 }
 
 static void json_constant(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
-  tc_jsonw_key(w, "constant");
-  if (p->k.state != TC_VP_CONST_YES) {
-    tc_jsonw_null(w);
+  if (!section(w, "constant", p->k.state == TC_VP_CONST_YES))
     return;
-  }
-  tc_jsonw_obj(w);
   tc_jsonw_kstr(w, "type", type_keys[__builtin_ctz(p->k.type)]);
   if (p->k.type == TC_JT_STRING) {
     json_value(w, tc_valprof_const_str(p), p->k.sites, min_sites);
@@ -118,7 +112,7 @@ static void json_constant(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) 
     else
       tc_jsonw_null(w);
   }
-  put_uint(w, "sites", p->k.sites);
+  tc_jsonw_kuint(w, "sites", p->k.sites);
   tc_jsonw_obj_end(w);
 }
 
@@ -128,17 +122,17 @@ const char *tc_values_na(const tc_census_result *r) {
 
 void tc_write_values_json(tc_jsonw *w, const tc_valprof *p, uint32_t min_sites) {
   tc_jsonw_obj(w);
-  put_uint(w, "values", p->n);
+  tc_jsonw_kuint(w, "values", p->n);
   tc_jsonw_kobj(w, "types");
   for (int t = 0; t < TC_VP_NTYPES; t++)
-    put_uint(w, type_keys[t], p->types[t]);
+    tc_jsonw_kuint(w, type_keys[t], p->types[t]);
   tc_jsonw_obj_end(w);
   tc_jsonw_kobj(w, "sentinels");
-  put_uint(w, "zero", p->zeros);
-  put_uint(w, "minus_one", p->minus1);
-  put_uint(w, "empty_string", tc_valprof_class(p, TC_VC_EMPTY));
-  put_uint(w, "null", p->types[T_NULL]);
-  put_uint(w, "false", p->falses);
+  tc_jsonw_kuint(w, "zero", p->zeros);
+  tc_jsonw_kuint(w, "minus_one", p->minus1);
+  tc_jsonw_kuint(w, "empty_string", tc_valprof_class(p, TC_VC_EMPTY));
+  tc_jsonw_kuint(w, "null", p->types[T_NULL]);
+  tc_jsonw_kuint(w, "false", p->falses);
   tc_jsonw_obj_end(w);
   json_numbers(w, p);
   json_strings(w, p, min_sites);
@@ -157,11 +151,24 @@ static tc_str leaf_name(tc_str path) {
   return (tc_str){path.ptr + i, path.len - i};
 }
 
-/* "of RECS records on N site(s)." */
-static void on_sites(tc_line *l, const tc_res_arg *a) {
+/* "LEAF is WHAT on ", how a sentence starts. */
+static void leaf_is(tc_line *l, tc_str leaf, const char *what) {
+  tc_line_put(l, leaf.ptr, leaf.len);
+  tc_line_puts(l, " is ");
+  tc_line_puts(l, what);
+  tc_line_puts(l, " on ");
+}
+
+/* "A of E records on N site(s).", how it ends (A the path's records, E its
+ * event's); the sentence's length. */
+static size_t records_on_sites(tc_line *l, const tc_res_event *e, const tc_res_arg *a) {
+  tc_line_thousands(l, a->records);
+  tc_line_puts(l, " of ");
+  tc_line_thousands(l, e->records);
   tc_line_puts(l, " records on ");
   tc_line_u64(l, a->sites);
   tc_line_puts(l, a->sites == 1 ? " site." : " sites.");
+  return tc_line_end(l);
 }
 
 size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t min_sites, char *buf,
@@ -181,15 +188,8 @@ size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t mi
   if (p->k.state == TC_VP_CONST_YES) {
     char line[TC_VALUE_LINE_MAX];
     tc_valprof_render(p, min_sites, line, sizeof line);
-    tc_line_put(&l, leaf.ptr, leaf.len);
-    tc_line_puts(&l, " is ");
-    tc_line_puts(&l, line);
-    tc_line_puts(&l, " on ");
-    tc_line_thousands(&l, a->records);
-    tc_line_puts(&l, " of ");
-    tc_line_thousands(&l, e->records);
-    on_sites(&l, a);
-    return tc_line_end(&l);
+    leaf_is(&l, leaf, line);
+    return records_on_sites(&l, e, a);
   }
   static const char *const names[] = {"0", "-1", "''", "null", "false"};
   uint64_t counts[] = {p->zeros, p->minus1, tc_valprof_class(p, TC_VC_EMPTY), p->types[T_NULL],
@@ -200,17 +200,10 @@ size_t tc_value_sentence(const tc_res_event *e, const tc_res_arg *a, uint32_t mi
       best = i;
   if (counts[best] * 2 < p->n)
     return 0;
-  tc_line_put(&l, leaf.ptr, leaf.len);
-  tc_line_puts(&l, " is ");
-  tc_line_puts(&l, names[best]);
-  tc_line_puts(&l, " on ");
+  leaf_is(&l, leaf, names[best]);
   tc_line_share(&l, counts[best], p->n);
   tc_line_puts(&l, " of ");
   tc_line_thousands(&l, p->n);
   tc_line_puts(&l, " values, in ");
-  tc_line_thousands(&l, a->records);
-  tc_line_puts(&l, " of ");
-  tc_line_thousands(&l, e->records);
-  on_sites(&l, a);
-  return tc_line_end(&l);
+  return records_on_sites(&l, e, a);
 }
