@@ -10,6 +10,7 @@ crawl/test_crawl_chromium.py apply the same check to fresh recordings
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -135,6 +136,17 @@ def stopped(pid, want):
         time.sleep(0.01)
 
 
+def ever_stopped(pid, seconds):
+    """Whether PID is seen stopped within SECONDS, looked at every 10 ms."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with open("/proc/%d/stat" % pid) as f:
+            if f.read().rsplit(")", 1)[1].split()[0] == "T":
+                return True
+        time.sleep(0.01)
+    return False
+
+
 class BackgroundPause(unittest.TestCase):
     """tracekit.background_paused, which keeps CI's background builds off
     the CPU while a recording measures wall-clock figures."""
@@ -168,6 +180,14 @@ class BackgroundPause(unittest.TestCase):
             time.sleep(2.5)
             self.assertTrue(stopped(self.group.pid, False), "after the browser's window")
             self.assertIsNone(browser.poll(), "the browser still runs")
+            # Another test's browser, not this process's descendant: ignored.
+            other = subprocess.run(
+                ["sh", "-c", "%s -c 'import time; time.sleep(10)' --trace-startup-duration=1 "
+                 ">/dev/null 2>&1 & echo $!" % sys.executable],
+                capture_output=True, text=True, check=True)
+            self.addCleanup(os.kill, int(other.stdout), signal.SIGKILL)
+            self.assertFalse(ever_stopped(self.group.pid, 5 * tracekit.POLL_S),
+                             "another process's browser")
 
     def test_without_the_variable_nothing_is_stopped(self):
         os.environ.pop("TC_PAUSE_PGID", None)

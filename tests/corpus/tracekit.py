@@ -44,11 +44,12 @@ def background_paused(startup_windows=False):
     the memory bandwidth: a busy loop set to 250 ms was measured at 356 ms
     while a TSan build compiled beside it (CI, 2026-12-07).
 
-    With STARTUP_WINDOWS the group is stopped only while a Chromium started
-    with --trace-startup-duration=N is in its first N + 1 seconds, its trace
-    window: Chromium then waits about 6 s for its tracing service before it
-    writes the file (corpus/README.md), time the builds may have. A browser
-    is seen within POLL_S of its start, long before its page runs."""
+    With STARTUP_WINDOWS the group is stopped only while a Chromium this
+    process started (a descendant) with --trace-startup-duration=N is in
+    its first N + 1 seconds, its trace window: Chromium then waits about 6 s
+    for its tracing service before it writes the file (corpus/README.md),
+    time the builds may have. A browser is seen within POLL_S of its start,
+    long before its page runs."""
     try:
         pgid = int(os.environ.get("TC_PAUSE_PGID", ""))
     except ValueError:
@@ -88,25 +89,39 @@ def _pause_in_windows(pgid, done):
 
 
 def startup_window_end():
-    """The latest end, in seconds since boot, of the trace windows of the
-    browser processes started with --trace-startup-duration (their start
-    plus the duration plus 1 s); 0 when there is none."""
+    """The latest end, in seconds since boot, of the trace windows of this
+    process's descendants started with --trace-startup-duration (their start
+    plus the duration plus 1 s); 0 when there is none. Only descendants: a
+    test beside the recording may run browsers of its own."""
+    children = defaultdict(list)
+    started = {}
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open("/proc/%s/stat" % pid, "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                children[int(fields[1])].append(int(pid))
+                started[int(pid)] = int(fields[19])
+            except (OSError, ValueError, IndexError):
+                continue
     end = 0
     tick = os.sysconf("SC_CLK_TCK")
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
+    todo = list(children[os.getpid()])
+    while todo:
+        pid = todo.pop()
+        todo.extend(children[pid])
         try:
-            with open("/proc/%s/cmdline" % pid, "rb") as f:
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
                 args = f.read().split(b"\0")
-            duration = [a for a in args if a.startswith(b"--trace-startup-duration=")]
-            if not duration or any(a.startswith(b"--type=") for a in args):
-                continue
-            with open("/proc/%s/stat" % pid, "rb") as f:
-                start = int(f.read().rsplit(b")", 1)[1].split()[19]) / tick
-            end = max(end, start + int(duration[0].split(b"=", 1)[1]) + 1)
-        except (OSError, ValueError, IndexError):
+        except OSError:
             continue
+        duration = [a for a in args if a.startswith(b"--trace-startup-duration=")]
+        if duration and not any(a.startswith(b"--type=") for a in args):
+            try:
+                seconds = int(duration[0].split(b"=", 1)[1])
+            except ValueError:
+                continue
+            end = max(end, started[pid] / tick + seconds + 1)
     return end
 
 
