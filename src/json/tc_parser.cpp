@@ -726,6 +726,12 @@ static void parse_one(tc_parser *p, const tc_chunk *c, const tc_chunk_event &ce)
     if (size_t n = tc_lenient_size(text, len)) {
       p->rewrite.resize(n + SIMDJSON_PADDING);
       tc_lenient_rewrite(text, len, p->rewrite.data());
+      // Blank padding: where an object breaks off, On-Demand reads the byte
+      // just past the document, and a '}' there, left by an earlier and
+      // longer rewrite, made a broken event end well: its verdict then hung
+      // on the events before it (fuzz_pipeline, 2026-12-07). In a chunk that
+      // byte is the ',' or ']' after the event.
+      std::memset(p->rewrite.data() + n, ' ', SIMDJSON_PADDING);
       e = parse_alone(p, p->rewrite.data(), n, p->rewrite.size(), ev);
       if (!e)
         ev.flags |= TC_EV_LENIENT;

@@ -12,7 +12,10 @@
  *   - leave the good traces counted exactly, with no error;
  *   - account for every element of the fuzzed trace: events counted plus
  *     elements skipped never exceed the elements seen.
- * Seeds: small real traces (tests/fuzz/seeds_pipeline.py). */
+ * Seeds: small real traces (tests/fuzz/seeds_pipeline.py), and in
+ * tests/fuzz/seeds/pipeline/ the inputs that once broke it (rewrite-padding:
+ * a broken event read as whole after a longer lenient rewrite, in some
+ * chunkings only; tests/json/test_parser.c pins it). */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <stddef.h>
 #include <stdint.h>

@@ -512,6 +512,33 @@ static void test_bad_event_slow_path(void **state) {
   tc_parser_free(p);
 }
 
+/* A broken event whose lenient rewrite is one byte shorter than the one
+ * before it: that rewrite's closing '}' lies just past it in the parser's
+ * buffer, and must not end it well (fuzz_pipeline found the verdict hanging
+ * on the events before, so on the chunking). */
+static void test_broken_rewrite_after_a_longer_one(void **state) {
+  (void)state;
+  static const char broken[] = "{\"a\x01\":\"x\":4}";
+  static const char longer[] = "{\"name\":\"\x01y\"}";
+  tc_parser *p = tc_parser_create(wanted, NWANTED);
+  for (int before = 0; before < 2; before++) {
+    char json[128];
+    snprintf(json, sizeof json, "[%s%s%s]", before ? longer : "", before ? "," : "", broken);
+    chunk_run r;
+    tc_parsed out;
+    parse_json(p, NWANTED, &r, json, &out);
+    assert_int_equal(out.slow_path, 1);
+    assert_int_equal(out.nevents, 1 + before);
+    if (before) {
+      assert_int_equal(out.events[0].err, TC_OK);
+      assert_true(out.events[0].flags & TC_EV_LENIENT);
+    }
+    assert_int_equal(out.events[before].err, TC_E_BAD_EVENT);
+    chunk_run_free(&r);
+  }
+  tc_parser_free(p);
+}
+
 /* EV as a chunk of its own (the fast path), or with a bad event after it
  * (SLOW: the chunk is parsed event by event). */
 static void parse_alone_or_beside_bad(tc_parser *p, const char *ev, int slow, chunk_run *r,
@@ -646,6 +673,7 @@ int main(void) {
       cmocka_unit_test(test_missing_fields),
       cmocka_unit_test(test_lenient_rewrite),
       cmocka_unit_test(test_lenient_events),
+      cmocka_unit_test(test_broken_rewrite_after_a_longer_one),
       cmocka_unit_test(test_string_pid_tid),
       cmocka_unit_test(test_out_of_range_pid),
       cmocka_unit_test(test_presence),
