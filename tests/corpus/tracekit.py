@@ -98,8 +98,7 @@ def startup_window_end():
     for pid in os.listdir("/proc"):
         if pid.isdigit():
             try:
-                with open("/proc/%s/stat" % pid, "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()
+                fields = stat_fields(int(pid))
                 children[int(fields[1])].append(int(pid))
                 started[int(pid)] = int(fields[19])
             except (OSError, ValueError, IndexError):
@@ -123,6 +122,14 @@ def startup_window_end():
                 continue
             end = max(end, started[pid] / tick + seconds + 1)
     return end
+
+
+def stat_fields(pid):
+    """/proc/PID/stat's fields after the command's name (which may hold
+    spaces and parentheses): [0] the state, [1] the parent, [19] the start
+    in clock ticks since boot."""
+    with open("/proc/%d/stat" % pid, "rb") as f:
+        return f.read().rsplit(b")", 1)[1].split()
 
 
 def signal_group(pgid, sig):
